@@ -1,0 +1,1220 @@
+"""Parse rule-file text into nodes; every Lark error becomes a ParseError."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import lark
+from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+from lark import UnexpectedToken, v_args
+from lark.exceptions import VisitError
+from lark.indenter import DedentError, Indenter
+
+from ruledsl import nodes as n
+from ruledsl.errors import Diagnostic, ParseError
+from ruledsl.resources import grammar_path
+from ruledsl.source import Pos, Source, Span
+
+#: A rule file is a page or two of text; anything this large is refused, not parsed.
+MAX_SOURCE_BYTES = 1_000_000
+#: Deeper nesting than this is refused, so that no later stage can overflow Python's stack.
+MAX_DEPTH = 60
+#: Numbers in a rule file are counts and scores; larger ones are refused.
+MAX_NUMBER = 10**9
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@functools.cache
+def _lark() -> Lark:
+    text = grammar_path().read_text(encoding="utf-8")
+    cached = _table_cache_path(text)
+    if cached is not None and cached.exists():
+        try:
+            with cached.open("rb") as f:
+                return Lark.load(f)
+        except Exception:  # a stale or damaged cache is rebuilt below
+            pass
+    # strict=True (shift/reduce conflicts are errors) is checked by a test; it costs
+    # half a second of grammar analysis that a user should not pay at every start.
+    parser = Lark(
+        text,
+        parser="lalr",
+        lexer="contextual",
+        postlex=_Indenter(),
+        start=["game_file", "expr"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+    if cached is not None:
+        _save_tables(parser, cached)
+    return parser
+
+
+def _table_cache_path(grammar_text: str) -> Path | None:
+    """Return where this grammar's parse tables are cached (like __pycache__), or None."""
+    if os.environ.get("RULEDSL_NO_CACHE"):
+        return None
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    digest = hashlib.sha256(grammar_text.encode("utf-8") + lark.__version__.encode()).hexdigest()[:20]
+    return Path(root) / "ruledsl" / f"grammar-{digest}.lark-tables"
+
+
+def _save_tables(parser: Lark, path: Path) -> None:
+    # Building the LALR tables takes ~0.5 s; loading them takes ~30 ms. Write to a
+    # private temporary file and rename, so that concurrent runs never see half a file.
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".grammar-")
+        with os.fdopen(fd, "wb") as f:
+            parser.save(f)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # an unwritable cache only costs time
+
+
+def grammar() -> Lark:
+    """Return the (cached) Lark parser of the rule language."""
+    return _lark()
+
+
+# ============================================================================ entry points
+
+
+def parse(text: str, path: str = "<input>") -> n.GameFile:
+    """Parse the text of a rule file into a GameFile node, or raise ParseError."""
+    return parse_source(Source(path, text))
+
+
+def parse_source(source: Source) -> n.GameFile:
+    """Parse a Source into a GameFile node, or raise ParseError."""
+    if len(source.text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+        raise ParseError(
+            [
+                Diagnostic(
+                    "E002",
+                    f"file too large ({len(source.text):,} characters; a rule file may have at most {MAX_SOURCE_BYTES:,})",
+                    source=source,
+                    hint="a rule file describes one game; split generated data out of it",
+                )
+            ]
+        )
+    tree = _parse_tree(source, source.text, "game_file")
+    _check_depth(source, tree)
+    return _transform(source, tree)
+
+
+def parse_expr(text: str, path: str = "<input>") -> n.Expr:
+    """Parse one expression (used by tests and the formatter)."""
+    source = Source(path, text)
+    tree = _parse_tree(source, text, "expr")
+    _check_depth(source, tree)
+    result = _transform(source, tree)
+    assert isinstance(result, n.Expr)
+    return result
+
+
+def _parse_tree(source: Source, text: str, start: str) -> Tree:
+    # The indenter needs a final newline to close the last block.
+    body = text.replace("\r\n", "\n").replace("\r", "\n")
+    if start == "game_file" and not body.endswith("\n"):
+        body += "\n"
+    try:
+        return _lark().parse(body, start=start)
+    except UnexpectedInput as exc:
+        raise ParseError([_syntax_diagnostic(source, body, exc, start)]) from None
+    except DedentError as exc:
+        line = _dedent_line(body, exc)
+        raise ParseError(
+            [
+                Diagnostic(
+                    "E104",
+                    "this line's indentation matches no enclosing block",
+                    _line_span(source, line),
+                    "indent a block's lines alike, with spaces (a tab counts as 8 columns)",
+                    source=source,
+                )
+            ]
+        ) from None
+
+
+def _transform(source: Source, tree: Tree) -> Any:
+    try:
+        return _ToNodes(source).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, ParseError):
+            raise exc.orig_exc from None
+        raise
+
+
+def _check_depth(source: Source, tree: Tree) -> None:
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ParseError(
+                [
+                    Diagnostic(
+                        "E108",
+                        f"nested more than {MAX_DEPTH} levels deep",
+                        _meta_span(source, node.meta),
+                        "name the inner parts with 'define' or 'to'",
+                        source=source,
+                    )
+                ]
+            )
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+
+
+# ============================================================================ positions
+
+
+def _meta_span(source: Source, meta: Any, base: Pos | None = None) -> Span:
+    if getattr(meta, "empty", True):
+        return Span(base or Pos(1, 1, 0), base or Pos(1, 1, 0))
+    if base is None:
+        return Span(Pos(meta.line, meta.column, meta.start_pos), Pos(meta.end_line, meta.end_column, meta.end_pos))
+    # An expression inside a string: Lark counted from the start of that fragment.
+    return Span(
+        Pos(base.line, base.col + meta.column - 1, base.offset + meta.start_pos),
+        Pos(base.line, base.col + meta.end_column - 1, base.offset + meta.end_pos),
+    )
+
+
+def _token_span(source: Source, token: Token) -> Span:
+    return Span(
+        Pos(token.line or 1, token.column or 1, token.start_pos or 0),
+        Pos(token.end_line or token.line or 1, token.end_column or token.column or 1, token.end_pos or 0),
+    )
+
+
+def _line_span(source: Source, line: int) -> Span:
+    text = source.line_text(line)
+    indent = len(text) - len(text.lstrip())
+    return Span(Pos(line, indent + 1, 0), Pos(line, max(indent + 2, len(text) + 1), 0))
+
+
+def _dedent_line(text: str, exc: DedentError) -> int:
+    # DedentError carries no position; find the first line whose indent is not on the stack.
+    stack = [0]
+    for number, raw in enumerate(text.split("\n"), start=1):
+        stripped = raw.lstrip(" \t\f")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(raw[: len(raw) - len(stripped)].expandtabs(8))
+        if indent > stack[-1]:
+            stack.append(indent)
+        else:
+            while indent < stack[-1]:
+                stack.pop()
+            if indent != stack[-1]:
+                return number
+    return 1
+
+
+# ============================================================================ syntax errors
+
+
+def _keywords() -> frozenset[str]:
+    return frozenset(
+        t.pattern.value
+        for t in _lark().terminals
+        if t.pattern.type == "str" and t.pattern.value.isidentifier()
+    )
+
+
+# Common mistakes, each written as complete failing inputs; Lark's match_examples picks
+# the one whose parser state matches the real error (Lark's error_reporting_lalr example).
+_SYNTAX_EXAMPLES: dict[str, list[str]] = {
+    "E103": [
+        'game "g"\nsetup\n    shuffle deck\n',
+        'game "g"\nphase play\n    action a:\n        again\n',
+        'game "g"\nphase play:\n    action a\n        again\n',
+        'game "g"\nphase play:\n    action a when x\n        again\n',
+        'game "g"\nto refill\n    again\n',
+        'game "g"\nsetup:\n    if x\n        again\n',
+        'game "g"\nsetup:\n    while x\n        again\n',
+        'game "g"\nsetup:\n    for each c in hand\n        again\n',
+        'game "g"\nsetup:\n    if x:\n        again\n    else\n        again\n',
+        'game "g"\nround end\n    again\n',
+        'game "g"\ndeck\n    card "x"\n',
+        'game "g"\nwhen cs enter tas\n    again\n',
+        'game "g"\nwindow w for players\n    pass:\n        label "p"\n',
+        'game "g"\nphase play:\n    on enter\n        again\n',
+    ],
+    "E109": [
+        'game "g"\nsetup:\nagain\n',
+        'game "g"\nsetup:\n\n',
+        'game "g"\nphase play:\n    action a:\n    again\n',
+        'game "g"\nsetup:\n    if x:\n    again\n',
+        'game "g"\nphase play:\naction a:\n',
+        'game "g"\ndeck:\ncard "x"\n',
+    ],
+    "E110": [
+        'game "g"\nsetup:\n    if x = 1:\n        again\n',
+        'game "g"\nphase p:\n    action a when x = 1:\n        again\n',
+        'game "g"\nsetup:\n    while x = 1:\n        again\n',
+        'game "g"\ndefine d = x = 1\n',
+    ],
+    "E111": [
+        'setup:\n    again\n',
+        'players 2 to 4\n',
+        'zone deck: shared, hidden\n',
+        'option x = 1\n',
+    ],
+    "E113": [
+        'game "g"\nmove top of deck to hand\n',
+        'game "g"\nshuffle deck\n',
+        'game "g"\nagain\n',
+        'game "g"\nset x = 1\n',
+        'game "g"\ndeal 3 from deck to each hand\n',
+    ],
+    "E114": [
+        'game "g"\ndefine d = if x then 1\n',
+        'game "g"\ndefine d = if x 1 else 2\n',
+    ],
+}
+
+_SYNTAX_MESSAGES: dict[str, tuple[str, str | None]] = {
+    "E103": ("expected ':' at the end of this line", "a line that opens a block ends with ':'"),
+    "E109": ("expected an indented block after ':'", "indent the lines that belong to the block"),
+    "E110": ("'=' cannot compare; use '=='", "'=' gives a value, in 'let', 'set' and 'option'"),
+    "E111": ('a rule file must start with: game "Name"', 'add a first line such as: game "Crazy Eights"'),
+    "E113": (
+        "a statement cannot stand at the top of the file",
+        "effects go inside a block: setup:, an action of a phase, or a procedure (to name:)",
+    ),
+    "E114": ("an 'if' value needs 'then' and 'else'", "write: if condition then value else other_value"),
+}
+
+
+@functools.cache
+def _mistake_signatures() -> dict[tuple[int, str], str]:
+    """Return the (parser state, token type) at which each sample mistake fails."""
+    signatures: dict[tuple[int, str], str] = {}
+    for label, examples in _SYNTAX_EXAMPLES.items():
+        for example in examples:
+            try:
+                _lark().parse(example, start="game_file")
+            except UnexpectedToken as exc:
+                signatures.setdefault((exc.state.position, exc.token.type), label)
+            except (UnexpectedInput, DedentError):
+                pass
+    return signatures
+
+
+def _known_mistake(exc: UnexpectedInput) -> str | None:
+    # Like Lark's match_examples, but on the LALR state alone: the stack depth differs
+    # between a sample and a real file, where the same mistake sits among other rules.
+    if not isinstance(exc, UnexpectedToken) or exc.state is None:
+        return None
+    return _mistake_signatures().get((exc.state.position, exc.token.type))
+
+
+def _describe_token(token: Token) -> str:
+    if token.type == "$END":
+        return "end of the file"
+    if token.type == "_NL":
+        return "end of the line"
+    if token.type == "_INDENT":
+        return "indentation"
+    if token.type == "_DEDENT":
+        return "end of the block"
+    if token.type == "STRING":
+        return "a string"
+    if token.type == "INT":
+        return f"the number {token.value}"
+    return f"'{token.value}'"
+
+
+_TERMINAL_WORDS = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "_NL": "a new line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "COMPARE": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/' or '%'",
+    "$END": "the end of the file",
+}
+
+
+def _describe_expected(expected: set[str]) -> str:
+    by_name = {t.name: t for t in _lark().terminals}
+    words: set[str] = set()
+    for name in expected:
+        if name in _TERMINAL_WORDS:
+            words.add(_TERMINAL_WORDS[name])
+        elif name in by_name and by_name[name].pattern.type == "str":
+            words.add(f"'{by_name[name].pattern.value}'")
+        else:
+            words.add(name.lower())
+    ordered = sorted(words, key=lambda w: (not w.startswith("a"), w))
+    if len(ordered) > 8:
+        return ", ".join(ordered[:8]) + f" or {len(ordered) - 8} more"
+    if len(ordered) > 1:
+        return ", ".join(ordered[:-1]) + " or " + ordered[-1]
+    return ordered[0] if ordered else "something else"
+
+
+def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: str) -> Diagnostic:
+    line = max(1, getattr(exc, "line", 1) or 1)
+    column = max(1, getattr(exc, "column", 1) or 1)
+
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        span = Span(Pos(line, column, exc.pos_in_stream), Pos(line, column + 1, exc.pos_in_stream + 1))
+        if char == '"':
+            return Diagnostic(
+                "E105",
+                "this string has no closing '\"' on its line",
+                span,
+                'close it on the same line; write \\" for a quote inside it',
+                source=source,
+            )
+        shown = repr(char)[1:-1] if char.isprintable() else f"U+{ord(char):04X}" if char else "end of file"
+        return Diagnostic(
+            "E102",
+            f"unexpected character '{shown}'",
+            span,
+            "names are letters, digits and '_'; text goes between double quotes",
+            source=source,
+        )
+
+    token: Token | None = getattr(exc, "token", None)
+    if isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END"):
+        last = source.line_count if source.text.endswith("\n") else max(1, source.line_count)
+        return Diagnostic(
+            "E107",
+            "unexpected end of the file",
+            _line_span(source, min(line, last) if token is None else last),
+            "a bracket or a block may be left open",
+            source=source,
+        )
+
+    assert isinstance(exc, UnexpectedToken) and token is not None
+    span = _token_span(source, token)
+    if token.type in ("_NL", "_DEDENT", "_INDENT"):
+        # Point at the end of the offending line rather than at the next one.
+        span = _line_span(source, token.line or line)
+        if token.type == "_NL":
+            end = len(source.line_text(token.line or line)) + 1
+            span = Span(Pos(token.line or line, end, token.start_pos or 0), Pos(token.line or line, end + 1, 0))
+
+    if token.type != "NAME" and token.value in _keywords() and "NAME" in exc.expected:
+        return Diagnostic(
+            "E106",
+            f"'{token.value}' is a keyword of the language and cannot be used as a name here",
+            span,
+            f"choose another name, such as '{token.value}_'",
+            source=source,
+        )
+
+    if start == "game_file":
+        label = _known_mistake(exc)
+        if label is not None:
+            message, hint = _SYNTAX_MESSAGES[label]
+            return Diagnostic(label, message, span, hint, source=source)
+
+    return Diagnostic(
+        "E101",
+        f"unexpected {_describe_token(token)}",
+        span,
+        f"expected {_describe_expected(set(exc.expected))}",
+        source=source,
+    )
+
+
+# ============================================================================ tree -> nodes
+
+
+def _fail(source: Source, code: str, message: str, span: Span, hint: str | None = None) -> ParseError:
+    return ParseError([Diagnostic(code, message, span, hint, source=source)])
+
+
+def _with_meta(method: Callable[..., Any]) -> Callable[..., Any]:
+    return v_args(meta=True, inline=True)(method)
+
+
+class _ToNodes(Transformer):
+    """Turn Lark trees into nodes; one method per grammar rule or alias."""
+
+    def __init__(self, source: Source, base: Pos | None = None) -> None:
+        super().__init__(visit_tokens=False)
+        self.source = source
+        self.base = base
+
+    def _span(self, meta: Any) -> Span:
+        return _meta_span(self.source, meta, self.base)
+
+    # ------------------------------------------------------------- tokens
+
+    def _name(self, token: Token) -> str:
+        return str(token)
+
+    def _string(self, token: Token) -> str:
+        raw = str(token)[1:-1]
+        out = []
+        i = 0
+        while i < len(raw):
+            ch = raw[i]
+            if ch == "\\" and i + 1 < len(raw):
+                nxt = raw[i + 1]
+                out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+                i += 2
+                continue
+            out.append(ch)
+            i += 1
+        return "".join(out)
+
+    def _template(self, token: Token) -> n.Text:
+        """Split a string token into literal text and ``{expr}`` parts."""
+        raw = str(token)[1:-1]
+        parts: list[str | n.Expr] = []
+        literal: list[str] = []
+        i = 0
+        base_col = (token.column or 1) + 1
+        base_offset = (token.start_pos or 0) + 1
+        while i < len(raw):
+            ch = raw[i]
+            if ch == "\\" and i + 1 < len(raw):
+                nxt = raw[i + 1]
+                literal.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+                i += 2
+            elif ch in "{}" and raw[i + 1 : i + 2] == ch:
+                literal.append(ch)
+                i += 2
+            elif ch == "{":
+                end = self._closing_brace(raw, i, token)
+                if literal:
+                    parts.append("".join(literal))
+                    literal = []
+                inner = raw[i + 1 : end]
+                base = Pos(token.line or 1, base_col + i + 1, base_offset + i + 1)
+                parts.append(self._inner_expr(inner, base, token))
+                i = end + 1
+            elif ch == "}":
+                span = Span(Pos(token.line or 1, base_col + i, base_offset + i), Pos(token.line or 1, base_col + i + 1, 0))
+                raise _fail(self.source, "E110", "'}' without an opening '{' in this string", span, "write '}}' for a '}' in text")
+            else:
+                literal.append(ch)
+                i += 1
+        if literal:
+            parts.append("".join(literal))
+        return n.Text(parts=tuple(parts), span=_token_span(self.source, token) if self.base is None else self._token_span_in_base(token))
+
+    def _token_span_in_base(self, token: Token) -> Span:
+        assert self.base is not None
+        return Span(
+            Pos(self.base.line, self.base.col + (token.column or 1) - 1, self.base.offset + (token.start_pos or 0)),
+            Pos(self.base.line, self.base.col + (token.end_column or 1) - 1, self.base.offset + (token.end_pos or 0)),
+        )
+
+    def _closing_brace(self, raw: str, start: int, token: Token) -> int:
+        depth = 0
+        for j in range(start, len(raw)):
+            if raw[j] == "{":
+                depth += 1
+            elif raw[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    return j
+        col = (token.column or 1) + 1 + start
+        span = Span(Pos(token.line or 1, col, 0), Pos(token.line or 1, col + 1, 0))
+        raise _fail(self.source, "E110", "'{' without a closing '}' in this string", span, "write '{{' for a '{' in text")
+
+    def _inner_expr(self, inner: str, base: Pos, token: Token) -> n.Expr:
+        if not inner.strip():
+            span = Span(base, Pos(base.line, base.col + 1, base.offset + 1))
+            raise _fail(self.source, "E110", "empty '{}' in this string", span, "put an expression between the braces, such as {c}")
+        try:
+            tree = _lark().parse(inner, start="expr")
+        except UnexpectedInput as exc:
+            col = base.col + max(0, (getattr(exc, "column", 1) or 1) - 1)
+            span = Span(Pos(base.line, col, base.offset), Pos(base.line, col + 1, base.offset))
+            raise _fail(
+                self.source, "E110", f"cannot read the expression '{{{inner}}}' in this string", span,
+                "an expression in a string cannot contain another string",
+            ) from None
+        except DedentError:
+            span = Span(base, Pos(base.line, base.col + len(inner), base.offset))
+            raise _fail(self.source, "E110", f"cannot read the expression '{{{inner}}}' in this string", span) from None
+        _check_depth(self.source, tree)
+        try:
+            result = _ToNodes(self.source, base).transform(tree)
+        except VisitError as exc:
+            if isinstance(exc.orig_exc, ParseError):
+                raise exc.orig_exc from None
+            raise
+        assert isinstance(result, n.Expr)
+        return result
+
+    def _int(self, token: Token) -> int:
+        text = str(token)
+        if len(text) > 10 or int(text) > MAX_NUMBER:
+            span = _token_span(self.source, token) if self.base is None else self._token_span_in_base(token)
+            raise _fail(self.source, "E112", f"number too large (at most {MAX_NUMBER:,})", span)
+        return int(text)
+
+    # ------------------------------------------------------------- file and declarations
+
+    @_with_meta
+    def game_file(self, meta: Any, header: n.GameHeader, *decls: n.Decl) -> n.GameFile:
+        return n.GameFile(header=header, decls=tuple(decls), span=self._span(meta))
+
+    @_with_meta
+    def game_header(self, meta: Any, name: Token) -> n.GameHeader:
+        return n.GameHeader(name=self._string(name), span=self._span(meta))
+
+    @_with_meta
+    def players_decl(self, meta: Any, low: n.Expr, high: n.Expr) -> n.PlayersDecl:
+        return n.PlayersDecl(low=low, high=high, span=self._span(meta))
+
+    @_with_meta
+    def option_decl(self, meta: Any, name: Token, domain: Any, default: n.Expr, doc: str | None) -> n.OptionDecl:
+        return n.OptionDecl(name=self._name(name), domain=domain, default=default, doc=doc, span=self._span(meta))
+
+    @_with_meta
+    def range_domain(self, meta: Any, low: n.Expr, high: n.Expr) -> n.RangeDomain:
+        return n.RangeDomain(low=low, high=high, span=self._span(meta))
+
+    @_with_meta
+    def choice_domain(self, meta: Any, *choices: Token) -> n.ChoiceDomain:
+        return n.ChoiceDomain(choices=tuple(self._string(c) for c in choices), span=self._span(meta))
+
+    @_with_meta
+    def doc_block(self, meta: Any, text: Token) -> str:
+        return self._string(text)
+
+    @_with_meta
+    def values_decl(self, meta: Any, name: Token, *members: n.ValueMember) -> n.ValuesDecl:
+        return n.ValuesDecl(name=self._name(name), members=tuple(members), span=self._span(meta))
+
+    @_with_meta
+    def value_member(self, meta: Any, name: Token, display: Token | None) -> n.ValueMember:
+        return n.ValueMember(
+            name=str(name), display=self._string(display) if display is not None else None, span=self._span(meta)
+        )
+
+    @_with_meta
+    def attribute_decl(self, meta: Any, name: Token, type_: n.TypeRef) -> n.AttributeDecl:
+        return n.AttributeDecl(name=self._name(name), type=type_, span=self._span(meta))
+
+    @_with_meta
+    def named_type(self, meta: Any, name: Token) -> n.NamedType:
+        return n.NamedType(name=self._name(name), span=self._span(meta))
+
+    @_with_meta
+    def card_type(self, meta: Any) -> n.CardType:
+        return n.CardType(span=self._span(meta))
+
+    @_with_meta
+    def cards_type(self, meta: Any) -> n.CardsType:
+        return n.CardsType(span=self._span(meta))
+
+    @_with_meta
+    def player_type(self, meta: Any) -> n.PlayerType:
+        return n.PlayerType(span=self._span(meta))
+
+    @_with_meta
+    def set_type(self, meta: Any, element: n.TypeRef) -> n.SetType:
+        return n.SetType(element=element, span=self._span(meta))
+
+    @_with_meta
+    def deck_decl(self, meta: Any, *entries: n.Node) -> n.DeckDecl:
+        return n.DeckDecl(entries=tuple(entries), span=self._span(meta))
+
+    @_with_meta
+    def card_entry(self, meta: Any, copies: n.Expr | None, _mark: Any, name: Token, *rest: Any) -> n.CardEntry:
+        assigns = tuple(x for x in rest if isinstance(x, n.CardAssign))
+        loops = tuple(x for x in rest if isinstance(x, n.CardLoop))
+        return n.CardEntry(name=self._string(name), copies=copies, assigns=assigns, loops=loops, span=self._span(meta))
+
+    def copies(self, children: list[Token]) -> str:
+        return str(children[0])
+
+    @_with_meta
+    def card_assign(self, meta: Any, name: Token, value: n.Expr) -> n.CardAssign:
+        return n.CardAssign(name=self._name(name), value=value, span=self._span(meta))
+
+    @_with_meta
+    def card_loop(self, meta: Any, name: Token, low: n.Expr, high: n.Expr) -> n.CardLoop:
+        return n.CardLoop(name=self._name(name), low=low, high=high, span=self._span(meta))
+
+    @_with_meta
+    def deck_if(self, meta: Any, cond: n.Expr, *rest: Any) -> n.DeckIf:
+        else_ = rest[-1] if rest and isinstance(rest[-1], tuple) else ()
+        body = tuple(x for x in rest if isinstance(x, n.Node))
+        return n.DeckIf(cond=cond, body=body, else_=else_, span=self._span(meta))
+
+    def deck_else(self, children: list[Any]) -> tuple[n.Node, ...]:
+        return tuple(children)
+
+    @_with_meta
+    def deck_repeat(self, meta: Any, count: n.Expr, *body: n.Node) -> n.DeckRepeat:
+        return n.DeckRepeat(count=count, body=tuple(body), span=self._span(meta))
+
+    @_with_meta
+    def zone_decl(self, meta: Any, name: Token, scope: str, visibility: str) -> n.ZoneDecl:
+        return n.ZoneDecl(name=self._name(name), per_player=scope == "per player", visibility=visibility, span=self._span(meta))
+
+    def zone_scope(self, children: list[Token]) -> str:
+        return " ".join(str(c) for c in children)
+
+    def visibility(self, children: list[Token]) -> str:
+        return str(children[0])
+
+    def var_scope(self, children: list[Token]) -> str:
+        return str(children[0])
+
+    @_with_meta
+    def var_decl(
+        self, meta: Any, scope: str | None, name: Token, type_: n.TypeRef | None, init: n.Expr, visibility: str | None
+    ) -> n.VarDecl:
+        return n.VarDecl(
+            scope=scope or "game",
+            name=self._name(name),
+            type=type_,
+            init=init,
+            visibility=visibility or "public",
+            span=self._span(meta),
+        )
+
+    @_with_meta
+    def define_decl(self, meta: Any, name: Token, params: tuple[n.TypedParam, ...] | None, body: n.Expr) -> n.DefineDecl:
+        return n.DefineDecl(name=self._name(name), params=params or (), body=body, span=self._span(meta))
+
+    @_with_meta
+    def procedure_decl(
+        self, meta: Any, name: Token, params: tuple[n.TypedParam, ...] | None, body: tuple[n.Stmt, ...]
+    ) -> n.ProcedureDecl:
+        return n.ProcedureDecl(name=self._name(name), params=params or (), body=body, span=self._span(meta))
+
+    def param_list(self, children: list[n.TypedParam]) -> tuple[n.TypedParam, ...]:
+        return tuple(children)
+
+    @_with_meta
+    def typed_param(self, meta: Any, name: Token, type_: n.TypeRef) -> n.TypedParam:
+        return n.TypedParam(name=self._name(name), type=type_, span=self._span(meta))
+
+    @_with_meta
+    def trigger_decl(self, meta: Any, var: Token, zone: n.Expr, body: tuple[n.Stmt, ...]) -> n.TriggerDecl:
+        return n.TriggerDecl(var=self._name(var), zone=zone, body=body, span=self._span(meta))
+
+    @_with_meta
+    def setup_decl(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.SetupDecl:
+        return n.SetupDecl(body=body, span=self._span(meta))
+
+    @_with_meta
+    def phase_decl(self, meta: Any, name: Token, *items: n.Node) -> n.PhaseDecl:
+        return n.PhaseDecl(name=self._name(name), items=tuple(items), span=self._span(meta))
+
+    @_with_meta
+    def auction_decl(self, meta: Any, name: Token, *items: n.Node) -> n.PhaseDecl:
+        return n.PhaseDecl(name=self._name(name), items=tuple(items), is_auction=True, span=self._span(meta))
+
+    @_with_meta
+    def on_enter(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.OnEnter:
+        return n.OnEnter(body=body, span=self._span(meta))
+
+    @_with_meta
+    def won_handler(self, meta: Any, var: Token, body: tuple[n.Stmt, ...]) -> n.WonHandler:
+        return n.WonHandler(var=self._name(var), body=body, span=self._span(meta))
+
+    @_with_meta
+    def unsold_handler(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.UnsoldHandler:
+        return n.UnsoldHandler(body=body, span=self._span(meta))
+
+    @_with_meta
+    def window_decl(self, meta: Any, name: Token, who: n.Expr, *items: n.Node) -> n.WindowDecl:
+        return n.WindowDecl(name=self._name(name), who=who, items=tuple(items), span=self._span(meta))
+
+    def _split_items(self, items: tuple[Any, ...]) -> tuple[n.Expr | None, n.Expr | None, tuple[n.Stmt, ...]]:
+        label = strength = None
+        body: list[n.Stmt] = []
+        for item in items:
+            if isinstance(item, tuple) and item and item[0] == "label":
+                label = item[1]
+            elif isinstance(item, tuple) and item and item[0] == "strength":
+                strength = item[1]
+            else:
+                body.append(item)
+        return label, strength, tuple(body)
+
+    @_with_meta
+    def action_decl(
+        self, meta: Any, name: Token, choices: tuple[n.Choice, ...] | None, when: n.Expr | None, *items: Any
+    ) -> n.ActionDecl:
+        label, strength, body = self._split_items(items)
+        return n.ActionDecl(
+            name=self._name(name),
+            choices=choices or (),
+            when=when,
+            label=label,
+            strength=strength,
+            body=body,
+            span=self._span(meta),
+        )
+
+    @_with_meta
+    def pass_decl(self, meta: Any, *items: Any) -> n.PassDecl:
+        label, _strength, body = self._split_items(items)
+        return n.PassDecl(label=label, body=body, span=self._span(meta))
+
+    @_with_meta
+    def label_clause(self, meta: Any, value: n.Expr) -> tuple[str, n.Expr]:
+        return ("label", value)
+
+    @_with_meta
+    def strength_clause(self, meta: Any, value: n.Expr) -> tuple[str, n.Expr]:
+        return ("strength", value)
+
+    def choice_list(self, children: list[n.Choice]) -> tuple[n.Choice, ...]:
+        return tuple(children)
+
+    @_with_meta
+    def choice(self, meta: Any, name: Token, shape: n.ChoiceShape) -> n.Choice:
+        return n.Choice(name=self._name(name), shape=shape, span=self._span(meta))
+
+    @_with_meta
+    def card_choice(self, meta: Any, pool: n.Expr, wild: str | None) -> n.CardChoice:
+        return n.CardChoice(pool=pool, wild=wild, span=self._span(meta))
+
+    @_with_meta
+    def number_choice(self, meta: Any, low: n.Expr, high: n.Expr) -> n.NumberChoice:
+        return n.NumberChoice(low=low, high=high, span=self._span(meta))
+
+    @_with_meta
+    def player_choice(self, meta: Any, pool: n.Expr) -> n.PlayerChoice:
+        return n.PlayerChoice(pool=pool, span=self._span(meta))
+
+    @_with_meta
+    def value_choice(self, meta: Any, name: Token) -> n.ValueChoice:
+        return n.ValueChoice(type_name=self._name(name), span=self._span(meta))
+
+    @_with_meta
+    def cards_choice(self, meta: Any, count: n.Expr | None, pool: n.Expr, wild: str | None) -> n.CardsChoice:
+        return n.CardsChoice(count=count, pool=pool, wild=wild, span=self._span(meta))
+
+    @_with_meta
+    def same_choice(self, meta: Any, count: n.Expr | None, attr: Token, pool: n.Expr, wild: str | None) -> n.SameChoice:
+        return n.SameChoice(count=count, attr=self._name(attr), pool=pool, wild=wild, span=self._span(meta))
+
+    @_with_meta
+    def valued_choice(
+        self, meta: Any, count: n.Expr | None, attr: Token, value: n.Expr, pool: n.Expr, wild: str | None
+    ) -> n.ValuedChoice:
+        return n.ValuedChoice(count=count, attr=self._name(attr), value=value, pool=pool, wild=wild, span=self._span(meta))
+
+    @_with_meta
+    def different_choice(
+        self, meta: Any, count: n.Expr | None, attr: Token, pool: n.Expr, wild: str | None
+    ) -> n.DifferentChoice:
+        return n.DifferentChoice(count=count, attr=self._name(attr), pool=pool, wild=wild, span=self._span(meta))
+
+    def wild(self, children: list[Token]) -> str:
+        return self._name(children[0])
+
+    @_with_meta
+    def round_end_decl(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.RoundEndDecl:
+        return n.RoundEndDecl(body=body, span=self._span(meta))
+
+    @_with_meta
+    def ranking_decl(self, meta: Any, *keys: n.RankingKey) -> n.RankingDecl:
+        return n.RankingDecl(keys=tuple(keys), span=self._span(meta))
+
+    @_with_meta
+    def highest_key(self, meta: Any, value: n.Expr) -> n.RankingKey:
+        return n.RankingKey(order="highest", value=value, span=self._span(meta))
+
+    @_with_meta
+    def lowest_key(self, meta: Any, value: n.Expr) -> n.RankingKey:
+        return n.RankingKey(order="lowest", value=value, span=self._span(meta))
+
+    @_with_meta
+    def finishing_key(self, meta: Any) -> n.RankingKey:
+        return n.RankingKey(order="finishing", span=self._span(meta))
+
+    # ------------------------------------------------------------- statements
+
+    def block(self, children: list[n.Stmt]) -> tuple[n.Stmt, ...]:
+        return tuple(children)
+
+    @_with_meta
+    def move_stmt(self, meta: Any, what: n.Expr, to: n.Expr, placement: str | None, facing: str | None) -> n.Move:
+        return n.Move(what=what, to=to, placement=placement or "top", facing=facing, span=self._span(meta))
+
+    def placement(self, children: list[Token]) -> str:
+        return str(children[1])
+
+    def facing(self, children: list[Token]) -> str:
+        return str(children[1])
+
+    @_with_meta
+    def deal_stmt(
+        self, meta: Any, count: n.Expr, source: n.Expr, target: Token, start: n.Expr | None, facing: str | None
+    ) -> n.Deal:
+        return n.Deal(count=count, source=source, target=self._name(target), start=start, facing=facing, span=self._span(meta))
+
+    @_with_meta
+    def shuffle_stmt(self, meta: Any, zone: n.Expr) -> n.Shuffle:
+        return n.Shuffle(zone=zone, span=self._span(meta))
+
+    @_with_meta
+    def cut_stmt(self, meta: Any, zone: n.Expr) -> n.Cut:
+        return n.Cut(zone=zone, span=self._span(meta))
+
+    @_with_meta
+    def reveal_stmt(self, meta: Any, what: n.Expr) -> n.Reveal:
+        return n.Reveal(what=what, span=self._span(meta))
+
+    @_with_meta
+    def turn_face_stmt(self, meta: Any, _turn: Token, way: Token, what: n.Expr) -> n.TurnFace:
+        return n.TurnFace(up=str(way) == "up", what=what, span=self._span(meta))
+
+    @_with_meta
+    def let_stmt(self, meta: Any, name: Token, value: n.Expr) -> n.Let:
+        return n.Let(name=self._name(name), value=value, span=self._span(meta))
+
+    @_with_meta
+    def set_stmt(self, meta: Any, target: n.Expr, value: n.Expr) -> n.SetStmt:
+        return n.SetStmt(target=target, value=value, span=self._span(meta))
+
+    @_with_meta
+    def add_stmt(self, meta: Any, value: n.Expr, target: n.Expr) -> n.Add:
+        return n.Add(value=value, target=target, span=self._span(meta))
+
+    @_with_meta
+    def subtract_stmt(self, meta: Any, value: n.Expr, target: n.Expr) -> n.Subtract:
+        return n.Subtract(value=value, target=target, span=self._span(meta))
+
+    @_with_meta
+    def stop_stmt(self, meta: Any) -> n.Stop:
+        return n.Stop(span=self._span(meta))
+
+    @_with_meta
+    def again_stmt(self, meta: Any) -> n.Again:
+        return n.Again(span=self._span(meta))
+
+    @_with_meta
+    def end_turn_stmt(self, meta: Any) -> n.EndTurn:
+        return n.EndTurn(span=self._span(meta))
+
+    @_with_meta
+    def end_round_stmt(self, meta: Any) -> n.EndRound:
+        return n.EndRound(span=self._span(meta))
+
+    @_with_meta
+    def end_game_stmt(self, meta: Any, outcome: Any) -> n.EndGame:
+        if outcome == "draw":
+            return n.EndGame(draw=True, span=self._span(meta))
+        return n.EndGame(winner=outcome, span=self._span(meta))
+
+    @_with_meta
+    def winner_outcome(self, meta: Any, player: n.Expr) -> n.Expr:
+        return player
+
+    @_with_meta
+    def draw_outcome(self, meta: Any) -> str:
+        return "draw"
+
+    @_with_meta
+    def go_to_stmt(self, meta: Any, phase: Token, player: n.Expr | None) -> n.GoTo:
+        return n.GoTo(phase=self._name(phase), player=player, span=self._span(meta))
+
+    @_with_meta
+    def open_stmt(self, meta: Any, window: Token) -> n.Open:
+        return n.Open(window=self._name(window), span=self._span(meta))
+
+    @_with_meta
+    def reverse_stmt(self, meta: Any) -> n.Reverse:
+        return n.Reverse(span=self._span(meta))
+
+    @_with_meta
+    def finish_stmt(self, meta: Any, player: n.Expr) -> n.Finish:
+        return n.Finish(player=player, span=self._span(meta))
+
+    @_with_meta
+    def say_stmt(self, meta: Any, message: n.Expr) -> n.Say:
+        return n.Say(message=message, span=self._span(meta))
+
+    @_with_meta
+    def call_stmt(self, meta: Any, name: Token, args: tuple[n.Expr, ...] | None) -> n.CallStmt:
+        return n.CallStmt(name=self._name(name), args=args or (), span=self._span(meta))
+
+    @_with_meta
+    def if_stmt(self, meta: Any, cond: n.Expr, body: tuple[n.Stmt, ...], *rest: Any) -> n.If:
+        branches = [(cond, body)]
+        else_: tuple[n.Stmt, ...] = ()
+        for item in rest:
+            if item is None:
+                continue
+            if item[0] == "elif":
+                branches.append((item[1], item[2]))
+            else:
+                else_ = item[1]
+        return n.If(branches=tuple(branches), else_=else_, span=self._span(meta))
+
+    def elif_clause(self, children: list[Any]) -> tuple[str, n.Expr, tuple[n.Stmt, ...]]:
+        return ("elif", children[0], children[1])
+
+    def else_clause(self, children: list[Any]) -> tuple[str, tuple[n.Stmt, ...]]:
+        return ("else", children[0])
+
+    @_with_meta
+    def for_stmt(self, meta: Any, var: Token, iterable: n.Expr, where: n.Expr | None, body: tuple[n.Stmt, ...]) -> n.ForEach:
+        return n.ForEach(var=self._name(var), iterable=iterable, where=where, body=body, span=self._span(meta))
+
+    @_with_meta
+    def while_stmt(self, meta: Any, cond: n.Expr, body: tuple[n.Stmt, ...]) -> n.While:
+        return n.While(cond=cond, body=body, span=self._span(meta))
+
+    @_with_meta
+    def repeat_stmt(self, meta: Any, count: n.Expr | None, body: tuple[n.Stmt, ...]) -> n.Repeat:
+        return n.Repeat(count=count, body=body, span=self._span(meta))
+
+    # ------------------------------------------------------------- expressions
+
+    @_with_meta
+    def if_expr(self, meta: Any, cond: n.Expr, then: n.Expr, else_: n.Expr) -> n.IfExpr:
+        return n.IfExpr(cond=cond, then=then, else_=else_, span=self._span(meta))
+
+    def _quantifier(self, kind: str, meta: Any, var: Token, iterable: n.Expr, cond: n.Expr) -> n.Quantifier:
+        return n.Quantifier(kind=kind, var=self._name(var), iterable=iterable, cond=cond, span=self._span(meta))
+
+    @_with_meta
+    def any_expr(self, meta: Any, var: Token, iterable: n.Expr, cond: n.Expr) -> n.Quantifier:
+        return self._quantifier("any", meta, var, iterable, cond)
+
+    @_with_meta
+    def no_expr(self, meta: Any, var: Token, iterable: n.Expr, cond: n.Expr) -> n.Quantifier:
+        return self._quantifier("no", meta, var, iterable, cond)
+
+    @_with_meta
+    def every_expr(self, meta: Any, var: Token, iterable: n.Expr, cond: n.Expr) -> n.Quantifier:
+        return self._quantifier("every", meta, var, iterable, cond)
+
+    @_with_meta
+    def count_expr(self, meta: Any, var: Token, iterable: n.Expr, where: n.Expr | None) -> n.Count:
+        return n.Count(var=self._name(var), iterable=iterable, where=where, span=self._span(meta))
+
+    @_with_meta
+    def filter_expr(self, meta: Any, var: Token, iterable: n.Expr, where: n.Expr) -> n.Filter:
+        return n.Filter(var=self._name(var), iterable=iterable, where=where, span=self._span(meta))
+
+    @_with_meta
+    def first_expr(self, meta: Any, var: Token, iterable: n.Expr, where: n.Expr) -> n.First:
+        return n.First(var=self._name(var), iterable=iterable, where=where, span=self._span(meta))
+
+    @_with_meta
+    def topmost_expr(self, meta: Any, var: Token, iterable: n.Expr, where: n.Expr) -> n.Topmost:
+        return n.Topmost(var=self._name(var), iterable=iterable, where=where, span=self._span(meta))
+
+    @_with_meta
+    def aggregate_expr(
+        self, meta: Any, op: str, value: n.Expr, var: Token, iterable: n.Expr, where: n.Expr | None
+    ) -> n.Aggregate:
+        return n.Aggregate(op=op, value=value, var=self._name(var), iterable=iterable, where=where, span=self._span(meta))
+
+    def aggregate_op(self, children: list[Token]) -> str:
+        return str(children[0])
+
+    @_with_meta
+    def range_literal(self, meta: Any, low: n.Expr, high: n.Expr) -> n.RangeLiteral:
+        return n.RangeLiteral(low=low, high=high, span=self._span(meta))
+
+    @_with_meta
+    def or_op(self, meta: Any, left: n.Expr, right: n.Expr) -> n.BoolOp:
+        return n.BoolOp(op="or", left=left, right=right, span=self._span(meta))
+
+    @_with_meta
+    def and_op(self, meta: Any, left: n.Expr, right: n.Expr) -> n.BoolOp:
+        return n.BoolOp(op="and", left=left, right=right, span=self._span(meta))
+
+    @_with_meta
+    def not_op(self, meta: Any, operand: n.Expr) -> n.Not:
+        return n.Not(operand=operand, span=self._span(meta))
+
+    @_with_meta
+    def compare(self, meta: Any, left: n.Expr, op: Token, right: n.Expr) -> n.Compare:
+        return n.Compare(op=str(op), left=left, right=right, span=self._span(meta))
+
+    @_with_meta
+    def member(self, meta: Any, element: n.Expr, collection: n.Expr) -> n.Member:
+        return n.Member(element=element, collection=collection, span=self._span(meta))
+
+    @_with_meta
+    def not_member(self, meta: Any, element: n.Expr, collection: n.Expr) -> n.Member:
+        return n.Member(element=element, collection=collection, negated=True, span=self._span(meta))
+
+    @_with_meta
+    def overlaps(self, meta: Any, left: n.Expr, right: n.Expr) -> n.Overlaps:
+        return n.Overlaps(left=left, right=right, span=self._span(meta))
+
+    @_with_meta
+    def is_empty(self, meta: Any, operand: n.Expr) -> n.IsEmpty:
+        return n.IsEmpty(operand=operand, span=self._span(meta))
+
+    @_with_meta
+    def is_not_empty(self, meta: Any, operand: n.Expr) -> n.IsEmpty:
+        return n.IsEmpty(operand=operand, negated=True, span=self._span(meta))
+
+    @_with_meta
+    def is_out(self, meta: Any, operand: n.Expr) -> n.IsOut:
+        return n.IsOut(operand=operand, span=self._span(meta))
+
+    @_with_meta
+    def is_not_out(self, meta: Any, operand: n.Expr) -> n.IsOut:
+        return n.IsOut(operand=operand, negated=True, span=self._span(meta))
+
+    @_with_meta
+    def is_named(self, meta: Any, operand: n.Expr, name: Token) -> n.IsNamed:
+        return n.IsNamed(operand=operand, card_name=self._string(name), span=self._span(meta))
+
+    @_with_meta
+    def is_not_named(self, meta: Any, operand: n.Expr, name: Token) -> n.IsNamed:
+        return n.IsNamed(operand=operand, card_name=self._string(name), negated=True, span=self._span(meta))
+
+    @_with_meta
+    def arith(self, meta: Any, left: n.Expr, op: Token, right: n.Expr) -> n.Arith:
+        return n.Arith(op=str(op), left=left, right=right, span=self._span(meta))
+
+    @_with_meta
+    def negate(self, meta: Any, operand: n.Expr) -> n.Negate:
+        return n.Negate(operand=operand, span=self._span(meta))
+
+    @_with_meta
+    def attribute(self, meta: Any, obj: n.Expr, name: Token) -> n.Attribute:
+        return n.Attribute(obj=obj, name=self._name(name), span=self._span(meta))
+
+    @_with_meta
+    def number(self, meta: Any, token: Token) -> n.Number:
+        return n.Number(value=self._int(token), span=self._span(meta))
+
+    @_with_meta
+    def text(self, meta: Any, token: Token) -> n.Text:
+        return self._template(token)
+
+    @_with_meta
+    def yes(self, meta: Any) -> n.BoolLit:
+        return n.BoolLit(value=True, span=self._span(meta))
+
+    @_with_meta
+    def no(self, meta: Any) -> n.BoolLit:
+        return n.BoolLit(value=False, span=self._span(meta))
+
+    @_with_meta
+    def none(self, meta: Any) -> n.NoneLit:
+        return n.NoneLit(span=self._span(meta))
+
+    @_with_meta
+    def name(self, meta: Any, token: Token) -> n.Name:
+        return n.Name(id=self._name(token), span=self._span(meta))
+
+    @_with_meta
+    def call(self, meta: Any, name: Token, args: tuple[n.Expr, ...]) -> n.Call:
+        return n.Call(name=self._name(name), args=args, span=self._span(meta))
+
+    def arg_list(self, children: list[n.Expr | None]) -> tuple[n.Expr, ...]:
+        return tuple(c for c in children if c is not None)
+
+    @_with_meta
+    def tuple_literal(self, meta: Any, *items: n.Expr) -> n.TupleLiteral:
+        return n.TupleLiteral(items=tuple(items), span=self._span(meta))
+
+    @_with_meta
+    def set_literal(self, meta: Any, *items: n.Expr | None) -> n.SetLiteral:
+        return n.SetLiteral(items=tuple(i for i in items if i is not None), span=self._span(meta))
+
+    @_with_meta
+    def top_of(self, meta: Any, zone: n.Expr) -> n.TopOf:
+        return n.TopOf(zone=zone, span=self._span(meta))
+
+    @_with_meta
+    def top_n_of(self, meta: Any, count: n.Expr, zone: n.Expr) -> n.TopOf:
+        return n.TopOf(zone=zone, count=count, span=self._span(meta))
+
+    @_with_meta
+    def bottom_of(self, meta: Any, zone: n.Expr) -> n.BottomOf:
+        return n.BottomOf(zone=zone, span=self._span(meta))
+
+    @_with_meta
+    def bottom_n_of(self, meta: Any, count: n.Expr, zone: n.Expr) -> n.BottomOf:
+        return n.BottomOf(zone=zone, count=count, span=self._span(meta))
+
+    @_with_meta
+    def all_of(self, meta: Any, zone: n.Expr) -> n.AllOf:
+        return n.AllOf(zone=zone, span=self._span(meta))
+
+    @_with_meta
+    def all_but_top(self, meta: Any, count: n.Expr, zone: n.Expr) -> n.AllButTop:
+        return n.AllButTop(count=count, zone=zone, span=self._span(meta))
+
+    @_with_meta
+    def size_of(self, meta: Any, operand: n.Expr) -> n.SizeOf:
+        return n.SizeOf(operand=operand, span=self._span(meta))
+
+    @_with_meta
+    def position_of(self, meta: Any, operand: n.Expr) -> n.PositionOf:
+        return n.PositionOf(operand=operand, span=self._span(meta))
+
+    @_with_meta
+    def run_of(self, meta: Any, zone: n.Expr, key: Token) -> n.RunOf:
+        return n.RunOf(zone=zone, key=self._name(key), span=self._span(meta))
+
+    @_with_meta
+    def every_card(self, meta: Any) -> n.EveryCard:
+        return n.EveryCard(span=self._span(meta))
+
+    @_with_meta
+    def acting_player(self, meta: Any) -> n.ActingPlayer:
+        return n.ActingPlayer(span=self._span(meta))
+
+    @_with_meta
+    def player_after(self, meta: Any, player: n.Expr) -> n.PlayerStep:
+        return n.PlayerStep(player=player, step=1, span=self._span(meta))
+
+    @_with_meta
+    def player_before(self, meta: Any, player: n.Expr) -> n.PlayerStep:
+        return n.PlayerStep(player=player, step=-1, span=self._span(meta))
+
+    @_with_meta
+    def all_players(self, meta: Any) -> n.AllPlayers:
+        return n.AllPlayers(span=self._span(meta))
+
+    @_with_meta
+    def players_after(self, meta: Any, player: n.Expr) -> n.PlayersAfter:
+        return n.PlayersAfter(player=player, span=self._span(meta))
+
+    @_with_meta
+    def players_starting(self, meta: Any, player: n.Expr) -> n.PlayersStarting:
+        return n.PlayersStarting(player=player, span=self._span(meta))
+
+    @_with_meta
+    def left_of(self, meta: Any, player: n.Expr) -> n.Neighbour:
+        return n.Neighbour(side="left", player=player, span=self._span(meta))
+
+    @_with_meta
+    def right_of(self, meta: Any, player: n.Expr) -> n.Neighbour:
+        return n.Neighbour(side="right", player=player, span=self._span(meta))
+
+    @_with_meta
+    def seat(self, meta: Any, index: n.Expr) -> n.Seat:
+        return n.Seat(index=index, span=self._span(meta))

@@ -1,0 +1,83 @@
+"""Diagnostics to text: the header line, the source line, carets and the hint."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from ruledsl.errors import Diagnostic, Severity
+
+_COLOURS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m"}
+_BOLD = "\x1b[1m"
+_BLUE = "\x1b[1;34m"
+_RESET = "\x1b[0m"
+
+
+def did_you_mean(name: str, candidates: Iterable[str], kind: str = "names") -> str | None:
+    """Return a hint naming the closest candidates to a misspelt name, or None."""
+    known = sorted(set(candidates))
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    if not close:
+        lowered = {k.lower(): k for k in known}
+        if name.lower() in lowered:
+            close = [lowered[name.lower()]]
+    listing = ""
+    if 0 < len(known) <= 12:
+        listing = f"known {kind}: " + ", ".join(known)
+    if close:
+        guess = " or ".join(f"'{c}'" for c in close)
+        return f"did you mean {guess}?" + (f" {listing}" if listing else "")
+    return listing or None
+
+
+def render(diagnostic: Diagnostic, colour: bool = False) -> str:
+    """Return a diagnostic as the lines a person reads: header, excerpt, caret, hint."""
+    sev = diagnostic.severity
+    if colour:
+        where = f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}:"
+        head = (
+            f"{_BOLD}{where}{_RESET} {_COLOURS[sev]}{sev.value}[{diagnostic.code}]{_RESET}"
+            f"{_BOLD}: {diagnostic.message}{_RESET}"
+        )
+    else:
+        head = diagnostic.header()
+    lines = [head]
+    source = diagnostic.source
+    if source is not None and diagnostic.span is not None and diagnostic.span.start.line >= 1:
+        line_no = diagnostic.span.start.line
+        text = source.line_text(line_no)
+        gutter = " " * len(str(line_no))
+        before = text[: max(0, diagnostic.span.start.col - 1)]
+        if diagnostic.span.end.line == line_no:
+            width = diagnostic.span.end.col - diagnostic.span.start.col
+        else:  # a span over several lines marks only its first line
+            width = len(text) - len(before)
+        width = max(1, width)
+        caret = " " * len(before.expandtabs()) + "^" * width
+        bar = f"{_BLUE}|{_RESET}" if colour else "|"
+        lines.append(f"{gutter} {bar}")
+        lines.append(f"{line_no} {bar} {text.expandtabs()}")
+        lines.append(f"{gutter} {bar} {(_COLOURS[sev] + caret + _RESET) if colour else caret}")
+        if diagnostic.hint:
+            lines.append(f"{gutter} = hint: {diagnostic.hint}")
+    elif diagnostic.hint:
+        lines.append(f"  = hint: {diagnostic.hint}")
+    return "\n".join(lines)
+
+
+def render_all(diagnostics: Iterable[Diagnostic], colour: bool = False) -> str:
+    """Return several diagnostics separated by blank lines."""
+    return "\n\n".join(render(d, colour) for d in diagnostics)
+
+
+def summary(diagnostics: Iterable[Diagnostic]) -> str:
+    """Return '2 errors, 1 warning' style counts."""
+    diagnostics = list(diagnostics)
+    errors = sum(d.is_error for d in diagnostics)
+    warnings = len(diagnostics) - errors
+    parts = []
+    if errors:
+        parts.append(f"{errors} error{'s' if errors != 1 else ''}")
+    if warnings:
+        parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+    return ", ".join(parts) or "no problems"

@@ -1,0 +1,33 @@
+"""Find the grammar and the bundled games, in a checkout or an installed package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+# An installed wheel carries them in ruledsl/_data (see pyproject.toml); a source
+# checkout (or an editable install) has them at the top of the repository.
+_CANDIDATES = (_PACKAGE / "_data", _PACKAGE.parent)
+
+
+def _find(relative: str) -> Path:
+    for root in _CANDIDATES:
+        path = root / relative
+        if path.exists():
+            return path
+    raise FileNotFoundError(f"ruledsl is installed without its {relative}; reinstall it with 'pip install .'")
+
+
+def grammar_path() -> Path:
+    """Return the path of the Lark grammar of the rule language."""
+    return _find("grammar/ruledsl.lark")
+
+
+def games_dir() -> Path:
+    """Return the folder of the bundled games."""
+    return _find("games")
+
+
+def bundled_games() -> dict[str, Path]:
+    """Return the bundled games by name (the file name without '.game')."""
+    return {p.stem: p for p in sorted(games_dir().glob("*.game"))}

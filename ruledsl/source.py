@@ -1,0 +1,69 @@
+"""Source text and positions: where in a rule file something is."""
+
+from __future__ import annotations
+
+from attrs import field, frozen
+
+
+@frozen
+class Pos:
+    """A position in a source text; ``line`` and ``col`` count from 1, ``offset`` from 0."""
+
+    line: int
+    col: int
+    offset: int
+
+
+@frozen
+class Span:
+    """The half-open range of source text a node or diagnostic covers."""
+
+    start: Pos
+    end: Pos
+
+    @property
+    def line(self) -> int:
+        return self.start.line
+
+    @property
+    def col(self) -> int:
+        return self.start.col
+
+
+#: The span of nodes built by hand (tests, the formatter); it compares equal to nothing useful.
+NO_SPAN = Span(Pos(0, 0, 0), Pos(0, 0, 0))
+
+
+@frozen
+class Source:
+    """A rule file's path (as the user named it) and its text."""
+
+    path: str
+    text: str
+    _lines: tuple[str, ...] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        # splitlines() would also split on \x0c, \x1c and friends, which the lexer
+        # does not treat as line ends; keep line numbers identical to the parser's.
+        object.__setattr__(self, "_lines", tuple(self.text.replace("\r\n", "\n").split("\n")))
+
+    def line_text(self, line: int) -> str:
+        """Return the text of a 1-based line without its line ending ('' past the end)."""
+        if 1 <= line <= len(self._lines):
+            return self._lines[line - 1].rstrip("\r")
+        return ""
+
+    @property
+    def line_count(self) -> int:
+        return len(self._lines)
+
+    def pos_at(self, offset: int) -> Pos:
+        """Return the position of a 0-based character offset (clamped to the text)."""
+        offset = max(0, min(offset, len(self.text)))
+        line = self.text.count("\n", 0, offset) + 1
+        line_start = self.text.rfind("\n", 0, offset) + 1
+        return Pos(line, offset - line_start + 1, offset)
+
+    def span_at(self, start: int, end: int) -> Span:
+        """Return the span of the character offsets ``start`` to ``end``."""
+        return Span(self.pos_at(start), self.pos_at(max(start, end)))
