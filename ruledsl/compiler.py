@@ -1,0 +1,1716 @@
+"""Compile a checked game into Python functions, once per load: no tree walk per move.
+
+The compiler writes Python source from the checked tree and compiles it. That source
+holds only names the compiler makes up (``v3``, ``D2``, ``A0``...) and literals it
+writes with ``repr``; no text of the rule file is ever executed as code. Each line of
+the generated source remembers the rule it came from, so that a rule failing at run
+time is reported at its place in the rule file.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from attrs import define, field
+
+from ruledsl import nodes as n
+from ruledsl.checker import CheckedGame
+from ruledsl.errors import Diagnostic, OptionError
+from ruledsl.runtime import ops
+from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, Action, ActionDef, GameOver, RoundOver
+from ruledsl.source import Span
+from ruledsl.symbols import (
+    AttributeSym,
+    DefineSym,
+    Type,
+    VarSym,
+    ZoneSym,
+)
+
+#: Loop rounds (while, repeat) one action may take before it is stopped as endless.
+STEP_BUDGET = 100_000
+
+
+# ============================================================================ the compiled program
+
+
+@define
+class ZoneLayout:
+    """Where a zone's lists are: ``base`` is the index of its (first) instance."""
+
+    name: str
+    per_player: bool
+    visibility: str
+    base: int
+    family: int
+
+
+@define
+class PhaseInfo:
+    name: str
+    index: int
+    is_auction: bool
+    actions: list[ActionDef]
+    legal: Callable[..., None]
+    enter: Callable[..., None] | None
+    won: Callable[..., None] | None
+    unsold: Callable[..., None] | None
+    pass_def: ActionDef | None
+
+
+@define
+class WindowInfo:
+    name: str
+    index: int
+    actions: list[ActionDef]
+    legal: Callable[..., None]
+    who: Callable[..., list[int]]
+    pass_def: ActionDef
+
+
+@define
+class VarInfo:
+    name: str
+    visibility: str
+    show: Callable[..., Any]  # (state, viewer, value) -> JSON value
+
+
+@define
+class Program:
+    """A game compiled for one player count and one choice of options."""
+
+    name: str
+    players: int
+    options: dict[str, Any]
+    card_names: tuple[str, ...]
+    card_kinds: tuple[int, ...]
+    kind_reps: tuple[int, ...]
+    unique_kinds: bool
+    attribute_tables: dict[str, tuple[Any, ...]]
+    zones: list[ZoneLayout]
+    zone_family: tuple[int, ...]
+    zone_owner: tuple[int, ...]
+    phases: list[PhaseInfo]
+    windows: list[WindowInfo]
+    setup: Callable[..., None]
+    round_end: Callable[..., None] | None
+    rank_key: Callable[..., tuple[Any, ...]] | None
+    ranking: str  # "keys", "finishing" or "none"
+    game_var_init: list[Any]
+    player_var_init: list[Any]
+    card_var_init: list[Any]
+    game_vars: list[VarInfo]
+    player_vars: list[VarInfo]
+    card_vars: list[VarInfo]
+    uses_faces: bool
+    line_spans: list[Span | None]
+    filename: str
+    source_code: str
+    intern: dict[tuple[Any, ...], Action] = field(factory=dict)
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.card_names)
+
+    def span_of_line(self, line: int) -> Span | None:
+        if 1 <= line <= len(self.line_spans):
+            return self.line_spans[line - 1]
+        return None
+
+
+# ============================================================================ load-time values
+
+
+class _Load:
+    """Evaluate expressions known when the game is loaded: options, the deck, first values."""
+
+    def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any]) -> None:
+        self.checked = checked
+        self.players = players
+        self.options = options
+
+    def value(self, e: n.Expr) -> Any:
+        ref = self.checked.refs.get(id(e))
+        if isinstance(e, n.Number):
+            if isinstance(ref, tuple) and ref[0] == "member":
+                return ref[1].index
+            return e.value
+        if isinstance(e, n.Text):
+            return "".join(p if isinstance(p, str) else str(self.value(p)) for p in e.parts)
+        if isinstance(e, n.BoolLit):
+            return e.value
+        if isinstance(e, n.NoneLit):
+            return None
+        if isinstance(e, n.AllPlayers):
+            return self.players
+        if isinstance(e, n.Name):
+            if isinstance(ref, tuple):
+                if ref[0] == "option":
+                    return self.options[ref[1].name]
+                if ref[0] == "member":
+                    return ref[1].index
+            raise _LoadError(e, f"'{e.id}' is not known when the game is loaded")
+        if isinstance(e, n.Attribute) and isinstance(ref, tuple) and ref[0] == "member":
+            return ref[1].index
+        if isinstance(e, n.Negate):
+            return -self.value(e.operand)
+        if isinstance(e, n.Arith):
+            a, b = self.value(e.left), self.value(e.right)
+            if e.op == "+":
+                return a + b
+            if e.op == "-":
+                return a - b
+            if e.op == "*":
+                return a * b
+            if b == 0:
+                raise _LoadError(e, "division by zero")
+            return a // b if e.op == "/" else a % b
+        if isinstance(e, n.Compare):
+            a, b = self.value(e.left), self.value(e.right)
+            return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
+        if isinstance(e, n.BoolOp):
+            return (self.value(e.left) and self.value(e.right)) if e.op == "and" else (self.value(e.left) or self.value(e.right))
+        if isinstance(e, n.Not):
+            return not self.value(e.operand)
+        if isinstance(e, n.IfExpr):
+            return self.value(e.then) if self.value(e.cond) else self.value(e.else_)
+        if isinstance(e, n.Call) and e.name in ("max", "min", "abs"):
+            args = [self.value(a) for a in e.args]
+            return {"max": max, "min": min, "abs": abs}[e.name](*args)
+        if isinstance(e, n.Seat):
+            i = self.value(e.index)
+            if not 0 <= i < self.players:
+                raise _LoadError(e, f"there is no seat {i} with {self.players} players")
+            return i
+        if isinstance(e, n.SetLiteral):
+            t = self.checked.types.get(id(e))
+            items = [self.value(i) for i in e.items]
+            if t is not None and t.of not in (None, "number"):
+                mask = 0
+                for i in items:
+                    if i is not None:
+                        mask |= 1 << i
+                return mask
+            return frozenset(items)
+        if isinstance(e, n.RangeLiteral):
+            return range(self.value(e.low), self.value(e.high) + 1)
+        raise _LoadError(e, "this cannot be worked out when the game is loaded")
+
+
+class _LoadError(Exception):
+    def __init__(self, node: n.Node, message: str) -> None:
+        super().__init__(message)
+        self.node = node
+        self.message = message
+
+
+def load_error(checked: CheckedGame, exc: _LoadError) -> OptionError:
+    return OptionError([Diagnostic("E604", exc.message, exc.node.span, None, source=checked.source)])
+
+
+# ============================================================================ the deck
+
+
+@define
+class _Card:
+    name: str
+    values: dict[str, Any]
+
+
+def _build_deck(checked: CheckedGame, load: _Load) -> list[_Card]:
+    cards: list[_Card] = []
+    attrs = checked.symbols.attributes
+
+    def display(attr: str, value: Any) -> str:
+        t = attrs[attr].type
+        if value is None:
+            return ""
+        if t.kind == "value":
+            return checked.symbols.values[t.of or ""].displays[value]
+        return str(value)
+
+    def walk(entries: tuple[n.Node, ...]) -> None:
+        for entry in entries:
+            if isinstance(entry, n.DeckIf):
+                walk(entry.body if load.value(entry.cond) else entry.else_)
+            elif isinstance(entry, n.DeckRepeat):
+                for _ in range(max(0, load.value(entry.count))):
+                    walk(entry.body)
+            elif isinstance(entry, n.CardEntry):
+                copies = load.value(entry.copies) if entry.copies is not None else 1
+                fixed = {a.name: load.value(a.value) for a in entry.assigns}
+                loops = [(lp.name, range(load.value(lp.low), load.value(lp.high) + 1)) for lp in entry.loops]
+                combos = itertools.product(*(r for _, r in loops)) if loops else [()]
+                for combo in combos:
+                    values = dict(fixed)
+                    for (name, _), v in zip(loops, combo):
+                        values[name] = v
+                    name = entry.name
+                    for attr, v in values.items():
+                        name = name.replace("{" + attr + "}", display(attr, v))
+                    name = name.replace("{{", "{").replace("}}", "}")
+                    for _ in range(max(0, copies)):
+                        cards.append(_Card(name, values))
+                if len(cards) > 10_000:
+                    raise _LoadError(entry, "the deck has more than 10,000 cards")
+
+    walk(checked.deck.entries)
+    return cards
+
+
+# ============================================================================ code generation
+
+
+class _Ctx:
+    """Python names of a rule's locals, and the expression for the acting player."""
+
+    def __init__(self, names: dict[str, str] | None = None, player: str = "p") -> None:
+        self.names = dict(names or {})
+        self.player = player
+
+    def child(self) -> _Ctx:
+        return _Ctx(self.names, self.player)
+
+
+class _Emitter:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.spans: list[Span | None] = []
+        self.indent = 0
+        self._span: Span | None = None
+
+    def line(self, text: str, span: Span | None = None) -> None:
+        self.lines.append("    " * self.indent + text)
+        self.spans.append(span or self._span)
+
+    def at(self, span: Span | None) -> None:
+        self._span = span
+
+    def block(self) -> _Indent:
+        return _Indent(self)
+
+
+class _Indent:
+    def __init__(self, em: _Emitter) -> None:
+        self.em = em
+
+    def __enter__(self) -> None:
+        self.em.indent += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.em.indent -= 1
+
+
+class _Compiler:
+    def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any]) -> None:
+        self.c = checked
+        self.sy = checked.symbols
+        self.players = players
+        self.options = options
+        self.load = _Load(checked, players, options)
+        self.em = _Emitter()
+        self.counter = itertools.count()
+        self.constants: dict[str, Any] = {}
+        self.named: dict[str, str] = {}
+        self.action_defs: list[dict[str, Any]] = []
+        self.trigger_families: set[int] = set()
+        self.uses_faces = False
+        # In a label made from an action's key, a card chosen by its place is None.
+        self._label_mode = False
+
+    # ------------------------------------------------------------------ helpers
+
+    def fresh(self, prefix: str = "v") -> str:
+        return f"{prefix}{next(self.counter)}"
+
+    def type_of(self, e: n.Expr) -> Type:
+        return self.c.types.get(id(e)) or Type("any")
+
+    def ref(self, node: n.Node) -> Any:
+        return self.c.refs.get(id(node))
+
+    def const(self, value: Any, prefix: str = "K") -> str:
+        name = f"{prefix}{len(self.constants)}"
+        self.constants[name] = value
+        return name
+
+    # ------------------------------------------------------------------ layout
+
+    def layout(self) -> None:
+        self.deck = _build_deck(self.c, self.load)
+        kinds: dict[tuple[Any, ...], int] = {}
+        self.card_kind: list[int] = []
+        reps: list[int] = []
+        attr_names = list(self.sy.attributes)
+        for i, card in enumerate(self.deck):
+            key = (card.name, *(_freeze(card.values.get(a)) for a in attr_names))
+            if key not in kinds:
+                kinds[key] = len(kinds)
+                reps.append(i)
+            self.card_kind.append(kinds[key])
+        self.kind_reps = tuple(reps)
+        self.unique = len(kinds) == len(self.deck)
+        self.attr_tables: dict[str, tuple[Any, ...]] = {}
+        for a in attr_names:
+            t = self.sy.attributes[a].type
+            default: Any = None
+            if t.kind == "set":
+                default = 0 if t.of not in (None, "number") else frozenset()
+            elif t.kind == "flag":
+                default = False
+            self.attr_tables[a] = tuple(card.values.get(a, default) for card in self.deck)
+        for a, table in self.attr_tables.items():
+            self.constants[f"A{self.sy.attributes[a].index}"] = table
+        self.constants["KIND"] = tuple(self.card_kind)
+        self.constants["REP"] = self.kind_reps
+        self.constants["NAMES"] = tuple(card.name for card in self.deck)
+        # Zones: one list per shared zone, one per player for the others.
+        self.zone_layout: list[ZoneLayout] = []
+        base = 0
+        families: list[int] = []
+        owners: list[int] = []
+        for family, z in enumerate(self.sy.zones.values()):
+            self.zone_layout.append(ZoneLayout(z.name, z.per_player, z.visibility, base, family))
+            count = self.players if z.per_player else 1
+            families.extend([family] * count)
+            owners.extend(range(count) if z.per_player else [-1])
+            base += count
+        self.zone_family = tuple(families)
+        self.zone_owner = tuple(owners)
+        self.constants["ZFAM"] = self.zone_family
+        for vals in self.sy.values.values():
+            self.constants[f"DISP_{_ident(vals.name)}"] = vals.displays
+
+    def zone_base(self, z: ZoneSym) -> int:
+        return self.zone_layout[z.index].base
+
+    # ------------------------------------------------------------------ expressions
+
+    def ex(self, e: n.Expr, ctx: _Ctx) -> str:
+        method = getattr(self, f"_ex_{type(e).__name__}")
+        return f"({method(e, ctx)})"
+
+    def cards(self, e: n.Expr, ctx: _Ctx) -> str:
+        """Python for a list of cards (a zone's own list: do not change it)."""
+        t = self.type_of(e)
+        if t.kind == "zone":
+            return f"Z[{self.ex(e, ctx)}]"
+        if t.kind == "card":
+            return f"op_one({self.ex(e, ctx)})"
+        return self.ex(e, ctx)
+
+    def iterable(self, e: n.Expr, ctx: _Ctx) -> str:
+        t = self.type_of(e)
+        if t.kind == "set" and t.of != "number":
+            return f"op_bits({self.ex(e, ctx)})"
+        if t.kind in ("zone", "card", "cards"):
+            return self.cards(e, ctx)
+        return self.ex(e, ctx)
+
+    def _ex_Number(self, e: n.Number, ctx: _Ctx) -> str:
+        ref = self.ref(e)
+        if isinstance(ref, tuple) and ref[0] == "member":
+            return repr(ref[1].index)
+        return repr(e.value)
+
+    def _ex_Text(self, e: n.Text, ctx: _Ctx) -> str:
+        return self.text(e, ctx, "st.show_card(VIEWER, {})".replace("VIEWER", ctx.player))
+
+    def text(self, e: n.Text, ctx: _Ctx, show_card: str) -> str:
+        parts: list[str] = []
+        for part in e.parts:
+            if isinstance(part, str):
+                parts.append(repr(part))
+            else:
+                parts.append(self.show(part, ctx, show_card))
+        if not parts:
+            return "''"
+        if len(parts) == 1:
+            return parts[0]
+        return "''.join((" + ", ".join(parts) + ",))"
+
+    def show(self, e: n.Expr, ctx: _Ctx, show_card: str) -> str:
+        """Python for the text of a value, as a person reads it."""
+        t = self.type_of(e)
+        x = self.ex(e, ctx)
+        if t.kind == "text":
+            return f"str({x})"
+        if t.kind == "number":
+            return f"op_show_number({x})"
+        if t.kind == "flag":
+            return f"op_show_flag({x})"
+        if t.kind == "value":
+            return f"op_show_value(DISP_{_ident(t.of or '')}, {x})"
+        if t.kind == "set" and t.of != "number":
+            return f"op_show_bits(DISP_{_ident(t.of or '')}, {x})"
+        if t.kind == "card":
+            return show_card.format(x)
+        if t.kind in ("cards", "zone"):
+            v = self.fresh("s")
+            return "' '.join([" + show_card.format(v) + f" for {v} in {self.cards(e, ctx)}])"
+        if t.kind == "player":
+            return f"op_show_player({x})"
+        if t.kind == "players":
+            return f"op_show_players({x})"
+        return f"str({x})"
+
+    def _ex_BoolLit(self, e: n.BoolLit, ctx: _Ctx) -> str:
+        return repr(e.value)
+
+    def _ex_NoneLit(self, e: n.NoneLit, ctx: _Ctx) -> str:
+        return "None"
+
+    def _ex_Name(self, e: n.Name, ctx: _Ctx) -> str:
+        ref = self.ref(e)
+        kind = ref[0]
+        if kind == "local":
+            return ctx.names[e.id]
+        if kind == "option":
+            return repr(self.options[ref[1].name])
+        if kind == "member":
+            return repr(ref[1].index)
+        if kind == "builtin":
+            return "st.round" if e.id == "round" else "st.direction"
+        if kind == "builtin_direction":
+            return "st.direction"
+        if kind == "game_var":
+            return f"st.gv[{ref[1].index}]"
+        if kind == "player_var":
+            return f"st.pv[{ref[1].index}][{ctx.player}]"
+        if kind in ("zone", "zone_family"):
+            z = ref[1]
+            base = self.zone_base(z)
+            if z.per_player:
+                return f"{base} + {ctx.player}" if base else ctx.player
+            return repr(base)
+        if kind == "define":
+            return f"D{ref[1].index}(st, {ctx.player})"
+        raise AssertionError(f"unresolved name {e.id}: {ref}")
+
+    def _ex_AllPlayers(self, e: n.AllPlayers, ctx: _Ctx) -> str:
+        ref = self.ref(e)
+        if isinstance(ref, tuple) and ref[0] == "count":
+            return repr(self.players)
+        return "ALLP"
+
+    def _ex_Call(self, e: n.Call, ctx: _Ctx) -> str:
+        ref = self.ref(e)
+        args = [self.ex(a, ctx) for a in e.args]
+        if ref[0] == "builtin":
+            if e.name == "words":
+                return f"op_words({args[0]})"
+            return f"{e.name}({', '.join(args)})"
+        return f"D{ref[1].index}(st, {ctx.player}{''.join(', ' + a for a in args)})"
+
+    def _ex_Attribute(self, e: n.Attribute, ctx: _Ctx) -> str:
+        ref = self.ref(e)
+        kind = ref[0]
+        if kind == "member":
+            return repr(ref[1].index)
+        if kind == "card_attr":
+            table = f"A{ref[1].index}"
+            obj = self.ex(e.obj, ctx)
+            if self.type_of(e.obj).nullable or self._label_mode:
+                return f"op_attr({table}, {obj})"
+            return f"{table}[{obj}]"
+        if kind == "cards_attr":
+            return f"op_first_attr(A{ref[1].index}, {self.cards(e.obj, ctx)})"
+        if kind == "card_var":
+            obj = self.ex(e.obj, ctx)
+            if self.type_of(e.obj).nullable:
+                return f"op_attr(st.cv[{ref[1].index}], {obj})"
+            return f"st.cv[{ref[1].index}][{obj}]"
+        if kind == "player_var":
+            return f"st.pv[{ref[1].index}][{self.ex(e.obj, ctx)}]"
+        if kind == "zone":
+            base = self.zone_base(ref[1])
+            owner = self.ex(e.obj, ctx)
+            return f"{base} + {owner}" if base else owner
+        raise AssertionError(f"unresolved attribute {e.name}: {ref}")
+
+    def _ex_TupleLiteral(self, e: n.TupleLiteral, ctx: _Ctx) -> str:
+        return "(" + "".join(self.ex(i, ctx) + ", " for i in e.items) + ")"
+
+    def _ex_SetLiteral(self, e: n.SetLiteral, ctx: _Ctx) -> str:
+        t = self.type_of(e)
+        if t.of == "number" or t.of is None:
+            return "frozenset((" + "".join(self.ex(i, ctx) + ", " for i in e.items) + "))"
+        if all(self._is_constant(i) for i in e.items):
+            mask = 0
+            for i in e.items:
+                v = self.load.value(i)
+                if v is not None:
+                    mask |= 1 << v
+            return repr(mask)
+        return " | ".join(f"op_bit({self.ex(i, ctx)})" for i in e.items) or "0"
+
+    def _is_constant(self, e: n.Expr) -> bool:
+        ref = self.ref(e)
+        if isinstance(e, n.Number):
+            return True
+        return isinstance(ref, tuple) and ref[0] in ("member", "option")
+
+    def _ex_RangeLiteral(self, e: n.RangeLiteral, ctx: _Ctx) -> str:
+        return f"range({self.ex(e.low, ctx)}, {self.ex(e.high, ctx)} + 1)"
+
+    def _ex_Negate(self, e: n.Negate, ctx: _Ctx) -> str:
+        return f"-{self.ex(e.operand, ctx)}"
+
+    def _ex_Arith(self, e: n.Arith, ctx: _Ctx) -> str:
+        if self.type_of(e).kind == "cards":
+            return f"{self.cards(e.left, ctx)} + {self.cards(e.right, ctx)}"
+        op = "//" if e.op == "/" else e.op
+        return f"{self.ex(e.left, ctx)} {op} {self.ex(e.right, ctx)}"
+
+    def _ex_Compare(self, e: n.Compare, ctx: _Ctx) -> str:
+        a, b = self.ex(e.left, ctx), self.ex(e.right, ctx)
+        if e.op in ("==", "!="):
+            return f"{a} {e.op} {b}"
+        if self.type_of(e.left).nullable or self.type_of(e.right).nullable:
+            fn = {"<": "op_lt", "<=": "op_le", ">": "op_gt", ">=": "op_ge"}[e.op]
+            return f"{fn}({a}, {b})"
+        return f"{a} {e.op} {b}"
+
+    def _ex_Member(self, e: n.Member, ctx: _Ctx) -> str:
+        t = self.type_of(e.collection)
+        x = self.ex(e.element, ctx)
+        if t.kind == "set" and t.of != "number":
+            test = f"op_has({self.ex(e.collection, ctx)}, {x})"
+        else:
+            test = f"{x} in {self.iterable(e.collection, ctx)}"
+        return f"not {test}" if e.negated else test
+
+    def _ex_Overlaps(self, e: n.Overlaps, ctx: _Ctx) -> str:
+        t = self.type_of(e.left)
+        if t.of == "number":
+            return f"not {self.ex(e.left, ctx)}.isdisjoint({self.ex(e.right, ctx)})"
+        return f"{self.ex(e.left, ctx)} & {self.ex(e.right, ctx)} != 0"
+
+    def _ex_IsEmpty(self, e: n.IsEmpty, ctx: _Ctx) -> str:
+        t = self.type_of(e.operand)
+        if t.kind == "set" and t.of != "number":
+            test = f"{self.ex(e.operand, ctx)} == 0"
+        else:
+            test = f"not {self.iterable(e.operand, ctx)}"
+        return f"not ({test})" if e.negated else test
+
+    def _ex_IsOut(self, e: n.IsOut, ctx: _Ctx) -> str:
+        test = f"st.out[{self.ex(e.operand, ctx)}]"
+        return f"not {test}" if e.negated else test
+
+    def _ex_IsNamed(self, e: n.IsNamed, ctx: _Ctx) -> str:
+        ids = frozenset(i for i, card in enumerate(self.deck) if card.name == e.card_name)
+        if e.card_name not in self.named:
+            self.named[e.card_name] = self.const(ids, "NAMED")
+        test = f"{self.ex(e.operand, ctx)} in {self.named[e.card_name]}"
+        return f"not ({test})" if e.negated else test
+
+    def _ex_Not(self, e: n.Not, ctx: _Ctx) -> str:
+        return f"not {self.ex(e.operand, ctx)}"
+
+    def _ex_BoolOp(self, e: n.BoolOp, ctx: _Ctx) -> str:
+        return f"{self.ex(e.left, ctx)} {e.op} {self.ex(e.right, ctx)}"
+
+    def _ex_IfExpr(self, e: n.IfExpr, ctx: _Ctx) -> str:
+        t = self.type_of(e)
+        if t.kind == "cards":
+            return f"{self.cards(e.then, ctx)} if {self.ex(e.cond, ctx)} else {self.cards(e.else_, ctx)}"
+        return f"{self.ex(e.then, ctx)} if {self.ex(e.cond, ctx)} else {self.ex(e.else_, ctx)}"
+
+    def _bind(self, var: str, ctx: _Ctx) -> tuple[str, _Ctx]:
+        py = self.fresh()
+        inner = ctx.child()
+        inner.names[var] = py
+        return py, inner
+
+    def _ex_Quantifier(self, e: n.Quantifier, ctx: _Ctx) -> str:
+        v, inner = self._bind(e.var, ctx)
+        gen = f"{self.ex(e.cond, inner)} for {v} in {self.iterable(e.iterable, ctx)}"
+        if e.kind == "any":
+            return f"any({gen})"
+        if e.kind == "no":
+            return f"not any({gen})"
+        return f"all({gen})"
+
+    def _ex_Count(self, e: n.Count, ctx: _Ctx) -> str:
+        if e.where is None:
+            return f"len({self.iterable(e.iterable, ctx)})"
+        v, inner = self._bind(e.var, ctx)
+        return f"sum(1 for {v} in {self.iterable(e.iterable, ctx)} if {self.ex(e.where, inner)})"
+
+    def _ex_Filter(self, e: n.Filter, ctx: _Ctx) -> str:
+        v, inner = self._bind(e.var, ctx)
+        return f"[{v} for {v} in {self.iterable(e.iterable, ctx)} if {self.ex(e.where, inner)}]"
+
+    def _ex_First(self, e: n.First, ctx: _Ctx) -> str:
+        v, inner = self._bind(e.var, ctx)
+        return f"next(({v} for {v} in {self.iterable(e.iterable, ctx)} if {self.ex(e.where, inner)}), None)"
+
+    def _ex_Topmost(self, e: n.Topmost, ctx: _Ctx) -> str:
+        v, inner = self._bind(e.var, ctx)
+        return f"next(({v} for {v} in reversed({self.cards(e.iterable, ctx)}) if {self.ex(e.where, inner)}), None)"
+
+    def _ex_Aggregate(self, e: n.Aggregate, ctx: _Ctx) -> str:
+        v, inner = self._bind(e.var, ctx)
+        cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
+        gen = f"{self.ex(e.value, inner)} for {v} in {self.iterable(e.iterable, ctx)}{cond}"
+        if e.op == "total":
+            return f"sum({gen})"
+        if e.op == "distinct":
+            return f"op_distinct({gen})"
+        fn = "max" if e.op == "highest" else "min"
+        return f"{fn}((x for x in ({gen}) if x is not None), default=None)"
+
+    def _ex_TopOf(self, e: n.TopOf, ctx: _Ctx) -> str:
+        if e.count is None:
+            return f"op_top({self.cards(e.zone, ctx)})"
+        return f"op_top_n({self.cards(e.zone, ctx)}, {self.ex(e.count, ctx)})"
+
+    def _ex_BottomOf(self, e: n.BottomOf, ctx: _Ctx) -> str:
+        if e.count is None:
+            return f"op_bottom({self.cards(e.zone, ctx)})"
+        return f"op_bottom_n({self.cards(e.zone, ctx)}, {self.ex(e.count, ctx)})"
+
+    def _ex_AllOf(self, e: n.AllOf, ctx: _Ctx) -> str:
+        return f"{self.cards(e.zone, ctx)}[:]"
+
+    def _ex_AllButTop(self, e: n.AllButTop, ctx: _Ctx) -> str:
+        return f"op_all_but_top({self.cards(e.zone, ctx)}, {self.ex(e.count, ctx)})"
+
+    def _ex_SizeOf(self, e: n.SizeOf, ctx: _Ctx) -> str:
+        t = self.type_of(e.operand)
+        if t.kind == "set" and t.of != "number":
+            return f"{self.ex(e.operand, ctx)}.bit_count()"
+        return f"len({self.iterable(e.operand, ctx)})"
+
+    def _ex_PositionOf(self, e: n.PositionOf, ctx: _Ctx) -> str:
+        return f"op_position(st, {self.ex(e.operand, ctx)})"
+
+    def _ex_RunOf(self, e: n.RunOf, ctx: _Ctx) -> str:
+        ref = self.ref(e)
+        cards = self.cards(e.zone, ctx)
+        if ref[0] == "attr":
+            attr: AttributeSym = ref[1]
+            if attr.type.kind == "set" and attr.type.of != "number":
+                return f"op_run_sets({cards}, A{attr.index}.__getitem__)"
+            return f"op_run({cards}, A{attr.index})"
+        d: DefineSym = ref[1]
+        key = f"lambda c_: D{d.index}(st, {ctx.player}, c_)"
+        if d.type.kind == "set" and d.type.of != "number":
+            return f"op_run_sets({cards}, {key})"
+        return f"op_run_key({cards}, {key})"
+
+    def _ex_EveryCard(self, e: n.EveryCard, ctx: _Ctx) -> str:
+        return "ALLCARDS"
+
+    def _ex_ActingPlayer(self, e: n.ActingPlayer, ctx: _Ctx) -> str:
+        return ctx.player
+
+    def _ex_PlayerStep(self, e: n.PlayerStep, ctx: _Ctx) -> str:
+        return f"op_step(st, {self.ex(e.player, ctx)}, {e.step})"
+
+    def _ex_PlayersAfter(self, e: n.PlayersAfter, ctx: _Ctx) -> str:
+        return f"op_players_after(st, {self.ex(e.player, ctx)})"
+
+    def _ex_PlayersStarting(self, e: n.PlayersStarting, ctx: _Ctx) -> str:
+        return f"op_players_from(st, {self.ex(e.player, ctx)})"
+
+    def _ex_Neighbour(self, e: n.Neighbour, ctx: _Ctx) -> str:
+        d = 1 if e.side == "left" else -1
+        return f"({self.ex(e.player, ctx)} + {d}) % {self.players}"
+
+    def _ex_Seat(self, e: n.Seat, ctx: _Ctx) -> str:
+        return f"op_seat(st, {self.ex(e.index, ctx)})"
+
+    # ------------------------------------------------------------------ statements
+
+    def body(self, stmts: tuple[n.Stmt, ...], ctx: _Ctx) -> None:
+        if not stmts:
+            self.em.line("pass")
+            return
+        for s in stmts:
+            self.em.at(s.span)
+            getattr(self, f"_st_{type(s).__name__}")(s, ctx)
+
+    def _fire(self, dst: str, moved: str, ctx: _Ctx, static_family: int | None) -> None:
+        if static_family is not None:
+            if static_family in self.trigger_families:
+                self.em.line(f"TRIG{static_family}(st, {ctx.player}, {moved})")
+        elif self.trigger_families:
+            self.em.line(f"FIRE(st, {ctx.player}, {dst}, {moved})")
+
+    def _static_family(self, e: n.Expr) -> int | None:
+        ref = self.ref(e)
+        if isinstance(ref, tuple) and ref[0] in ("zone", "zone_family"):
+            return ref[1].index
+        return None
+
+    def _st_Move(self, s: n.Move, ctx: _Ctx) -> None:
+        em = self.em
+        dst = self.fresh("z")
+        em.line(f"{dst} = {self.ex(s.to, ctx)}")
+        where = {"top": 0, "bottom": 1, "random": 2}[s.placement]
+        family = self._static_family(s.to)
+        needs_fire = bool(self.trigger_families) and (family is None or family in self.trigger_families)
+        t = self.type_of(s.what)
+        moved = self.fresh("m")
+        if isinstance(s.what, n.TopOf) and s.what.count is None and self.type_of(s.what.zone).kind == "zone" and where == 0:
+            src = self.fresh("z")
+            c = self.fresh("c")
+            em.line(f"{src} = Z[{self.ex(s.what.zone, ctx)}]")
+            em.line(f"if {src}:")
+            with em.block():
+                em.line(f"{c} = {src}.pop()")
+                em.line(f"Z[{dst}].append({c})")
+                em.line(f"st.loc[{c}] = {dst}")
+                self._after_move(s, f"({c},)", ctx)
+                if needs_fire:
+                    self._fire(dst, f"[{c}]", ctx, family)
+            return
+        if isinstance(s.what, n.AllOf) and self.type_of(s.what.zone).kind == "zone" and where == 0:
+            em.line(f"{moved} = op_move_zone(st, {self.ex(s.what.zone, ctx)}, {dst})")
+        elif t.kind == "card":
+            c = self.fresh("c")
+            em.line(f"{c} = {self.ex(s.what, ctx)}")
+            em.line(f"if {c} is not None:")
+            with em.block():
+                em.line(f"op_move_card(st, {c}, {dst}, {where})")
+                self._after_move(s, f"({c},)", ctx)
+                if needs_fire:
+                    self._fire(dst, f"[{c}]", ctx, family)
+            return
+        else:
+            em.line(f"{moved} = op_move_cards(st, {self.cards(s.what, ctx)}, {dst}, {where})")
+        self._after_move(s, moved, ctx)
+        if needs_fire:
+            em.line(f"if {moved}:")
+            with em.block():
+                self._fire(dst, moved, ctx, family)
+
+    def _after_move(self, s: n.Move, moved: str, ctx: _Ctx) -> None:
+        if self.uses_faces:
+            face = {"up": "True", "down": "False", None: "None"}[s.facing]
+            self.em.line(f"st.set_faces({moved}, {face})")
+
+    def _st_Deal(self, s: n.Deal, ctx: _Ctx) -> None:
+        zone: ZoneSym = self.ref(s)
+        base = self.zone_base(zone)
+        src, q, i, order, c = (self.fresh(x) for x in ("z", "q", "i", "o", "c"))
+        start = self.ex(s.start, ctx) if s.start is not None else "0"
+        em = self.em
+        em.line(f"{src} = Z[{self.ex(s.source, ctx)}]")
+        em.line(f"{order} = [({start} + {i}) % {self.players} for {i} in range({self.players})]")
+        em.line(f"for {i} in range({self.ex(s.count, ctx)}):")
+        with em.block():
+            em.line(f"for {q} in {order}:")
+            with em.block():
+                em.line(f"if not {src}:")
+                with em.block():
+                    em.line("break")
+                em.line(f"{c} = {src}.pop()")
+                em.line(f"Z[{base} + {q}].append({c})")
+                em.line(f"st.loc[{c}] = {base} + {q}")
+                if self.uses_faces:
+                    face = {"up": "True", "down": "False", None: "None"}[s.facing]
+                    em.line(f"st.set_faces(({c},), {face})")
+                if zone.index in self.trigger_families:
+                    em.line(f"TRIG{zone.index}(st, {ctx.player}, [{c}])")
+
+    def _st_Shuffle(self, s: n.Shuffle, ctx: _Ctx) -> None:
+        self.em.line(f"op_shuffle_zone(st, {self.ex(s.zone, ctx)})")
+
+    def _st_Cut(self, s: n.Cut, ctx: _Ctx) -> None:
+        self.em.line(f"op_cut_zone(st, {self.ex(s.zone, ctx)})")
+
+    def _st_Reveal(self, s: n.Reveal, ctx: _Ctx) -> None:
+        self.em.line(f"st.reveal({self.cards(s.what, ctx)})")
+
+    def _st_TurnFace(self, s: n.TurnFace, ctx: _Ctx) -> None:
+        self.em.line(f"st.set_faces({self.cards(s.what, ctx)}, {s.up!r})")
+
+    def _st_Let(self, s: n.Let, ctx: _Ctx) -> None:
+        py = self.fresh()
+        self.em.line(f"{py} = {self.ex(s.value, ctx)}")
+        ctx.names[s.name] = py
+
+    def _target(self, e: n.Expr, ctx: _Ctx) -> str:
+        ref = self.ref(e)
+        kind = ref[0]
+        if kind == "game_var":
+            return f"st.gv[{ref[1].index}]"
+        if kind == "player_var":
+            owner = ctx.player if ref[2] is None else self.ex(ref[2], ctx)
+            return f"st.pv[{ref[1].index}][{owner}]"
+        if kind == "card_var":
+            assert isinstance(e, n.Attribute)
+            return f"st.cv[{ref[1].index}][{self.ex(e.obj, ctx)}]"
+        if kind == "builtin_direction":
+            return "st.direction"
+        raise AssertionError(f"not assignable: {ref}")
+
+    def _st_SetStmt(self, s: n.SetStmt, ctx: _Ctx) -> None:
+        t = self.type_of(s.target)
+        value = self.ex(s.value, ctx)
+        if t.kind == "flag":
+            value = f"bool({value})"
+        elif t.kind == "cards":
+            value = f"list({self.cards(s.value, ctx)})"
+        self.em.line(f"{self._target(s.target, ctx)} = {value}")
+
+    def _st_Add(self, s: n.Add, ctx: _Ctx) -> None:
+        self.em.line(f"{self._target(s.target, ctx)} += {self.ex(s.value, ctx)}")
+
+    def _st_Subtract(self, s: n.Subtract, ctx: _Ctx) -> None:
+        self.em.line(f"{self._target(s.target, ctx)} -= {self.ex(s.value, ctx)}")
+
+    def _st_Stop(self, s: n.Stop, ctx: _Ctx) -> None:
+        self.em.line("break")
+
+    def _st_Again(self, s: n.Again, ctx: _Ctx) -> None:
+        self.em.line(f"st.next_kind = {AGAIN}")
+
+    def _st_EndTurn(self, s: n.EndTurn, ctx: _Ctx) -> None:
+        self.em.line(f"st.next_kind = {NEXT_TURN}")
+
+    def _st_EndRound(self, s: n.EndRound, ctx: _Ctx) -> None:
+        self.em.line("raise RoundOver()")
+
+    def _st_EndGame(self, s: n.EndGame, ctx: _Ctx) -> None:
+        if s.draw:
+            self.em.line("raise GameOver(None, True)")
+        elif s.winner is not None:
+            self.em.line(f"raise GameOver({self.ex(s.winner, ctx)}, False)")
+        else:
+            self.em.line("raise GameOver(None, False)")
+
+    def _st_GoTo(self, s: n.GoTo, ctx: _Ctx) -> None:
+        phase = self.ref(s)
+        player = self.ex(s.player, ctx) if s.player is not None else "None"
+        self.em.line(f"st.next_kind = {GO_TO}")
+        self.em.line(f"st.next_goto = ({phase.index}, {player})")
+
+    def _st_Open(self, s: n.Open, ctx: _Ctx) -> None:
+        window = self.ref(s)
+        self.em.line(f"st.open_window({window.index}, WHO{window.index}(st, {ctx.player}))")
+
+    def _st_Reverse(self, s: n.Reverse, ctx: _Ctx) -> None:
+        self.em.line("st.direction = -st.direction")
+
+    def _st_Finish(self, s: n.Finish, ctx: _Ctx) -> None:
+        self.em.line(f"op_finish(st, {self.ex(s.player, ctx)})")
+
+    def _st_Say(self, s: n.Say, ctx: _Ctx) -> None:
+        self.em.line("if st.log is not None:")
+        with self.em.block():
+            if isinstance(s.message, n.Text):
+                text = self.text(s.message, ctx, "st.show_card(None, {})")
+            else:
+                text = self.show(s.message, ctx, "st.show_card(None, {})")
+            self.em.line(f"st.log.append({text})")
+
+    def _st_CallStmt(self, s: n.CallStmt, ctx: _Ctx) -> None:
+        proc = self.ref(s)
+        args = "".join(", " + self.ex(a, ctx) for a in s.args)
+        self.em.line(f"PR{proc.index}(st, {ctx.player}{args})")
+
+    def _st_If(self, s: n.If, ctx: _Ctx) -> None:
+        for i, (cond, body) in enumerate(s.branches):
+            self.em.at(cond.span)
+            self.em.line(f"{'if' if i == 0 else 'elif'} {self.ex(cond, ctx)}:")
+            with self.em.block():
+                self.body(body, ctx.child())
+        if s.else_:
+            self.em.line("else:")
+            with self.em.block():
+                self.body(s.else_, ctx.child())
+
+    def _st_ForEach(self, s: n.ForEach, ctx: _Ctx) -> None:
+        v, inner = self._bind(s.var, ctx)
+        t = self.type_of(s.iterable)
+        seq = self.iterable(s.iterable, ctx)
+        if t.kind in ("zone", "cards"):
+            seq = f"list({seq})"  # the body may move these very cards
+        self.em.line(f"for {v} in {seq}:")
+        with self.em.block():
+            if s.where is not None:
+                self.em.line(f"if not {self.ex(s.where, inner)}:")
+                with self.em.block():
+                    self.em.line("continue")
+            self.body(s.body, inner)
+
+    def _count_step(self) -> None:
+        self.em.line("st.steps += 1")
+        self.em.line(f"if st.steps > {STEP_BUDGET}:")
+        with self.em.block():
+            self.em.line("st.over_budget()")
+
+    def _st_While(self, s: n.While, ctx: _Ctx) -> None:
+        self.em.line(f"while {self.ex(s.cond, ctx)}:")
+        with self.em.block():
+            self._count_step()
+            self.body(s.body, ctx.child())
+
+    def _st_Repeat(self, s: n.Repeat, ctx: _Ctx) -> None:
+        if s.count is None:
+            self.em.line("while True:")
+        else:
+            self.em.line(f"for _ in range({self.ex(s.count, ctx)}):")
+        with self.em.block():
+            self._count_step()
+            self.body(s.body, ctx.child())
+
+    # ------------------------------------------------------------------ functions
+
+    def function(self, name: str, params: list[str], span: Span | None) -> _Indent:
+        self.em.at(span)
+        self.em.line(f"def {name}({', '.join(params)}):")
+        block = self.em.block()
+        block.__enter__()
+        self.em.line("Z = st.zones")
+        return block
+
+    def end_function(self, block: _Indent) -> None:
+        block.__exit__()
+        self.em.line("")
+
+    def _signature(self, params: tuple[tuple[str, Type], ...]) -> tuple[_Ctx, list[str]]:
+        """Return the context binding a definition's or procedure's parameters, and their Python names."""
+        ctx = _Ctx()
+        names = ["st", "p"]
+        for pname, _ in params:
+            py = self.fresh()
+            ctx.names[pname] = py
+            names.append(py)
+        return ctx, names
+
+    def compile_defines(self) -> None:
+        for d in self.sy.defines.values():
+            decl = d.decl
+            assert isinstance(decl, n.DefineDecl)
+            ctx, params = self._signature(d.params)
+            block = self.function(f"D{d.index}", params, decl.span)
+            self.em.at(decl.body.span)
+            self.em.line(f"return {self.ex(decl.body, ctx)}")
+            self.end_function(block)
+
+    def compile_procedures(self) -> None:
+        for proc in self.sy.procedures.values():
+            decl = proc.decl
+            assert isinstance(decl, n.ProcedureDecl)
+            ctx, params = self._signature(proc.params)
+            block = self.function(f"PR{proc.index}", params, decl.span)
+            self.body(decl.body, ctx)
+            self.end_function(block)
+
+    def compile_triggers(self) -> None:
+        by_family: dict[int, list[n.TriggerDecl]] = {}
+        for t in self.c.triggers:
+            zone = self.c.refs.get(id(t))
+            if zone is not None:
+                by_family.setdefault(zone.index, []).append(t)
+        for family, triggers in by_family.items():
+            parts: list[str] = []
+            for t in triggers:
+                fn = self.fresh("TR")
+                ctx = _Ctx()
+                moved = self.fresh()
+                ctx.names[t.var] = moved
+                block = self.function(fn, ["st", "p", moved], t.span)
+                self.body(t.body, ctx)
+                self.end_function(block)
+                parts.append(fn)
+            self.em.line(f"def TRIG{family}(st, p, moved):")
+            with self.em.block():
+                for fn in parts:
+                    self.em.line(f"{fn}(st, p, moved)")
+            self.em.line("")
+        self.em.line("def FIRE(st, p, dst, moved):")
+        with self.em.block():
+            self.em.line("fam = ZFAM[dst]")
+            for family in by_family:
+                self.em.line(f"if fam == {family}:")
+                with self.em.block():
+                    self.em.line(f"TRIG{family}(st, p, moved)")
+            self.em.line("return None")
+        self.em.line("")
+
+    def compile_block_fn(self, name: str, body: tuple[n.Stmt, ...], span: Span | None, extra: list[str] | None = None) -> None:
+        ctx = _Ctx()
+        params = ["st", "p"]
+        for rule_name in extra or []:
+            py = self.fresh()
+            ctx.names[rule_name] = py
+            params.append(py)
+        block = self.function(name, params, span)
+        self.body(body, ctx)
+        self.end_function(block)
+
+    # ------------------------------------------------------------------ actions
+
+    def _wild(self, shape: n.ChoiceShape, player: str) -> str:
+        if getattr(shape, "wild", None) is None:
+            return "None"
+        ref = self.c.refs.get((id(shape), "wild"))
+        if isinstance(ref, AttributeSym):
+            return f"A{ref.index}.__getitem__"
+        assert isinstance(ref, DefineSym)
+        return f"(lambda c_: D{ref.index}(st, {player}, c_))"
+
+    def _new_action(self, item: n.ActionDecl | n.PassDecl, owner: str, owner_kind: str) -> dict[str, Any]:
+        index = len(self.action_defs)
+        static = item.label is None or _label_is_static(item.label, self.c, item)
+        info = {
+            "index": index,
+            "item": item,
+            "name": item.name if isinstance(item, n.ActionDecl) else "pass",
+            "owner": owner,
+            "owner_kind": owner_kind,
+            "is_pass": isinstance(item, n.PassDecl),
+            "static_label": static,
+        }
+        self.action_defs.append(info)
+        self.constants[f"ACT{index}"] = {}
+        return info
+
+    def _enumerate(self, a: n.ActionDecl, info: dict[str, Any], bid: bool) -> None:
+        """Emit, inside a legal function, the loops that list this action's legal choices."""
+        ctx = _Ctx()
+        names = [self.fresh() for _ in a.choices]
+        for ch, py in zip(a.choices, names):
+            ctx.names[ch.name] = py
+        # Each condition is tested in the loop of the last choice it uses, so that
+        # conditions on no choice are tested once, before any loop.
+        levels: list[list[n.Expr]] = [[] for _ in range(len(a.choices) + 1)]
+        for cj in _conjuncts(a.when):
+            used = _names_used(cj)
+            level = 0
+            for i, ch in enumerate(a.choices):
+                if ch.name in used:
+                    level = i + 1
+            levels[level].append(cj)
+        self.em.at(a.span)
+        self._emit_level(a, info, bid, names, ctx, levels, 0, [])
+
+    def _emit_level(
+        self,
+        a: n.ActionDecl,
+        info: dict[str, Any],
+        bid: bool,
+        names: list[str],
+        ctx: _Ctx,
+        levels: list[list[n.Expr]],
+        i: int,
+        key_parts: list[str],
+    ) -> None:
+        em = self.em
+        opened = 0
+        if levels[i]:
+            em.line("if " + " and ".join(self.ex(cj, ctx) for cj in levels[i]) + ":")
+            em.indent += 1
+            opened += 1
+        if i == len(a.choices):
+            self._emit_emission(a, info, bid, ctx, key_parts)
+        else:
+            ch, py = a.choices[i], names[i]
+            em.at(ch.span)
+
+            def inner(key: str) -> None:
+                key_parts.append(key)
+                self._emit_level(a, info, bid, names, ctx, levels, i + 1, key_parts)
+                key_parts.pop()
+
+            if isinstance(ch.shape, n.CardChoice):
+                self._emit_card_loop(ch.shape, py, ctx, inner)
+            else:
+                opened += self._emit_loop(ch.shape, py, ctx, key_parts)
+                self._emit_level(a, info, bid, names, ctx, levels, i + 1, key_parts)
+                key_parts.pop()
+        em.indent -= opened
+
+    def _emit_card_loop(self, shape: n.CardChoice, py: str, ctx: _Ctx, inner: Callable[[str], None]) -> None:
+        """Loop over one card choice: by kind over cards the chooser sees, by place otherwise."""
+        em = self.em
+        pool = self.fresh("pool")
+        em.line(f"{pool} = {self.cards(shape.pool, ctx)}")
+        visible = self._pool_visibility(shape.pool)
+
+        def by_kind() -> None:
+            if self.unique and not self.uses_faces:
+                em.line(f"for {py} in {pool}:")
+                with em.block():
+                    inner(py)
+                return
+            seen, k, j = self.fresh("seen"), self.fresh("k"), self.fresh("j")
+            em.line(f"{seen} = set()")
+            em.line(f"for {j}, {py} in enumerate(reversed({pool})):")
+            with em.block():
+                if self.uses_faces:
+                    em.line(f"{k} = KIND[{py}] if st.sees({ctx.player}, {py}) else -1 - {j}")
+                else:
+                    em.line(f"{k} = KIND[{py}]")
+                em.line(f"if {k} in {seen}:")
+                with em.block():
+                    em.line("continue")
+                em.line(f"{seen}.add({k})")
+                inner(k)
+
+        def by_place() -> None:
+            j = self.fresh("j")
+            em.line(f"for {j}, {py} in enumerate(reversed({pool})):")
+            with em.block():
+                inner(f"-1 - {j}")
+
+        if visible is True:
+            by_kind()
+        elif visible is False:
+            by_place()
+        else:
+            if self.type_of(shape.pool).kind == "zone":
+                em.line(f"if st.zone_visible({ctx.player}, {self.ex(shape.pool, ctx)}):")
+            else:
+                em.line(f"if st.all_visible({ctx.player}, {pool}):")
+            with em.block():
+                by_kind()
+            em.line("else:")
+            with em.block():
+                by_place()
+
+    def _emit_loop(self, shape: n.ChoiceShape, py: str, ctx: _Ctx, key_parts: list[str]) -> int:
+        """Open the loop of a non-card choice; push its key; return the blocks opened."""
+        em = self.em
+        if isinstance(shape, n.NumberChoice):
+            em.line(f"for {py} in range({self.ex(shape.low, ctx)}, {self.ex(shape.high, ctx)} + 1):")
+            em.indent += 1
+            key_parts.append(py)
+            return 1
+        if isinstance(shape, n.ValueChoice):
+            em.line(f"for {py} in range({len(self.sy.values[shape.type_name].members)}):")
+            em.indent += 1
+            key_parts.append(py)
+            return 1
+        if isinstance(shape, n.PlayerChoice):
+            em.line(f"for {py} in {self.ex(shape.pool, ctx)}:")
+            em.indent += 1
+            key_parts.append(py)
+            return 1
+        pool = self.fresh("pool")
+        em.line(f"{pool} = {self.cards(shape.pool, ctx)}")
+        count = getattr(shape, "count", None)
+        size = self.ex(count, ctx) if count is not None else "None"
+        wild = self._wild(shape, ctx.player)
+        if isinstance(shape, n.CardsChoice):
+            gen = f"op_combinations({pool}, KIND, {size})"
+        elif isinstance(shape, n.SameChoice):
+            gen = f"op_same_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild})"
+        elif isinstance(shape, n.ValuedChoice):
+            gen = f"op_valued_groups({pool}, KIND, A{self.ref(shape).index}, {self.ex(shape.value, ctx)}, {size}, {wild})"
+        else:
+            assert isinstance(shape, n.DifferentChoice)
+            gen = f"op_different_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild})"
+        em.line(f"for {py} in {gen}:")
+        em.indent += 1
+        # Sorted kinds: the same cards make the same action, whatever order they lie in.
+        key_parts.append(f"tuple(sorted(KIND[c_] for c_ in {py}))")
+        return 1
+
+    def _pool_visibility(self, pool: n.Expr) -> bool | None:
+        """Whether the acting player surely sees (True) or surely does not see (False) a pool's cards."""
+        ref = self.ref(pool)
+        if isinstance(ref, tuple) and ref[0] == "zone" and not self.uses_faces:
+            z: ZoneSym = ref[1]
+            if z.visibility == "public":
+                return True
+            if z.visibility == "hidden":
+                return False
+            if z.per_player and ref[2] is None:  # the acting player's own zone
+                return True
+        return None
+
+    def _emit_emission(self, a: n.ActionDecl, info: dict[str, Any], bid: bool, ctx: _Ctx, key_parts: list[str]) -> None:
+        em = self.em
+        idx = info["index"]
+        opened = 0
+        if bid:
+            strength = self.fresh("s")
+            assert a.strength is not None
+            em.line(f"{strength} = {self.ex(a.strength, ctx)}")
+            em.line(f"if st.auction[0] is None or {strength} > st.auction[0]:")
+            em.indent += 1
+            opened += 1
+        key = "(" + "".join(k + ", " for k in key_parts) + ")"
+        if info["static_label"]:
+            if len(key_parts) == 1 and isinstance(a.choices[0].shape, n.CardChoice):
+                act, k = self.fresh("a"), self.fresh("k")
+                em.line(f"{k} = {key_parts[0]}")
+                em.line(f"{act} = ACT{idx}.get({k})")
+                em.line(f"if {act} is None:")
+                with em.block():
+                    em.line(f"{act} = ACT{idx}[{k}] = INTERN(AD{idx}, ({k},))")
+                em.line(f"out.append({act})")
+            else:
+                em.line(f"out.append(INTERN(AD{idx}, {key}))")
+        else:
+            assert a.label is not None
+            labels = []
+            for viewer in (ctx.player, "None"):
+                show = f"st.show_card({viewer}, {{}})"
+                labels.append(self.text(a.label, ctx, show) if isinstance(a.label, n.Text) else self.show(a.label, ctx, show))
+            em.line(f"out.append(Action(AD{idx}, {key}, {labels[0]}, {labels[1]} if st.log is not None else None))")
+        em.indent -= opened
+
+    def _emit_resolve(self, choices: tuple[n.Choice, ...], ctx: _Ctx) -> None:
+        """Emit code turning an action's key back into the values of its choices."""
+        em = self.em
+        for i, ch in enumerate(choices):
+            py = self.fresh()
+            shape = ch.shape
+            em.at(ch.span)
+            if isinstance(shape, (n.NumberChoice, n.ValueChoice, n.PlayerChoice)):
+                em.line(f"{py} = key[{i}]")
+            elif isinstance(shape, n.CardChoice):
+                pool = self.cards(shape.pool, ctx)
+                find = f"key[{i}]" if self.unique else f"op_find_kind({pool}, KIND, key[{i}])"
+                em.line(f"{py} = {find} if key[{i}] >= 0 else {pool}[len({pool}) + key[{i}]]")
+            else:
+                pool = self.cards(shape.pool, ctx)
+                em.line(f"{py} = list(key[{i}])" if self.unique else f"{py} = op_find_kinds({pool}, KIND, key[{i}])")
+            ctx.names[ch.name] = py
+
+    def _finish_action(self, item: n.ActionDecl | n.PassDecl, info: dict[str, Any], bid: bool) -> None:
+        """Emit the action's apply, label and (for a bid) strength functions."""
+        idx = info["index"]
+        choices = item.choices if isinstance(item, n.ActionDecl) else ()
+        ctx = _Ctx()
+        block = self.function(f"X{idx}", ["st", "p", "key"], item.span)
+        self._emit_resolve(choices, ctx)
+        if choices:
+            self.em.line("st.last_args = (" + "".join(ctx.names[ch.name] + ", " for ch in choices) + ")")
+        self.body(item.body, ctx)
+        self.end_function(block)
+        self._emit_label(item, info, choices)
+        if bid and isinstance(item, n.ActionDecl) and item.strength is not None:
+            ctx = _Ctx()
+            block = self.function(f"ST{idx}", ["st", "p", "key"], item.strength.span)
+            self._emit_resolve(choices, ctx)
+            self.em.line(f"return {self.ex(item.strength, ctx)}")
+            self.end_function(block)
+
+    def _emit_label(self, a: n.ActionDecl | n.PassDecl, info: dict[str, Any], choices: tuple[n.Choice, ...]) -> None:
+        """Emit LBA(args, show) — the label from the chosen values, ``show`` naming a card
+        (None being one chosen by its place) — and LB(key, show), which reads the key."""
+        em = self.em
+        idx = info["index"]
+        em.line(f"def LBA{idx}(args, show=SHOW_NAME):")
+        with em.block():
+            ctx = _Ctx()
+            for i, ch in enumerate(choices):
+                py = self.fresh()
+                ctx.names[ch.name] = py
+                em.line(f"{py} = args[{i}]")
+            self._label_mode = True
+            try:
+                if a.label is None:
+                    name = "pass" if isinstance(a, n.PassDecl) else a.name.replace("_", " ")
+                    parts = [repr(name), *(self._show_choice(ch, ctx) for ch in choices)]
+                    em.line("return ' '.join((" + ", ".join(parts) + ",))")
+                elif info["static_label"]:
+                    em.line(f"return {self._static_text(a.label, ctx)}")
+                else:  # computed with the state when the action is listed
+                    em.line(f"return {repr(info['name'])}")
+            finally:
+                self._label_mode = False
+        em.line("")
+        em.line(f"def LB{idx}(key, show=SHOW_NAME):")
+        with em.block():
+            parts = []
+            for i, ch in enumerate(choices):
+                if isinstance(ch.shape, n.CardChoice):
+                    # A card chosen by its place stays unnamed: None shows as a hidden card.
+                    parts.append(f"REP[key[{i}]] if key[{i}] >= 0 else None")
+                elif isinstance(ch.shape, (n.NumberChoice, n.ValueChoice, n.PlayerChoice)):
+                    parts.append(f"key[{i}]")
+                else:
+                    parts.append(f"[REP[k_] for k_ in key[{i}]]")
+            em.line(f"return LBA{idx}((" + "".join(f"{x}, " for x in parts) + "), show)")
+        em.line("")
+
+    def _show_choice(self, ch: n.Choice, ctx: _Ctx) -> str:
+        py = ctx.names[ch.name]
+        shape = ch.shape
+        if isinstance(shape, n.CardChoice):
+            return f"show({py})"
+        if isinstance(shape, (n.CardsChoice, n.SameChoice, n.ValuedChoice, n.DifferentChoice)):
+            return f"' '.join(show(c_) for c_ in {py})"
+        if isinstance(shape, n.ValueChoice):
+            return f"DISP_{_ident(shape.type_name)}[{py}]"
+        if isinstance(shape, n.PlayerChoice):
+            return f"op_show_player({py})"
+        return f"str({py})"
+
+    def _static_text(self, e: n.Expr, ctx: _Ctx) -> str:
+        """Python for a label that only uses choices, options and constants."""
+        if isinstance(e, n.Text):
+            return self.text(e, ctx, "show({})")
+        if isinstance(e, n.IfExpr):
+            return f"({self._static_text(e.then, ctx)} if {self.ex(e.cond, ctx)} else {self._static_text(e.else_, ctx)})"
+        return self.show(e, ctx, "show({})")
+
+    # ------------------------------------------------------------------ phases and windows
+
+    def _actions_of(self, items: tuple[n.Node, ...], owner: str, owner_kind: str, needs_pass: bool) -> list[tuple[n.ActionDecl | n.PassDecl, dict[str, Any]]]:
+        listed: list[n.ActionDecl | n.PassDecl] = [i for i in items if isinstance(i, (n.ActionDecl, n.PassDecl))]
+        if needs_pass and not any(isinstance(i, n.PassDecl) for i in listed):
+            listed.append(n.PassDecl(label=None, body=()))
+        return [(item, self._new_action(item, owner, owner_kind)) for item in listed]
+
+    def compile_phases(self) -> None:
+        for phase in self.sy.phases.values():
+            decl = phase.decl
+            assert isinstance(decl, n.PhaseDecl)
+            actions = self._actions_of(decl.items, phase.name, "auction" if phase.is_auction else "phase", phase.is_auction)
+            block = self.function(f"L{phase.index}", ["st", "p", "out"], decl.span)
+            for item, info in actions:
+                if isinstance(item, n.ActionDecl):
+                    self._enumerate(item, info, bid=phase.is_auction)
+            self.em.line("return None")
+            self.end_function(block)
+            for item, info in actions:
+                self._finish_action(item, info, bid=phase.is_auction)
+            for item in decl.items:
+                if isinstance(item, n.OnEnter):
+                    self.compile_block_fn(f"E{phase.index}", item.body, item.span)
+                elif isinstance(item, n.WonHandler):
+                    self.compile_block_fn(f"W{phase.index}", item.body, item.span, [item.var])
+                elif isinstance(item, n.UnsoldHandler):
+                    self.compile_block_fn(f"U{phase.index}", item.body, item.span)
+            self.phase_infos.append((phase, [info for _, info in actions]))
+
+    def compile_windows(self) -> None:
+        for window in self.sy.windows.values():
+            decl = window.decl
+            assert isinstance(decl, n.WindowDecl)
+            actions = self._actions_of(decl.items, window.name, "window", True)
+            block = self.function(f"WL{window.index}", ["st", "p", "out"], decl.span)
+            for item, info in actions:
+                if isinstance(item, n.ActionDecl):
+                    self._enumerate(item, info, bid=False)
+            self.em.line("return None")
+            self.end_function(block)
+            for item, info in actions:
+                self._finish_action(item, info, bid=False)
+            # Who may act, in priority order; computed when the window opens.
+            block = self.function(f"WHO{window.index}", ["st", "p"], decl.who.span)
+            who = self.ex(decl.who, _Ctx())
+            self.em.line(f"return [{who}]" if self.type_of(decl.who).kind == "player" else f"return list({who})")
+            self.end_function(block)
+            self.window_infos.append((window, [info for _, info in actions]))
+
+    # ------------------------------------------------------------------ ranking
+
+    def compile_ranking(self) -> str:
+        ranking = self.c.ranking
+        if ranking is None:
+            return "none"
+        if all(k.order == "finishing" for k in ranking.keys):
+            return "finishing"
+        block = self.function("RANK_KEY", ["st", "p"], ranking.span)
+        parts = []
+        ctx = _Ctx()
+        for key in ranking.keys:
+            if key.order == "finishing":
+                parts.append("(st.finished.index(p) if p in st.finished else len(st.finished))")
+                continue
+            assert key.value is not None
+            v = self.ex(key.value, ctx)
+            if key.order == "highest":
+                parts.append(f"(-{v} if {v} is not None else INF)")
+            else:
+                parts.append(f"({v} if {v} is not None else INF)")
+        self.em.line("return (" + "".join(part + ", " for part in parts) + ")")
+        self.end_function(block)
+        return "keys"
+
+    # ------------------------------------------------------------------ the whole program
+
+    def compile(self) -> Program:
+        self.layout()
+        self.uses_faces = any(
+            isinstance(s, n.TurnFace) or (isinstance(s, n.Move) and s.facing is not None) or (isinstance(s, n.Deal) and s.facing is not None)
+            for s in _all_stmts(self.c.file)
+        )
+        for t in self.c.triggers:
+            zone = self.c.refs.get(id(t))
+            if zone is not None:
+                self.trigger_families.add(zone.index)
+        self.phase_infos: list[Any] = []
+        self.window_infos: list[Any] = []
+        self.compile_defines()
+        self.compile_procedures()
+        self.compile_triggers()
+        self.compile_block_fn("SETUP", self.c.setup.body, self.c.setup.span)
+        if self.c.round_end is not None:
+            self.compile_block_fn("ROUND_END", self.c.round_end.body, self.c.round_end.span)
+        self.compile_phases()
+        self.compile_windows()
+        ranking = self.compile_ranking()
+        return self._link(ranking)
+
+    def _link(self, ranking: str) -> Program:
+        source_code = "\n".join(self.em.lines) + "\n"
+        filename = f"<ruledsl {self.c.source.path}>"
+        namespace: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS}
+        for name in dir(ops):
+            if not name.startswith("_") and callable(getattr(ops, name)):
+                namespace[f"op_{name}"] = getattr(ops, name)
+        namespace.update(self.constants)
+        program_intern: dict[tuple[Any, ...], Action] = {}
+
+        def intern(defn: ActionDef, key: tuple[Any, ...]) -> Action:
+            k = (defn.index, key)
+            a = program_intern.get(k)
+            if a is None:
+                a = program_intern[k] = Action(defn, key)
+            return a
+
+        names = self.constants["NAMES"]
+        namespace.update(
+            Action=Action,
+            INTERN=intern,
+            GameOver=GameOver,
+            RoundOver=RoundOver,
+            ALLP=tuple(range(self.players)),
+            ALLCARDS=tuple(range(len(self.deck))),
+            INF=float("inf"),
+            SHOW_NAME=lambda c: "a hidden card" if c is None else names[c],
+        )
+        # The generated source names only identifiers this compiler made up; see the module docstring.
+        exec(compile(source_code, filename, "exec"), namespace)  # noqa: S102
+
+        defs: list[ActionDef] = []
+        for info in self.action_defs:
+            idx = info["index"]
+            item = info["item"]
+            d = ActionDef(
+                index=idx,
+                name=info["name"],
+                owner=info["owner"],
+                owner_kind=info["owner_kind"],
+                is_pass=info["is_pass"],
+                apply=namespace[f"X{idx}"],
+                label=namespace[f"LB{idx}"],
+                label_args=namespace[f"LBA{idx}"],
+                label_is_static=info["static_label"],
+                strength=namespace.get(f"ST{idx}"),
+                span=item.span,
+            )
+            namespace[f"AD{idx}"] = d
+            defs.append(d)
+        phases = []
+        for phase, infos in self.phase_infos:
+            actions = [defs[i["index"]] for i in infos if not i["is_pass"]]
+            passes = [defs[i["index"]] for i in infos if i["is_pass"]]
+            phases.append(
+                PhaseInfo(
+                    name=phase.name,
+                    index=phase.index,
+                    is_auction=phase.is_auction,
+                    actions=actions,
+                    legal=namespace[f"L{phase.index}"],
+                    enter=namespace.get(f"E{phase.index}"),
+                    won=namespace.get(f"W{phase.index}"),
+                    unsold=namespace.get(f"U{phase.index}"),
+                    pass_def=passes[0] if passes else None,
+                )
+            )
+        windows = []
+        for window, infos in self.window_infos:
+            actions = [defs[i["index"]] for i in infos if not i["is_pass"]]
+            passes = [defs[i["index"]] for i in infos if i["is_pass"]]
+            windows.append(
+                WindowInfo(
+                    name=window.name,
+                    index=window.index,
+                    actions=actions,
+                    legal=namespace[f"WL{window.index}"],
+                    who=namespace[f"WHO{window.index}"],
+                    pass_def=passes[0],
+                )
+            )
+        program = Program(
+            name=self.c.file.name,
+            players=self.players,
+            options=dict(self.options),
+            card_names=names,
+            card_kinds=tuple(self.card_kind),
+            kind_reps=self.kind_reps,
+            unique_kinds=self.unique,
+            attribute_tables=self.attr_tables,
+            zones=self.zone_layout,
+            zone_family=self.zone_family,
+            zone_owner=self.zone_owner,
+            phases=phases,
+            windows=windows,
+            setup=namespace["SETUP"],
+            round_end=namespace.get("ROUND_END"),
+            rank_key=namespace.get("RANK_KEY"),
+            ranking=ranking,
+            game_var_init=self._var_inits("game"),
+            player_var_init=self._var_inits("player"),
+            card_var_init=self._var_inits("card"),
+            game_vars=self._var_infos(self.sy.game_vars),
+            player_vars=self._var_infos(self.sy.player_vars),
+            card_vars=self._var_infos(self.sy.card_vars),
+            uses_faces=self.uses_faces,
+            line_spans=self.em.spans,
+            filename=filename,
+            source_code=source_code,
+            intern=program_intern,
+        )
+        for d in defs:
+            d.game = program
+        return program
+
+    def _var_inits(self, scope: str) -> list[Any]:
+        out = []
+        for d in self.c.var_decls:
+            if d.scope == scope:
+                value = self.load.value(d.init)
+                if isinstance(value, frozenset) and self._var_type(d).kind == "cards":
+                    value = list(value)
+                out.append(value)
+        return out
+
+    def _var_type(self, d: n.VarDecl) -> Type:
+        table = {"game": self.sy.game_vars, "player": self.sy.player_vars, "card": self.sy.card_vars}[d.scope]
+        return table[d.name].type
+
+    def _var_infos(self, table: dict[str, VarSym]) -> list[VarInfo]:
+        return [VarInfo(v.name, v.visibility, _shower(v.type, self.sy)) for v in table.values()]
+
+
+# ============================================================================ helpers
+
+
+#: The only built-ins generated code may call.
+_SAFE_BUILTINS = {
+    "len": len, "range": range, "list": list, "tuple": tuple, "set": set, "frozenset": frozenset,
+    "sum": sum, "max": max, "min": min, "abs": abs, "any": any, "all": all, "next": next,
+    "reversed": reversed, "sorted": sorted, "enumerate": enumerate, "str": str, "bool": bool,
+    "None": None, "True": True, "False": False,
+}
+
+
+def _ident(name: str) -> str:
+    """A Python identifier for a values name (which may hold any Unicode letter)."""
+    return "".join(ch if ch.isascii() and (ch.isalnum() or ch == "_") else f"_{ord(ch):x}_" for ch in name)
+
+
+def _freeze(value: Any) -> Any:
+    return tuple(sorted(value)) if isinstance(value, frozenset) else value
+
+
+def _conjuncts(e: n.Expr | None) -> list[n.Expr]:
+    if e is None:
+        return []
+    if isinstance(e, n.BoolOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _walk(node: n.Node) -> Iterator[n.Node]:
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(x.children())
+        if isinstance(x, n.Text):
+            stack.extend(p for p in x.parts if isinstance(p, n.Node))
+
+
+def _names_used(e: n.Expr) -> set[str]:
+    return {x.id for x in _walk(e) if isinstance(x, n.Name)}
+
+
+def _all_stmts(file: n.GameFile) -> Iterator[n.Node]:
+    return _walk(file)
+
+
+def _label_is_static(label: n.Expr, checked: CheckedGame, item: n.ActionDecl | n.PassDecl) -> bool:
+    """Whether a label depends only on the action's choices, options and constants."""
+    choices = {c.name for c in item.choices} if isinstance(item, n.ActionDecl) else set()
+    for x in _walk(label):
+        ref = checked.refs.get(id(x))
+        if isinstance(x, n.Name):
+            if not (isinstance(ref, tuple) and (ref[0] in ("option", "member") or (ref[0] == "local" and x.id in choices))):
+                return False
+        elif isinstance(x, n.Attribute):
+            if not (isinstance(ref, tuple) and ref[0] in ("card_attr", "cards_attr", "member")):
+                return False
+        elif isinstance(x, n.Call):
+            if not (isinstance(ref, tuple) and ref[0] == "builtin"):
+                return False
+        elif not isinstance(
+            x, (n.Text, n.Number, n.BoolLit, n.NoneLit, n.IfExpr, n.Compare, n.BoolOp, n.Not, n.Arith, n.Negate, n.SetLiteral, n.Member, n.SizeOf)
+        ):
+            return False
+    return True
+
+
+def _shower(t: Type, sy: Any) -> Callable[..., Any]:
+    """Return how a variable's value appears in an observation (JSON)."""
+    if t.kind == "value":
+        displays = sy.values[t.of].displays
+        return lambda st, viewer, v: None if v is None else displays[v]
+    if t.kind == "set" and t.of != "number":
+        displays = sy.values[t.of].displays
+        return lambda st, viewer, v: [displays[i] for i in ops.bits(v)]
+    if t.kind == "set":
+        return lambda st, viewer, v: sorted(v)
+    if t.kind == "card":
+        return lambda st, viewer, v: None if v is None else st.show_card(viewer, v)
+    if t.kind == "cards":
+        return lambda st, viewer, v: [st.show_card(viewer, c) for c in v]
+    return lambda st, viewer, v: v
+
+
+def compile_game(checked: CheckedGame, players: int, options: dict[str, Any]) -> Program:
+    """Compile a checked game for a player count and option values (already validated)."""
+    try:
+        return _Compiler(checked, players, options).compile()
+    except _LoadError as exc:
+        raise load_error(checked, exc) from None
+
+
+def option_values(checked: CheckedGame, players: int, given: dict[str, Any]) -> dict[str, Any]:
+    """Return every option's value: the given ones (checked) and the defaults of the others."""
+    load = _Load(checked, players, {})
+    values: dict[str, Any] = {}
+    for decl in checked.options:
+        load.options = values
+        try:
+            default = load.value(decl.default)
+        except _LoadError as exc:
+            raise load_error(checked, exc) from None
+        if decl.name in given:
+            values[decl.name] = given[decl.name]
+        else:
+            values[decl.name] = default
+        if isinstance(decl.domain, n.RangeDomain):
+            low, high = load.value(decl.domain.low), load.value(decl.domain.high)
+            if not low <= values[decl.name] <= high:
+                raise OptionError(
+                    [
+                        Diagnostic(
+                            "E602",
+                            f"option '{decl.name}' must be from {low} to {high}, not {values[decl.name]}",
+                            decl.span,
+                            f"the default is {default}",
+                            source=checked.source,
+                        )
+                    ]
+                )
+    return values
+
+

@@ -1,0 +1,307 @@
+"""The front door: load a game by path or bundled name, with players and options; start states."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from attrs import define
+
+from ruledsl import nodes as n
+from ruledsl.checker import CheckedGame, check
+from ruledsl.compiler import Program, _Load, _LoadError, compile_game, load_error, option_values
+from ruledsl.errors import Diagnostic, OptionError, SourceError
+from ruledsl.interpreter import GameState
+from ruledsl.parser import MAX_SOURCE_BYTES, parse_source
+from ruledsl.render import did_you_mean
+from ruledsl.resources import bundled_games
+from ruledsl.source import Source
+
+#: Actions after which a game that has not ended is stopped (and counts as a draw).
+DEFAULT_MAX_ACTIONS = 20_000
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+@define(frozen=True)
+class OptionInfo:
+    """An option of a game, as its rule file declares it."""
+
+    name: str
+    kind: str  # "flag", "number" or "choice"
+    default: Any  # with the game's lowest player count
+    doc: str | None
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+class Game:
+    """A game loaded for a player count and options: OpenSpiel's Game.
+
+    It never changes; ``new_initial_state(seed)`` starts a play of it.
+    """
+
+    def __init__(self, checked: CheckedGame, program: Program, max_actions: int, file: Path | None = None) -> None:
+        self.checked = checked
+        self.program = program
+        self.max_actions = max_actions
+        self.file = file  # the rule file it was read from, if any
+
+    @property
+    def name(self) -> str:
+        return self.program.name
+
+    @property
+    def source(self) -> Source:
+        return self.checked.source
+
+    @property
+    def path(self) -> str:
+        return self.checked.source.path
+
+    @property
+    def players(self) -> int:
+        return self.program.players
+
+    def num_players(self) -> int:
+        return self.program.players
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.program.options)
+
+    def new_initial_state(self, seed: int = 0, log: bool = False) -> GameState:
+        """Return the state after setup; all randomness comes from ``seed``.
+
+        With ``log=True`` the state keeps the lines rules write with ``say`` (see
+        ``GameState.take_log``) and spectator labels for transcripts.
+        """
+        return GameState.new(self, seed, log)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name!r}: {self.players} players, {self.options}>"
+
+
+# ============================================================================ loading
+
+
+def resolve_path(game: str | Path) -> Path:
+    """Return the rule file a game argument names: a path, or a bundled game's name."""
+    path = Path(game)
+    if path.suffix == ".game" or path.exists() or "/" in str(game) or "\\" in str(game):
+        if path.exists():
+            return path
+        bundled = bundled_games().get(path.stem)
+        if bundled is not None and path.parent == Path("."):
+            return bundled
+        raise SourceError([_file_diagnostic(str(game), "E001", f"cannot read '{game}': no such file", None)])
+    bundled = bundled_games()
+    if str(game) in bundled:
+        return bundled[str(game)]
+    raise SourceError(
+        [
+            _file_diagnostic(
+                str(game),
+                "E004",
+                f"unknown game '{game}': not a file, nor a bundled game",
+                did_you_mean(str(game), bundled, "games") or "give the path of a .game file",
+            )
+        ]
+    )
+
+
+def read_source(path: Path, shown: str | None = None) -> Source:
+    """Read a rule file: it must exist, be UTF-8 and be at most 1 MB."""
+    shown = shown or str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_SOURCE_BYTES:
+            raise SourceError(
+                [_file_diagnostic(shown, "E002", f"file too large ({size:,} bytes; a rule file may have at most {MAX_SOURCE_BYTES:,})", "a rule file describes one game")]
+            )
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise SourceError([_file_diagnostic(shown, "E001", f"cannot read '{shown}': it is a directory", None)]) from None
+    except OSError as exc:
+        raise SourceError([_file_diagnostic(shown, "E001", f"cannot read '{shown}': {exc.strerror or exc}", None)]) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        from ruledsl.source import Pos, Span
+
+        span = Span(Pos(line, col, exc.start), Pos(line, col + 1, exc.start + 1))
+        raise SourceError(
+            [
+                Diagnostic(
+                    "E003",
+                    f"the file is not valid UTF-8 (byte {exc.start:,}, line {line})",
+                    span,
+                    "save the file as UTF-8",
+                    source=Source(shown, data.decode("utf-8", "replace")),
+                )
+            ]
+        ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]  # an editor's byte-order mark is not part of the rules
+    return Source(shown, text)
+
+
+def _file_diagnostic(path: str, code: str, message: str, hint: str | None) -> Diagnostic:
+    return Diagnostic(code, message, None, hint, source=Source(path, ""))
+
+
+@functools.lru_cache(maxsize=32)
+def _checked_cached(path: str, digest: str, text: str) -> CheckedGame:
+    source = Source(path, text)
+    return check(parse_source(source), source)
+
+
+def check_source(source: Source) -> CheckedGame:
+    """Parse and check a rule file's source (cached by content); raise RuleDslError."""
+    digest = hashlib.sha256(source.text.encode("utf-8", "surrogatepass")).hexdigest()
+    return _checked_cached(source.path, digest, source.text)
+
+
+def check_file(game: str | Path) -> CheckedGame:
+    """Parse and check a rule file, or a bundled game by name."""
+    path = resolve_path(game)
+    return check_source(read_source(path, _shown_path(game, path)))
+
+
+def _shown_path(game: str | Path, path: Path) -> str:
+    given = Path(game)
+    if given.exists():
+        return str(game)
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return f"{path.stem}.game" if path.suffix == ".game" else str(path)
+
+
+def players_range(checked: CheckedGame) -> tuple[int, int]:
+    load = _Load(checked, 0, {})
+    try:
+        return load.value(checked.players_decl.low), load.value(checked.players_decl.high)
+    except _LoadError as exc:
+        raise load_error(checked, exc) from None
+
+
+def options_of(checked: CheckedGame, players: int | None = None) -> list[OptionInfo]:
+    """Return the options a game declares, with their defaults for a player count."""
+    low, _ = players_range(checked)
+    defaults = option_values(checked, players if players is not None else low, {})
+    infos = []
+    load = _Load(checked, players or low, defaults)
+    for decl in checked.options:
+        sym = checked.symbols.options[decl.name]
+        if isinstance(decl.domain, n.ChoiceDomain):
+            infos.append(OptionInfo(decl.name, "choice", defaults[decl.name], decl.doc, choices=decl.domain.choices))
+        elif sym.type.kind == "flag":
+            infos.append(OptionInfo(decl.name, "flag", defaults[decl.name], decl.doc))
+        elif sym.type.kind == "number":
+            lo = load.value(decl.domain.low) if isinstance(decl.domain, n.RangeDomain) else None
+            hi = load.value(decl.domain.high) if isinstance(decl.domain, n.RangeDomain) else None
+            infos.append(OptionInfo(decl.name, "number", defaults[decl.name], decl.doc, lo, hi))
+        else:
+            infos.append(OptionInfo(decl.name, "text", defaults[decl.name], decl.doc))
+    return infos
+
+
+def _coerce_options(checked: CheckedGame, given: dict[str, Any]) -> dict[str, Any]:
+    """Check option names and turn command-line strings into values of the right kind."""
+    out: dict[str, Any] = {}
+    decls = {d.name: d for d in checked.options}
+    problems: list[Diagnostic] = []
+    for name, raw in given.items():
+        decl = decls.get(name)
+        if decl is None:
+            hint = did_you_mean(name, decls, "options") or "this game has no options" if not decls else did_you_mean(name, decls, "options")
+            problems.append(Diagnostic("E601", f"'{checked.file.name}' has no option '{name}'", checked.file.header.span, hint, source=checked.source))
+            continue
+        kind = checked.symbols.options[name].type.kind
+        value: Any = raw
+        if isinstance(decl.domain, n.ChoiceDomain):
+            if str(raw) not in decl.domain.choices:
+                problems.append(Diagnostic("E602", f"option '{name}' takes {', '.join(repr(c) for c in decl.domain.choices)}, not {str(raw)!r}", decl.span, None, source=checked.source))
+                continue
+            value = str(raw)
+        elif kind == "flag":
+            if isinstance(raw, bool):
+                value = raw
+            elif str(raw).lower() in _TRUE:
+                value = True
+            elif str(raw).lower() in _FALSE:
+                value = False
+            else:
+                problems.append(Diagnostic("E602", f"option '{name}' is yes or no, not {str(raw)!r}", decl.span, "write true or false (also yes/no, on/off, 1/0)", source=checked.source))
+                continue
+        elif kind == "number":
+            try:
+                value = int(raw) if not isinstance(raw, bool) else None
+            except (TypeError, ValueError):
+                value = None
+            if value is None:
+                problems.append(Diagnostic("E602", f"option '{name}' is a whole number, not {str(raw)!r}", decl.span, None, source=checked.source))
+                continue
+        else:
+            value = str(raw)
+        out[name] = value
+    if problems:
+        raise OptionError(problems)
+    return out
+
+
+def load_game(
+    game: str | Path,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+) -> Game:
+    """Load a game: a path to a .game file, or the name of a bundled game.
+
+    ``players`` defaults to the least the game allows; ``options`` maps option names to
+    values (strings such as "true" or "3" are accepted, as on the command line).
+    Raises a RuleDslError subclass for anything wrong with the file, players or options.
+    """
+    path = resolve_path(game)
+    checked = check_source(read_source(path, _shown_path(game, path)))
+    return load_checked(checked, players, options, max_actions, path.resolve())
+
+
+def load_checked(
+    checked: CheckedGame,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+    file: Path | None = None,
+) -> Game:
+    """Compile a checked game for a player count and options."""
+    low, high = players_range(checked)
+    if players is None:
+        players = low
+    if not isinstance(players, int) or not low <= players <= high:
+        raise OptionError(
+            [
+                Diagnostic(
+                    "E603",
+                    f"'{checked.file.name}' is for {low} to {high} players, not {players}",
+                    checked.players_decl.span,
+                    f"choose a number of players from {low} to {high}",
+                    source=checked.source,
+                )
+            ]
+        )
+    values = option_values(checked, players, _coerce_options(checked, dict(options or {})))
+    program = _compile_cached(checked, players, tuple(sorted(values.items(), key=lambda kv: kv[0])))
+    return Game(checked, program, max_actions, file)
+
+
+@functools.lru_cache(maxsize=64)
+def _compile_cached(checked: CheckedGame, players: int, options: tuple[tuple[str, Any], ...]) -> Program:
+    return compile_game(checked, players, dict(options))

@@ -1,0 +1,669 @@
+"""Run compiled rules on a game state: legal actions, applying them, turns, windows, auctions, the end.
+
+``GameState`` is OpenSpiel's State: one play of a game, changed in place by
+``apply_action``. Everything a player may see comes from ``observation``.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ruledsl.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError
+from ruledsl.runtime import chance, ops
+from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, TERMINAL, Action, ActionDef, GameOver, RoundOver
+
+if TYPE_CHECKING:
+    from ruledsl.compiler import Program
+    from ruledsl.game import Game
+
+#: Rule entries (on enter, a won auction...) that hand the turn on in one action, at most.
+_MAX_CHAINED_PHASES = 1000
+
+
+class GameState:
+    """One play of a game: the cards, variables and whose turn it is.
+
+    Engine-owned fields (phase, turn, actor, direction, round) stay apart from the
+    game's data (zones, gv/pv/cv variables).
+    """
+
+    __slots__ = (
+        "game", "prog", "n", "zones", "loc", "gv", "pv", "cv", "phase", "turn", "actor", "direction",
+        "out", "finished", "rng", "hist", "terminal", "ret", "round", "auction", "windows",
+        "pending_phase", "face", "log", "last_args", "last_actor", "truncated",
+        # transient, while an action runs:
+        "next_kind", "next_goto", "steps", "opened", "_legal",
+    )
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(cls, game: Game, seed: int, log: bool = False) -> GameState:
+        prog = game.program
+        st = cls.__new__(cls)
+        st.game = game
+        st.prog = prog
+        st.n = prog.players
+        st.zones = [[] for _ in prog.zone_family]
+        # Every card starts in the first zone declared, in deck order (bottom to top).
+        st.zones[0] = list(range(prog.n_cards))
+        st.loc = [0] * prog.n_cards
+        st.gv = [_copy(v) for v in prog.game_var_init]
+        st.pv = [[_copy(v) for _ in range(prog.players)] for v in prog.player_var_init]
+        st.cv = [[_copy(v) for _ in range(prog.n_cards)] for v in prog.card_var_init]
+        st.phase = 0
+        st.turn = 0
+        st.actor = 0
+        st.direction = 1
+        st.out = [False] * prog.players
+        st.finished = []
+        st.rng = chance.seed_state(seed)
+        st.hist = []
+        st.terminal = False
+        st.ret = None
+        st.round = 1
+        st.auction = None
+        st.windows = None
+        st.pending_phase = None
+        st.face = [None] * prog.n_cards if prog.uses_faces else None
+        st.log = [] if log else None
+        st.last_args = ()
+        st.last_actor = None
+        st.truncated = False
+        st.next_kind = NEXT_TURN
+        st.next_goto = None
+        st.steps = 0
+        st.opened = None
+        st._legal = None
+        st._run(st._start_round)
+        return st
+
+    def clone(self) -> GameState:
+        """Return an independent copy: applying actions to one never changes the other."""
+        c = GameState.__new__(GameState)
+        c.game = self.game
+        c.prog = self.prog
+        c.n = self.n
+        c.zones = [z[:] for z in self.zones]
+        c.loc = self.loc[:]
+        c.gv = [v[:] if type(v) is list else v for v in self.gv]
+        c.pv = [[v[:] if type(v) is list else v for v in row] for row in self.pv]
+        c.cv = [row[:] for row in self.cv]
+        c.phase = self.phase
+        c.turn = self.turn
+        c.actor = self.actor
+        c.direction = self.direction
+        c.out = self.out[:]
+        c.finished = self.finished[:]
+        c.rng = self.rng
+        c.hist = self.hist[:]
+        c.terminal = self.terminal
+        c.ret = self.ret
+        c.round = self.round
+        a = self.auction
+        c.auction = None if a is None else [a[0], a[1], a[2][:], a[3]]
+        c.windows = None if self.windows is None else [(w, q[:]) for w, q in self.windows]
+        c.pending_phase = self.pending_phase
+        c.face = None if self.face is None else self.face[:]
+        c.log = None
+        c.last_args = self.last_args
+        c.last_actor = self.last_actor
+        c.truncated = self.truncated
+        c.next_kind = NEXT_TURN
+        c.next_goto = None
+        c.steps = 0
+        c.opened = None
+        c._legal = self._legal  # never changed in place: legal_actions hands out copies
+        return c
+
+    # ------------------------------------------------------------------ OpenSpiel's API
+
+    def current_player(self) -> int:
+        """Return the seat that must act, or TERMINAL (-4) once the game is over."""
+        return TERMINAL if self.terminal else self.actor
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def returns(self) -> list[float]:
+        """Return each player's result: all zero until the game is over."""
+        return list(self.ret) if self.ret is not None else [0.0] * self.n
+
+    def history(self) -> list[Action]:
+        """Return the actions applied so far."""
+        return list(self.hist)
+
+    def legal_actions(self) -> list[Action]:
+        """Return the actions the current player may take, in a stable order."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._run(self._compute_legal)
+        return list(legal)
+
+    def apply_action(self, action: Action) -> None:
+        """Apply a legal action; raise IllegalActionError, with the reason, for any other."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._run(self._compute_legal)
+        for a in legal:
+            if a is action or a == action:
+                action = a
+                break
+        else:
+            raise IllegalActionError(self._why_illegal(action))
+        self._legal = None
+        self.hist.append(action)
+        self.last_actor = self.actor
+        self._run(self._apply, action)
+        if not self.terminal and len(self.hist) >= self.game.max_actions:
+            self.truncated = True
+            self._end([0.0] * self.n)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Return exactly what ``player`` may see, as a JSON-serialisable dict."""
+        return _observe(self, player)
+
+    # ------------------------------------------------------------------ more of the API
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    def phase_name(self) -> str:
+        return self.prog.phases[self.phase].name
+
+    def action_from_string(self, text: str) -> Action:
+        """Return the legal action whose label reads ``text`` (case and spaces ignored)."""
+        wanted = _normalise(text)
+        for a in self.legal_actions():
+            if _normalise(str(a)) == wanted:
+                return a
+        raise IllegalActionError(f"'{text}' is not a legal action now")
+
+    def describe_last(self, viewer: int | None) -> str:
+        """Return the last action's label as ``viewer`` sees it now (None: a spectator)."""
+        if not self.hist:
+            return ""
+        action = self.hist[-1]
+        if viewer is not None and viewer == self.last_actor:
+            return str(action)
+        defn = action.defn
+        if defn.label_is_static:
+            return defn.label_args(self.last_args, lambda c: "a hidden card" if c is None else self.show_card(viewer, c))
+        return action.public if action.public is not None else defn.name.replace("_", " ")
+
+    def take_log(self) -> list[str]:
+        """Return and clear the lines rules wrote with 'say' (when the state keeps a log)."""
+        if self.log is None:
+            return []
+        lines, self.log = self.log, []
+        return lines
+
+    # ------------------------------------------------------------------ what players see
+
+    def zone_visible(self, viewer: int | None, z: int) -> bool:
+        """Whether ``viewer`` sees the cards of zone instance ``z`` (None: a spectator)."""
+        vis = self.prog.zones[self.prog.zone_family[z]].visibility
+        if vis == "public":
+            return True
+        if vis == "owner":
+            return viewer is not None and self.prog.zone_owner[z] == viewer
+        return False
+
+    def sees(self, viewer: int | None, c: int) -> bool:
+        """Whether ``viewer`` sees which card ``c`` is, where it lies now."""
+        z = self.loc[c]
+        if self.face is not None:
+            face = self.face[c]
+            if face is True:
+                return True
+            if face is False:
+                vis = self.prog.zones[self.prog.zone_family[z]].visibility
+                return vis == "owner" and viewer is not None and self.prog.zone_owner[z] == viewer
+        return self.zone_visible(viewer, z)
+
+    def all_visible(self, viewer: int | None, cards: Iterable[int]) -> bool:
+        return all(self.sees(viewer, c) for c in cards)
+
+    def show_card(self, viewer: int | None, c: int | None) -> str:
+        if c is None:
+            return "none"
+        return self.prog.card_names[c] if self.sees(viewer, c) else "a hidden card"
+
+    # ------------------------------------------------------------------ called by compiled rules
+
+    def set_faces(self, cards: Iterable[int], face: bool | None) -> None:
+        if self.face is not None:
+            for c in cards:
+                self.face[c] = face
+
+    def reveal(self, cards: Iterable[int]) -> None:
+        cards = list(cards)
+        if self.log is not None and cards:
+            self.log.append("revealed: " + " ".join(self.prog.card_names[c] for c in cards))
+
+    def open_window(self, window: int, players: list[int]) -> None:
+        if self.opened is None:
+            self.opened = []
+        self.opened.append((window, [q for q in players if not self.out[q]]))
+
+    def over_budget(self) -> None:
+        frame = sys._getframe(1)
+        span = self.prog.span_of_line(frame.f_lineno) if frame.f_code.co_filename == self.prog.filename else None
+        raise RuleRuntimeError(
+            [
+                Diagnostic(
+                    "R501",
+                    f"this rule looped more than {self._budget()} times in one action; it would never end",
+                    span,
+                    "make sure the loop's condition becomes false, or that 'stop' is reached",
+                    source=self.game.source,
+                )
+            ]
+        )
+
+    @staticmethod
+    def _budget() -> str:
+        from ruledsl.compiler import STEP_BUDGET
+
+        return f"{STEP_BUDGET:,}"
+
+    # ------------------------------------------------------------------ turns
+
+    def _compute_legal(self) -> list[Action]:
+        if self.terminal:
+            return []
+        out: list[Action] = []
+        p = self.actor
+        if self.windows is not None:
+            window = self.prog.windows[self.windows[0][0]]
+            window.legal(self, p, out)
+            out.append(_pass_action(window.pass_def))
+            return out
+        phase = self.prog.phases[self.phase]
+        phase.legal(self, p, out)
+        if phase.is_auction and phase.pass_def is not None:
+            out.append(_pass_action(phase.pass_def))
+        return out
+
+    def _apply(self, action: Action) -> None:
+        defn = action.defn
+        p = self.actor
+        self.next_kind = NEXT_TURN
+        self.next_goto = None
+        self.opened = None
+        self.steps = 0
+        self.last_args = ()
+        try:
+            if defn.owner_kind == "window":
+                if defn.is_pass:
+                    defn.apply(self, p, action.key)
+                    self._window_pass()
+                    return
+                # Whoever acts in a window takes the turn: play goes on from him.
+                self.windows = None
+                self.pending_phase = None
+                self.turn = p
+            if defn.owner_kind == "auction":
+                self._bid(defn, p, action)
+                return
+            defn.apply(self, p, action.key)
+            self._resolve()
+        except GameOver as over:
+            self._game_over(over)
+        except RoundOver:
+            self._round_over()
+
+    def _resolve(self) -> None:
+        """Hand the turn on as the rules asked, then open any window."""
+        kind = self.next_kind
+        target = None
+        if kind == GO_TO:
+            target, player = self.next_goto
+            if player is not None:
+                self.turn = player
+        elif kind == AGAIN:
+            if self.out[self.turn]:
+                self.turn = ops.step(self, self.turn, 1)
+        else:
+            self.turn = ops.step(self, self.turn, 1)
+        opened, self.opened = self.opened, None
+        if opened:
+            self.windows = opened
+            self.pending_phase = target
+            if self._next_window_actor():
+                return
+        self._continue(target)
+
+    def _continue(self, target: int | None) -> None:
+        for _ in range(_MAX_CHAINED_PHASES):
+            if target is None:
+                break
+            target = self._enter(target)
+        else:
+            raise RuleRuntimeError([Diagnostic("R502", "phases keep handing on to each other without any player acting", None, source=self.game.source)])
+        self.windows = None
+        self.actor = self.turn
+
+    def _enter(self, phase_index: int) -> int | None:
+        """Enter a phase (its 'on enter' rules run); return the next phase if they go on."""
+        self.phase = phase_index
+        phase = self.prog.phases[phase_index]
+        if self.out[self.turn]:
+            self.turn = ops.step(self, self.turn, 1)
+        if phase.is_auction:
+            self.auction = [None, None, list(self.out), None]
+        if phase.enter is None:
+            return None
+        self.next_kind = NEXT_TURN
+        self.next_goto = None
+        phase.enter(self, self.turn)
+        if self.next_kind == GO_TO:
+            target, player = self.next_goto
+            if player is not None:
+                self.turn = player
+            return target
+        return None
+
+    # ------------------------------------------------------------------ windows
+
+    def _next_window_actor(self) -> bool:
+        """Find the first player of the open windows who has something to do; False if none."""
+        windows = self.windows
+        while windows:
+            window_index, queue = windows[0]
+            window = self.prog.windows[window_index]
+            while queue:
+                q = queue[0]
+                probe: list[Action] = []
+                window.legal(self, q, probe)
+                if probe:
+                    self.actor = q
+                    return True
+                queue.pop(0)
+            windows.pop(0)
+        self.windows = None
+        return False
+
+    def _window_pass(self) -> None:
+        assert self.windows is not None
+        self.windows[0][1].pop(0)
+        if self._next_window_actor():
+            return
+        target, self.pending_phase = self.pending_phase, None
+        self._continue(target)
+
+    # ------------------------------------------------------------------ auctions
+
+    def _bid(self, defn: ActionDef, p: int, action: Action) -> None:
+        auction = self.auction
+        assert auction is not None
+        if defn.is_pass:
+            auction[2][p] = True
+            defn.apply(self, p, action.key)
+        else:
+            assert defn.strength is not None
+            auction[0] = defn.strength(self, p, action.key)
+            auction[1] = p
+            auction[3] = str(action)
+            defn.apply(self, p, action.key)
+        active = [q for q in range(self.n) if not auction[2][q]]
+        phase = self.prog.phases[self.phase]
+        if auction[1] is not None and active == [auction[1]]:
+            winner = auction[1]
+            self.next_kind = NEXT_TURN
+            self.next_goto = None
+            self.turn = winner
+            if phase.won is not None:
+                phase.won(self, winner, winner)
+            self._resolve()
+        elif auction[1] is None and not active:
+            self.next_kind = NEXT_TURN
+            self.next_goto = None
+            if phase.unsold is not None:
+                phase.unsold(self, self.turn)
+            self._resolve()
+        else:
+            q = p
+            for _ in range(self.n):
+                q = (q + self.direction) % self.n
+                if not auction[2][q]:
+                    break
+            self.turn = self.actor = q
+
+    # ------------------------------------------------------------------ rounds and the end
+
+    def _start_round(self) -> None:
+        self.steps = 0
+        self.next_kind = NEXT_TURN
+        self.next_goto = None
+        self.opened = None
+        self.turn = 0
+        self.windows = None
+        try:
+            self.prog.setup(self, 0)
+            if self.next_kind == GO_TO:
+                target, player = self.next_goto
+                if player is not None:
+                    self.turn = player
+            else:
+                target = 0
+            self.opened = None
+            self._continue(target)
+        except GameOver as over:
+            self._game_over(over)
+        except RoundOver:
+            self._round_over()
+
+    def _round_over(self) -> None:
+        if self.prog.round_end is None:
+            self._game_over(GameOver())
+            return
+        self.next_kind = NEXT_TURN
+        self.next_goto = None
+        try:
+            self.prog.round_end(self, self.turn)
+        except GameOver as over:
+            self._game_over(over)
+            return
+        self.round += 1
+        self._start_round()
+
+    def _game_over(self, over: GameOver) -> None:
+        if over.draw:
+            self._end([0.0] * self.n)
+        elif over.winner is not None:
+            self._end([1.0 if q == over.winner else -1.0 for q in range(self.n)])
+        else:
+            self._end(self._ranked_returns())
+
+    def _end(self, returns: list[float]) -> None:
+        self.terminal = True
+        self.ret = returns
+        self.windows = None
+        self._legal = None
+
+    def ranking(self) -> list[list[int]]:
+        """Return the players by rank, best first; tied players share a group."""
+        prog = self.prog
+        if prog.ranking == "finishing" or (prog.ranking == "none" and self.finished):
+            order = list(self.finished)
+            rest = [q for q in range(self.n) if q not in order]
+            groups = [[q] for q in order]
+            if rest:
+                groups.append(rest)
+            return groups
+        if prog.ranking == "keys" and prog.rank_key is not None:
+            keys = {q: prog.rank_key(self, q) for q in range(self.n)}
+            groups: list[list[int]] = []
+            for q in sorted(range(self.n), key=lambda q: keys[q]):
+                if groups and keys[groups[-1][0]] == keys[q]:
+                    groups[-1].append(q)
+                else:
+                    groups.append([q])
+            return groups
+        return [list(range(self.n))]
+
+    def _ranked_returns(self) -> list[float]:
+        """Returns from the ranking: +1 first to -1 last, tied players averaging their places."""
+        groups = self.ranking()
+        n = self.n
+        ret = [0.0] * n
+        if n == 1:
+            return ret
+        place = 0
+        for group in groups:
+            places = range(place, place + len(group))
+            value = sum(1.0 - 2.0 * i / (n - 1) for i in places) / len(group)
+            for q in group:
+                ret[q] = value
+            place += len(group)
+        return ret
+
+    # ------------------------------------------------------------------ errors
+
+    def _run(self, fn: Any, *args: Any) -> Any:
+        """Call into compiled rules; turn a failure inside them into a RuleRuntimeError."""
+        try:
+            return fn(*args)
+        except RuleDslError:
+            raise
+        except RecursionError:
+            raise RuleRuntimeError([Diagnostic("R503", "the rules nested too deeply while running", None, source=self.game.source)]) from None
+        except Exception as exc:
+            span = None
+            for frame, line in traceback.walk_tb(exc.__traceback__):
+                if frame.f_code.co_filename == self.prog.filename:
+                    span = self.prog.span_of_line(line) or span
+            if span is None:
+                raise  # a fault of ruledsl itself, not of the rule file
+            raise RuleRuntimeError(
+                [Diagnostic("R504", _runtime_message(exc), span, _runtime_hint(exc), source=self.game.source)]
+            ) from None
+
+    def _why_illegal(self, action: object) -> str:
+        if self.terminal:
+            return "the game is over"
+        if not isinstance(action, Action):
+            return f"{action!r} is not an action"
+        if action.defn.game is not None and action.defn.game is not self.prog:
+            return f"'{action}' is an action of another game"
+        names = ", ".join(f"'{a}'" for a in self.legal_actions()[:8])
+        who = f"P{self.actor}"
+        if action.defn.owner_kind == "window" and self.windows is None:
+            return f"'{action}' is not possible now: nobody may act out of turn; {who} is to play ({names})"
+        defn = action.defn
+        span = defn.span
+        where = f" (rule at line {span.start.line})" if span is not None and span.start.line else ""
+        return f"'{action}' is not legal now{where}; {who} may: {names}"
+
+
+def _copy(value: Any) -> Any:
+    return value[:] if type(value) is list else value
+
+
+def _pass_action(defn: ActionDef) -> Action:
+    prog_intern = defn.game.intern if defn.game is not None else None
+    key = (defn.index, ())
+    if prog_intern is not None:
+        a = prog_intern.get(key)
+        if a is None:
+            a = prog_intern[key] = Action(defn, ())
+        return a
+    return Action(defn, ())
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.lower().replace(",", " ").split())
+
+
+def _runtime_message(exc: Exception) -> str:
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, TypeError) and "NoneType" in str(exc):
+        return "a value was needed here, but there was none (an empty zone's top card, or an unset variable)"
+    if isinstance(exc, IndexError):
+        return str(exc) if "seat" in str(exc) else "a card or player was asked for that is not there"
+    if isinstance(exc, LookupError):
+        return "a chosen card is no longer where it was"
+    return f"this rule failed: {exc}"
+
+
+def _runtime_hint(exc: Exception) -> str | None:
+    if isinstance(exc, TypeError) and "NoneType" in str(exc):
+        return "guard it with a test such as 'if deck is not empty:' or '!= none'"
+    return None
+
+
+def _observe(st: GameState, player: int) -> dict[str, Any]:
+    prog = st.prog
+    names = prog.card_names
+    zones: dict[str, Any] = {}
+    for layout in prog.zones:
+        def view(z: int) -> dict[str, Any]:
+            cards = st.zones[z]
+            entry: dict[str, Any] = {"size": len(cards)}
+            if st.face is None:
+                if st.zone_visible(player, z):
+                    entry["cards"] = [names[c] for c in cards]
+            else:
+                shown = [names[c] if st.sees(player, c) else None for c in cards]
+                if any(s is not None for s in shown):
+                    entry["cards"] = shown
+            return entry
+
+        if layout.per_player:
+            zones[layout.name] = [view(layout.base + q) for q in range(st.n)]
+        else:
+            zones[layout.name] = view(layout.base)
+    game_vars = {
+        v.name: v.show(st, player, st.gv[i]) for i, v in enumerate(prog.game_vars) if v.visibility == "public"
+    }
+    player_vars = {}
+    for i, v in enumerate(prog.player_vars):
+        if v.visibility == "hidden":
+            continue
+        player_vars[v.name] = [
+            v.show(st, player, st.pv[i][q]) if (v.visibility == "public" or q == player) else None for q in range(st.n)
+        ]
+    card_vars: dict[str, list[Any]] = {}
+    for i, v in enumerate(prog.card_vars):
+        default = prog.card_var_init[i]
+        shown = [
+            [names[c], v.show(st, player, value)]
+            for c, value in enumerate(st.cv[i])
+            if value != default and st.sees(player, c)
+        ]
+        if shown:
+            card_vars[v.name] = shown
+    auction = None
+    if st.auction is not None and prog.phases[st.phase].is_auction and not st.terminal:
+        auction = {"standing": st.auction[3], "bidder": st.auction[1], "passed": list(st.auction[2])}
+    window = None
+    if st.windows is not None and not st.terminal:
+        window = {"name": prog.windows[st.windows[0][0]].name, "player": st.actor}
+    obs: dict[str, Any] = {
+        "game": prog.name,
+        "player": player,
+        "players": st.n,
+        "current_player": st.current_player(),
+        "phase": prog.phases[st.phase].name,
+        "round": st.round,
+        "direction": "clockwise" if st.direction == 1 else "counterclockwise",
+        "zones": zones,
+        "variables": game_vars,
+        "player_variables": player_vars,
+        "card_variables": card_vars,
+        "out": list(st.out),
+        "finished": list(st.finished),
+        "auction": auction,
+        "window": window,
+        "terminal": st.terminal,
+        "returns": st.returns() if st.terminal else None,
+    }
+    if not st.terminal and st.actor == player:
+        obs["legal_actions"] = [str(a) for a in st.legal_actions()]
+    return obs

@@ -1,0 +1,43 @@
+"""Seeded randomness: the only module that draws random numbers.
+
+A game's randomness is one 64-bit integer of splitmix64 state kept in the game state,
+so cloning a state copies its future exactly, and the same seed gives the same game on
+every machine and Python version (unlike ``random.shuffle``, whose algorithm may change).
+"""
+
+from __future__ import annotations
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def seed_state(seed: int) -> int:
+    """Return the generator state for a seed (any integer, negative ones included)."""
+    return (seed * 0xD1B54A32D192ED03 + 0x632BE59BD9B4E019) & _MASK
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Return (new state, a uniformly random 64-bit integer)."""
+    state = (state + _GOLDEN) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """Return (new state, a uniformly random integer in 0..n-1); n must be positive."""
+    # Rejection sampling keeps every outcome exactly equally likely.
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        state, r = next_u64(state)
+        if r < limit:
+            return state, r % n
+
+
+def shuffle(state: int, items: list[int]) -> int:
+    """Shuffle a list in place (Fisher-Yates); return the new state."""
+    for i in range(len(items) - 1, 0, -1):
+        state, j = below(state, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return state

@@ -1,0 +1,455 @@
+"""Operations compiled rules call: moving cards, runs, turn order, showing values.
+
+Every function takes plain lists and integers (card ids, zone indexes, seats), so that
+the generated code stays short and the hot path does no attribute lookups it can avoid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from ruledsl.runtime import chance
+
+_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty"
+).split()
+
+
+# ============================================================================ cards and zones
+
+
+def move_card(st: Any, c: int, dst: int, where: int = 0) -> None:
+    """Move one card to zone ``dst``: on top (0), at the bottom (1) or at a random place (2)."""
+    zones = st.zones
+    zones[st.loc[c]].remove(c)
+    target = zones[dst]
+    if where == 0:
+        target.append(c)
+    elif where == 1:
+        target.insert(0, c)
+    else:
+        st.rng, i = chance.below(st.rng, len(target) + 1)
+        target.insert(i, c)
+    st.loc[c] = dst
+
+
+def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[int]:
+    """Move cards, keeping their order, to zone ``dst``; return the cards moved."""
+    moved = list(cards)
+    if not moved:
+        return moved
+    zones = st.zones
+    loc = st.loc
+    for c in moved:
+        zones[loc[c]].remove(c)
+    target = zones[dst]
+    if where == 0:
+        target.extend(moved)
+    elif where == 1:
+        target[0:0] = moved
+    else:
+        for c in moved:
+            st.rng, i = chance.below(st.rng, len(target) + 1)
+            target.insert(i, c)
+    for c in moved:
+        loc[c] = dst
+    return moved
+
+
+def move_zone(st: Any, src: int, dst: int) -> list[int]:
+    """Move every card of zone ``src`` on top of zone ``dst``; return them."""
+    zones = st.zones
+    moved = zones[src]
+    if not moved or src == dst:
+        return []
+    zones[src] = []
+    zones[dst].extend(moved)
+    loc = st.loc
+    for c in moved:
+        loc[c] = dst
+    return moved
+
+
+def shuffle_zone(st: Any, z: int) -> None:
+    st.rng = chance.shuffle(st.rng, st.zones[z])
+
+
+def cut_zone(st: Any, z: int) -> None:
+    cards = st.zones[z]
+    if len(cards) > 1:
+        st.rng, i = chance.below(st.rng, len(cards) - 1)
+        cut = i + 1
+        cards[:] = cards[cut:] + cards[:cut]
+
+
+def top(cards: list[int]) -> int | None:
+    return cards[-1] if cards else None
+
+
+def bottom(cards: list[int]) -> int | None:
+    return cards[0] if cards else None
+
+
+def top_n(cards: list[int], n: int) -> list[int]:
+    return cards[len(cards) - n :] if n > 0 else []
+
+
+def bottom_n(cards: list[int], n: int) -> list[int]:
+    return cards[:n] if n > 0 else []
+
+
+def all_but_top(cards: list[int], n: int) -> list[int]:
+    return cards[: max(0, len(cards) - n)] if n > 0 else cards[:]
+
+
+def one(c: int | None) -> list[int]:
+    """A single card as cards (none is no card)."""
+    return [] if c is None else [c]
+
+
+def position(st: Any, c: int | None) -> int | None:
+    """Return a card's place in its zone, 1 being the top."""
+    if c is None:
+        return None
+    cards = st.zones[st.loc[c]]
+    return len(cards) - cards.index(c)
+
+
+def run(cards: list[int], table: tuple[Any, ...]) -> list[int]:
+    """Return the cards at the top that share one value of ``table``, topmost first."""
+    if not cards:
+        return []
+    value = table[cards[-1]]
+    out = []
+    for c in reversed(cards):
+        if table[c] != value:
+            break
+        out.append(c)
+    return out
+
+
+def run_sets(cards: list[int], key: Callable[[int], int]) -> list[int]:
+    """Return the top cards whose bit sets all share a bit, topmost first."""
+    out = []
+    common = -1
+    for c in reversed(cards):
+        common &= key(c)
+        if not common:
+            break
+        out.append(c)
+    return out
+
+
+def run_key(cards: list[int], key: Callable[[int], Any]) -> list[int]:
+    """Like ``run``, with the value given by a function of the card."""
+    if not cards:
+        return []
+    value = key(cards[-1])
+    out = []
+    for c in reversed(cards):
+        if key(c) != value:
+            break
+        out.append(c)
+    return out
+
+
+def first_attr(table: tuple[Any, ...], cards: list[int]) -> Any:
+    """The attribute of some cards: that of the first one (none for no cards)."""
+    return table[cards[0]] if cards else None
+
+
+def attr(table: tuple[Any, ...], c: int | None) -> Any:
+    return None if c is None else table[c]
+
+
+def find_kind(pool: Iterable[int], kind: tuple[int, ...], k: int) -> int:
+    """Return the first card of kind ``k`` in a pool."""
+    for c in pool:
+        if kind[c] == k:
+            return c
+    raise LookupError(f"no card of kind {k}")
+
+
+def find_kinds(pool: Iterable[int], kind: tuple[int, ...], kinds: tuple[int, ...]) -> list[int]:
+    """Return distinct cards of the given kinds (with repeats) from a pool, first ones first."""
+    wanted: dict[int, int] = {}
+    for k in kinds:
+        wanted[k] = wanted.get(k, 0) + 1
+    chosen: dict[int, list[int]] = {}
+    for c in pool:
+        k = kind[c]
+        if wanted.get(k, 0):
+            wanted[k] -= 1
+            chosen.setdefault(k, []).append(c)
+    if any(wanted.values()):
+        raise LookupError("cards not in pool")
+    # Return them in the order of the choice key, so labels and moves agree.
+    taken: dict[int, int] = {}
+    out = []
+    for k in kinds:
+        i = taken.get(k, 0)
+        out.append(chosen[k][i])
+        taken[k] = i + 1
+    return out
+
+
+# ============================================================================ sets as bits
+
+
+def bit(x: int | None) -> int:
+    return 0 if x is None else 1 << x
+
+
+def has(bits: int, x: int | None) -> bool:
+    return x is not None and (bits >> x) & 1 == 1
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+def distinct(values: Iterable[Any]) -> int:
+    return len({v for v in values if v is not None})
+
+
+# ============================================================================ comparisons with none
+
+
+def lt(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and a < b
+
+
+def le(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and a <= b
+
+
+def gt(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and a > b
+
+
+def ge(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and a >= b
+
+
+# ============================================================================ players and turn order
+
+
+def step(st: Any, q: int, d: int) -> int:
+    """The next player from ``q`` in direction ``d`` times the direction of play, skipping those out."""
+    n = st.n
+    out = st.out
+    d = d * st.direction
+    for _ in range(n):
+        q = (q + d) % n
+        if not out[q]:
+            return q
+    return q
+
+
+def players_after(st: Any, q: int) -> list[int]:
+    """The other players not out, in turn order, from the one after ``q``."""
+    n = st.n
+    out = st.out
+    d = st.direction
+    return [r for r in ((q + d * i) % n for i in range(1, n)) if not out[r]]
+
+
+def players_from(st: Any, q: int) -> list[int]:
+    """The players not out, in turn order, from ``q``."""
+    n = st.n
+    out = st.out
+    d = st.direction
+    return [r for r in ((q + d * i) % n for i in range(n)) if not out[r]]
+
+
+def seat(st: Any, i: int) -> int:
+    if not 0 <= i < st.n:
+        raise IndexError(f"there is no seat {i}: seats go from 0 to {st.n - 1}")
+    return i
+
+
+def finish(st: Any, q: int) -> None:
+    if not st.out[q]:
+        st.out[q] = True
+        st.finished.append(q)
+
+
+# ============================================================================ choices of cards
+
+
+def kinds_in(pool: Iterable[int], kind: tuple[int, ...]) -> dict[int, list[int]]:
+    """Group a pool's cards by kind, keeping first-seen order."""
+    groups: dict[int, list[int]] = {}
+    for c in pool:
+        groups.setdefault(kind[c], []).append(c)
+    return groups
+
+
+def _multisets(groups: list[list[int]], size: int | None) -> Iterator[list[int]]:
+    """Yield non-empty sub-multisets (by kind) of the given groups, of a size if given."""
+
+    def rec(i: int, left: int | None, acc: list[int]) -> Iterator[list[int]]:
+        if i == len(groups):
+            if acc and (left is None or left == 0):
+                yield acc
+            return
+        cards = groups[i]
+        top_count = len(cards) if left is None else min(len(cards), left)
+        for take in range(top_count, -1, -1):
+            yield from rec(i + 1, None if left is None else left - take, acc + cards[:take])
+
+    return rec(0, size, [])
+
+
+def combinations(pool: Iterable[int], kind: tuple[int, ...], size: int | None) -> Iterator[list[int]]:
+    """Yield every distinct (by kind) choice of ``size`` cards (any non-empty number if None)."""
+    if size is not None and size <= 0:
+        return iter(())
+    return _multisets(list(kinds_in(pool, kind).values()), size)
+
+
+def same_groups(
+    pool: Iterable[int], kind: tuple[int, ...], table: tuple[Any, ...], size: int | None, wild: Callable[[int], bool] | None
+) -> Iterator[list[int]]:
+    """Yield groups of cards sharing one value of ``table``; wild cards may join any group."""
+    naturals: dict[Any, list[int]] = {}
+    wilds: list[int] = []
+    for c in pool:
+        if wild is not None and wild(c):
+            wilds.append(c)
+        else:
+            naturals.setdefault(table[c], []).append(c)
+    wild_groups = list(kinds_in(wilds, kind).values())
+    for cards in naturals.values():
+        for nat in _multisets(list(kinds_in(cards, kind).values()), None):
+            if size is None:
+                yield nat
+                for extra in _multisets(wild_groups, None):
+                    yield nat + extra
+                continue
+            need = size - len(nat)
+            if need == 0:
+                yield nat
+            elif need > 0:
+                for extra in _multisets(wild_groups, need):
+                    yield nat + extra
+
+
+def valued_groups(
+    pool: Iterable[int],
+    kind: tuple[int, ...],
+    table: tuple[Any, ...],
+    value: Any,
+    size: int | None,
+    wild: Callable[[int], bool] | None,
+) -> Iterator[list[int]]:
+    """Yield groups whose cards have ``value`` (wild cards standing in for it)."""
+    naturals: list[int] = []
+    wilds: list[int] = []
+    for c in pool:
+        if wild is not None and wild(c):
+            wilds.append(c)
+        elif table[c] == value:
+            naturals.append(c)
+    nat_groups = list(kinds_in(naturals, kind).values())
+    wild_groups = list(kinds_in(wilds, kind).values())
+    if size is None:
+        for nat in _multisets(nat_groups, None):
+            yield nat
+        return
+    for k in range(min(size, len(naturals)), -1, -1):
+        nats = [[]] if k == 0 else list(_multisets(nat_groups, k))
+        fills = [[]] if size - k == 0 else list(_multisets(wild_groups, size - k))
+        for nat in nats:
+            for fill in fills:
+                yield nat + fill
+
+
+def different_groups(
+    pool: Iterable[int], kind: tuple[int, ...], table: tuple[Any, ...], size: int | None, wild: Callable[[int], bool] | None
+) -> Iterator[list[int]]:
+    """Yield groups whose values all differ; wild cards stand for further values."""
+    by_value: dict[Any, list[int]] = {}
+    wilds: list[int] = []
+    for c in pool:
+        if wild is not None and wild(c):
+            wilds.append(c)
+        elif table[c] is not None:
+            by_value.setdefault(table[c], []).append(c)
+    values = sorted(by_value, key=lambda v: (str(type(v)), v))
+    choices_per_value = [list(kinds_in(by_value[v], kind).values()) for v in values]
+    wild_groups = list(kinds_in(wilds, kind).values())
+
+    def rec(i: int, acc: list[int]) -> Iterator[list[int]]:
+        if i == len(values):
+            k = len(acc)
+            if size is None:
+                if acc:
+                    yield acc
+                return
+            need = size - k
+            if need < 0:
+                return
+            if need == 0:
+                yield acc
+            else:
+                for fill in _multisets(wild_groups, need):
+                    yield acc + fill
+            return
+        if size is not None and len(acc) > size:
+            return
+        for group in choices_per_value[i]:
+            yield from rec(i + 1, acc + group[:1])
+        yield from rec(i + 1, acc)
+
+    return rec(0, [])
+
+
+def can_form_valued(pool: Iterable[int], table: tuple[Any, ...], value: Any, size: int, wild: Callable[[int], bool] | None) -> bool:
+    count = 0
+    for c in pool:
+        if (wild is not None and wild(c)) or table[c] == value:
+            count += 1
+    return count >= size
+
+
+# ============================================================================ showing values
+
+
+def words(n: int | None) -> str:
+    if n is None:
+        return "none"
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def show_number(x: Any) -> str:
+    return "none" if x is None else str(x)
+
+
+def show_flag(x: Any) -> str:
+    return "none" if x is None else ("yes" if x else "no")
+
+
+def show_player(q: int | None) -> str:
+    return "nobody" if q is None else f"P{q}"
+
+
+def show_players(qs: Iterable[int]) -> str:
+    return ", ".join(f"P{q}" for q in qs) or "nobody"
+
+
+def show_value(display: tuple[str, ...], x: int | None) -> str:
+    return "none" if x is None else display[x]
+
+
+def show_bits(display: tuple[str, ...], mask: int) -> str:
+    return ", ".join(display[i] for i in bits(mask)) or "none"

@@ -1,0 +1,108 @@
+"""Runtime values: actions and the data of a game state; no rule logic."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+#: current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL).
+TERMINAL = -4
+
+# What a rule asked to happen once its action is over.
+NEXT_TURN = 0
+AGAIN = 1
+GO_TO = 2
+
+
+class ActionDef:
+    """One action of a phase or window, compiled: how to label it and what it does."""
+
+    __slots__ = (
+        "index", "name", "owner", "owner_kind", "is_pass", "apply", "label", "label_args", "label_is_static", "strength",
+        "span", "game",
+    )
+
+    def __init__(
+        self,
+        index: int,
+        name: str,
+        owner: str,
+        owner_kind: str,
+        is_pass: bool,
+        apply: Callable[..., None],
+        label: Callable[..., str],
+        label_args: Callable[..., str],
+        label_is_static: bool,
+        strength: Callable[..., Any] | None,
+        span: Any,
+    ) -> None:
+        self.index = index
+        self.name = name
+        self.owner = owner
+        self.owner_kind = owner_kind  # "phase", "auction" or "window"
+        self.is_pass = is_pass
+        self.apply = apply
+        self.label = label  # (key) -> text, for labels made from the choices alone
+        self.label_args = label_args  # (chosen values, show card) -> text, as someone sees it
+        self.label_is_static = label_is_static
+        self.strength = strength
+        self.span = span
+        self.game: Any = None
+
+    def __repr__(self) -> str:
+        return f"<action {self.owner}.{self.name}>"
+
+
+class Action:
+    """A legal move: an action of the rules and the choices made for it.
+
+    Two actions are equal when they are the same action with the same choices;
+    ``str(action)`` reads like "play the Castle". ``key`` holds the choices: a card is
+    given by its kind (identical cards are one choice), or by its place in a zone its
+    player cannot see, so that an action never tells which hidden card it is.
+    """
+
+    __slots__ = ("defn", "key", "_label", "public", "_hash")
+
+    def __init__(self, defn: ActionDef, key: tuple[Any, ...], label: str | None = None, public: str | None = None) -> None:
+        self.defn = defn
+        self.key = key
+        self._label = label
+        self.public = public  # a label computed from the state, as a spectator sees it
+        self._hash = hash((defn.index, defn.owner, key))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.defn is other.defn and self.key == other.key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __str__(self) -> str:
+        if self._label is None:
+            self._label = self.defn.label(self.key)
+        return self._label
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
+    @property
+    def name(self) -> str:
+        """The name of the rule-file action this is (``place``, ``draw``...)."""
+        return self.defn.name
+
+
+class GameOver(Exception):
+    """Raised inside rules by ``end game``: stops the action at once."""
+
+    def __init__(self, winner: int | None = None, draw: bool = False) -> None:
+        super().__init__()
+        self.winner = winner
+        self.draw = draw
+
+
+class RoundOver(Exception):
+    """Raised inside rules by ``end round``: stops the action at once."""
