@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,7 +11,7 @@ from attrs import define, field
 from ruledsl import nodes as n
 from ruledsl.errors import CheckError, Diagnostic, Severity
 from ruledsl.render import did_you_mean
-from ruledsl.source import Source, Span
+from ruledsl.source import Pos, Source, Span
 from ruledsl.symbols import (
     ANY,
     CARD,
@@ -150,6 +151,21 @@ class _Checker:
 
     # ------------------------------------------------------------------ reporting
 
+    def name_span(self, node: n.Node, name: str, last: bool = False) -> Span:
+        """The span of ``name`` as written on the first line of ``node`` (else the node's span)."""
+        span = node.span
+        if span is None or not span.start.line:
+            return span
+        text = self.source.line_text(span.start.line)
+        start_col = span.start.col - 1
+        end_col = span.end.col - 1 if span.end.line == span.start.line else len(text)
+        matches = [m for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text) if start_col <= m.start() < max(end_col, start_col + 1)]
+        if not matches:
+            return span
+        m = matches[-1] if last else matches[0]
+        line = span.start.line
+        return Span(Pos(line, m.start() + 1, 0), Pos(line, m.end() + 1, 0))
+
     def error(self, code: str, message: str, node: n.Node | Span | None, hint: str | None = None) -> None:
         span = node if isinstance(node, Span) or node is None else node.span
         self.diagnostics.append(Diagnostic(code, message, span, hint, Severity.ERROR, self.source))
@@ -213,7 +229,7 @@ class _Checker:
 
     def _reserved(self, name: str, node: n.Node) -> bool:
         if name in RESERVED:
-            self.error("E106", f"'{name}' is a keyword of the language and cannot be used as a name", node, f"choose another name, such as '{name}_'")
+            self.error("E106", f"'{name}' is a keyword of the language and cannot be used as a name", self.name_span(node, name), f"choose another name, such as '{name}_'")
             return True
         return False
 
@@ -229,7 +245,7 @@ class _Checker:
             self.error(
                 "E202",
                 f"'{name}' is already defined (line {first.span.start.line})",
-                node,
+                self.name_span(node, name),
                 "every option, variable, zone, value, definition and procedure needs its own name",
             )
             return False
@@ -685,7 +701,7 @@ class _Checker:
         self._expect_zone(s.source, scope)
         zone = self.symbols.zones.get(s.target)
         if zone is None:
-            self.error("E201", f"unknown zone '{s.target}'", s, did_you_mean(s.target, self.symbols.zones, "zones"))
+            self.error("E201", f"unknown zone '{s.target}'", self.name_span(s, s.target, last=True), did_you_mean(s.target, self.symbols.zones, "zones"))
         elif not zone.per_player:
             self.error("E303", f"'{s.target}' is shared; 'deal ... to each' needs a zone of each player", s)
         else:
@@ -770,7 +786,7 @@ class _Checker:
 
     def _stmt_GoTo(self, s: n.GoTo, scope: _Scope) -> None:
         if s.phase not in self.symbols.phases:
-            self.error("E205", f"unknown phase '{s.phase}'", s, did_you_mean(s.phase, self.symbols.phases, "phases"))
+            self.error("E205", f"unknown phase '{s.phase}'", self.name_span(s, s.phase), did_you_mean(s.phase, self.symbols.phases, "phases"))
         else:
             self.refs[id(s)] = self.symbols.phases[s.phase]
             self._goto_targets.add(s.phase)
@@ -779,7 +795,7 @@ class _Checker:
 
     def _stmt_Open(self, s: n.Open, scope: _Scope) -> None:
         if s.window not in self.symbols.windows:
-            self.error("E209", f"unknown window '{s.window}'", s, did_you_mean(s.window, self.symbols.windows, "windows"))
+            self.error("E209", f"unknown window '{s.window}'", self.name_span(s, s.window), did_you_mean(s.window, self.symbols.windows, "windows"))
         else:
             self.refs[id(s)] = self.symbols.windows[s.window]
             self._opened_windows.add(s.window)
@@ -799,7 +815,7 @@ class _Checker:
             if s.name in self.symbols.defines or s.name in self._unique:
                 self.error("E304", f"'{s.name}' is a value, not something to do", s, "a line of effects starts with a statement (move, set, ...) or the name of a procedure (to name: ...)")
             else:
-                self.error("E208", f"unknown procedure '{s.name}'", s, did_you_mean(s.name, self.symbols.procedures, "procedures"))
+                self.error("E208", f"unknown procedure '{s.name}'", self.name_span(s, s.name), did_you_mean(s.name, self.symbols.procedures, "procedures"))
             for a in s.args:
                 self._expr(a, scope)
             return
@@ -1283,17 +1299,20 @@ class _Checker:
         t = self._expr(e, scope)
         if t.kind not in ("zone", "cards", "any"):
             self.error("E301", f"'{what}' takes a zone or cards, not {t}", e)
+            return ANY
         return t
 
     def _expr_TopOf(self, e: n.TopOf, scope: _Scope, want: Type | None) -> Type:
-        self._zone_arg(e.zone, scope, "top of")
+        if self._zone_arg(e.zone, scope, "top of").kind == "any":
+            return ANY
         if e.count is not None:
             self._expect(e.count, scope, NUMBER)
             return CARDS
         return CARD.maybe_none()
 
     def _expr_BottomOf(self, e: n.BottomOf, scope: _Scope, want: Type | None) -> Type:
-        self._zone_arg(e.zone, scope, "bottom of")
+        if self._zone_arg(e.zone, scope, "bottom of").kind == "any":
+            return ANY
         if e.count is not None:
             self._expect(e.count, scope, NUMBER)
             return CARDS

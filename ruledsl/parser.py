@@ -56,7 +56,7 @@ def _lark() -> Lark:
         lexer="contextual",
         postlex=_Indenter(),
         start=["game_file", "expr"],
-        propagate_positions=True,
+        propagate_positions=_counts_for_position,
         maybe_placeholders=True,
     )
     if cached is not None:
@@ -64,12 +64,23 @@ def _lark() -> Lark:
     return parser
 
 
+#: Bump when the Lark(...) options in _lark change, so that cached tables are rebuilt.
+_TABLE_OPTIONS = "lalr contextual indenter game_file,expr positions-without-layout placeholders v2"
+
+
+def _counts_for_position(node: object) -> bool:
+    """Spans end at the last real token: never at a newline, a comment or indentation."""
+    return not (isinstance(node, Token) and node.type in ("_NL", "_INDENT", "_DEDENT"))
+
+
 def _table_cache_path(grammar_text: str) -> Path | None:
     """Return where this grammar's parse tables are cached (like __pycache__), or None."""
     if os.environ.get("RULEDSL_NO_CACHE"):
         return None
     root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    digest = hashlib.sha256(grammar_text.encode("utf-8") + lark.__version__.encode()).hexdigest()[:20]
+    # The key covers everything the tables are built from: the grammar, Lark, and the options above.
+    key = grammar_text + lark.__version__ + _TABLE_OPTIONS
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:20]
     return Path(root) / "ruledsl" / f"grammar-{digest}.lark-tables"
 
 

@@ -1,0 +1,70 @@
+"""Golden tests: the exact output of CLI runs, and diagnostics marked inline in rule files."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shlex
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from ruledsl import cli
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent.parent
+CLI_CASES = sorted((HERE / "cli").glob("*.args"))
+RULE_CASES = sorted((HERE / "cases").glob("*.game"))
+
+
+def run_cli(argv: list[str]) -> tuple[int, str, str]:
+    """Run the command line in-process, from the repository root, without colour."""
+    out, err = io.StringIO(), io.StringIO()
+    old = os.getcwd()
+    os.chdir(ROOT)
+    os.environ["NO_COLOR"] = "1"
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                code = cli.main(argv)
+            except SystemExit as exc:  # argparse exits on usage errors
+                code = int(exc.code or 0)
+    finally:
+        os.chdir(old)
+    return code, out.getvalue(), err.getvalue()
+
+
+def format_run(code: int, out: str, err: str) -> str:
+    return f"exit: {code}\n--- stdout\n{out}--- stderr\n{err}"
+
+
+@pytest.mark.parametrize("case", CLI_CASES, ids=[c.stem for c in CLI_CASES])
+def test_cli_output_is_golden(case: Path, request: pytest.FixtureRequest) -> None:
+    argv = shlex.split(case.read_text(encoding="utf-8"))
+    actual = format_run(*run_cli(argv))
+    golden = case.with_suffix(".out")
+    if request.config.getoption("--update-golden") or not golden.exists():
+        golden.write_text(actual, encoding="utf-8")
+    assert actual == golden.read_text(encoding="utf-8")
+
+
+_EXPECT = re.compile(r"#\s*expect (error|warning)\[(\w+)\]: (.*?)\s*$")
+
+
+@pytest.mark.parametrize("case", RULE_CASES, ids=[c.stem for c in RULE_CASES])
+def test_inline_expectations(case: Path) -> None:
+    """Each '# expect error[CODE]: message' comment names a diagnostic reported on its line."""
+    expected = set()
+    for number, line in enumerate(case.read_text(encoding="utf-8").splitlines(), start=1):
+        m = _EXPECT.search(line)
+        if m:
+            expected.add((number, m.group(1), m.group(2), m.group(3)))
+    assert expected, f"{case.name} has no '# expect' comment"
+    code, out, err = run_cli(["check", "--format", "json", str(case.relative_to(ROOT))])
+    import json
+
+    found = {(d["line"], d["severity"], d["code"], d["message"]) for d in json.loads(out)}
+    assert found == expected
+    assert code == (65 if any(e[1] == "error" for e in expected) else 0)
