@@ -80,6 +80,7 @@ class CheckedGame:
     triggers: tuple[n.TriggerDecl, ...]
     options: tuple[n.OptionDecl, ...]
     var_decls: tuple[n.VarDecl, ...]
+    requires: tuple[n.RequireDecl, ...] = ()
 
 
 @define
@@ -223,6 +224,7 @@ class _Checker:
             triggers=tuple(d for d in decls if isinstance(d, n.TriggerDecl)),
             options=tuple(d for d in decls if isinstance(d, n.OptionDecl)),
             var_decls=tuple(d for d in decls if isinstance(d, n.VarDecl)),
+            requires=tuple(d for d in decls if isinstance(d, n.RequireDecl)),
         )
 
     # ------------------------------------------------------------------ pass 1: declarations
@@ -421,6 +423,10 @@ class _Checker:
                 self._check_window(d, sy.windows[d.name])
         elif isinstance(d, n.RoundEndDecl):
             self._block(d.body, top.child(has_player=True))
+        elif isinstance(d, n.RequireDecl):
+            scope = _Scope(has_player=False, load_time=True, options_visible=set(self.symbols.options))
+            self._expect(d.cond, scope, FLAG)
+            self._expr(d.message, scope)
         elif isinstance(d, n.RankingDecl):
             for key in d.keys:
                 if key.value is not None:
@@ -887,6 +893,8 @@ class _Checker:
             return True
         if want.kind == "cards" and t.kind in ("zone", "card"):
             return True
+        if want.kind == "cards" and isinstance(node, n.SetLiteral) and not node.items:
+            return True  # {} is also no cards
         if want.kind == "value" and t.kind == "number" and isinstance(node, n.Number):
             return self._coerce_number(node, want)
         if want.kind == "set" and t.kind == "set" and (not t.of or not want.of):
@@ -1101,24 +1109,32 @@ class _Checker:
         return TUPLE
 
     def _expr_SetLiteral(self, e: n.SetLiteral, scope: _Scope, want: Type | None) -> Type:
-        elem_want = None
+        # The element type comes from the context, else from the first item that is not a
+        # bare number: in {2, 3, 10, Joker} the numbers are ranks.
+        of: str | None = None
         if want is not None and want.kind == "set" and want.of:
-            elem_want = NUMBER if want.of == "number" else value_type(want.of)
-        of: str | None = elem_want.of if elem_want is not None and elem_want.kind == "value" else ("number" if elem_want is not None else None)
+            of = want.of
+        elif want is not None and want.kind == "value":
+            of = want.of
+        if of is None:
+            for item in e.items:
+                if not isinstance(item, n.Number):
+                    t = self._expr(item, scope)
+                    if t.kind == "value":
+                        of = t.of
+                        break
+                    if t.kind == "number":
+                        of = "number"
+                        break
+        if of is None and e.items:
+            of = "number"
+        expected = NUMBER if of == "number" else value_type(of) if of else None
         for item in e.items:
-            t = self._expr(item, scope, elem_want)
-            if t.kind == "number" and of is None:
-                of = "number"
-            elif t.kind == "value" and of is None:
-                of = t.of
-            elif t.kind == "value" and of == "number" and isinstance(item, n.Number):
-                pass
+            t = self._expr(item, scope, expected)
             if t.kind not in ("number", "value", "any"):
                 self.error("E301", f"a set holds numbers or values, not {t}", item)
-            elif of is not None and t.kind != "any":
-                expected = NUMBER if of == "number" else value_type(of)
-                if not self._fits(t, expected, item):
-                    self.error("E301", f"this set holds {expected}s, not {t}", item)
+            elif expected is not None and not self._fits(t, expected, item):
+                self.error("E301", f"this set holds {_plural(expected)}, not {t}", item)
         return set_type(of) if of else Type("set")
 
     def _expr_RangeLiteral(self, e: n.RangeLiteral, scope: _Scope, want: Type | None) -> Type:
@@ -1176,7 +1192,12 @@ class _Checker:
         return FLAG
 
     def _expr_Member(self, e: n.Member, scope: _Scope, want: Type | None) -> Type:
-        coll = self._expr(e.collection, scope)
+        if isinstance(e.collection, n.SetLiteral):
+            # `r in {2, 3, 10, Joker}`: the element tells what the set holds.
+            elem = self._expr(e.element, scope)
+            coll = self._expr(e.collection, scope, Type("set", elem.of) if elem.kind == "value" else None)
+        else:
+            coll = self._expr(e.collection, scope)
         elem_want = element_type(coll)
         t = self._expr(e.element, scope, elem_want)
         if coll.kind not in ("set", "cards", "zone", "players", "range", "any"):
@@ -1353,9 +1374,7 @@ class _Checker:
         return CARDS
 
     def _expr_EveryCard(self, e: n.EveryCard, scope: _Scope, want: Type | None) -> Type:
-        if scope.load_time:
-            self.error("E211", "'every card' is not known when the game is loaded", e)
-        return CARDS
+        return CARDS  # at load time: the deck as built for the options chosen
 
     def _need_player(self, e: n.Node, scope: _Scope, what: str) -> None:
         if scope.load_time:
@@ -1527,6 +1546,12 @@ def _find_cycle(start: str, calls: dict[str, set[str]]) -> list[str] | None:
                 visited.add(callee)
                 stack.append((callee, path + [callee]))
     return None
+
+
+def _plural(t: Type) -> str:
+    if t.kind == "value":
+        return f"{t.of} values"
+    return "numbers" if t.kind == "number" else str(t)
 
 
 def _short(e: n.Expr) -> str:

@@ -126,10 +126,11 @@ class Program:
 class _Load:
     """Evaluate expressions known when the game is loaded: options, the deck, first values."""
 
-    def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any]) -> None:
+    def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any], deck_size: int | None = None) -> None:
         self.checked = checked
         self.players = players
         self.options = options
+        self.deck_size = deck_size  # known once the deck is built
 
     def value(self, e: n.Expr) -> Any:
         ref = self.checked.refs.get(id(e))
@@ -196,6 +197,10 @@ class _Load:
             return frozenset(items)
         if isinstance(e, n.RangeLiteral):
             return range(self.value(e.low), self.value(e.high) + 1)
+        if isinstance(e, n.EveryCard) and self.deck_size is not None:
+            return range(self.deck_size)
+        if isinstance(e, n.SizeOf):
+            return len(self.value(e.operand))
         raise _LoadError(e, "this cannot be worked out when the game is loaded")
 
 
@@ -502,7 +507,7 @@ class _Compiler:
             if e.name == "words":
                 return f"op_words({args[0]})"
             return f"{e.name}({', '.join(args)})"
-        return f"D{ref[1].index}(st, {ctx.player}{''.join(', ' + a for a in args)})"
+        return f"D{ref[1].index}(st, {ctx.player}{self._args(e.args, ref[1].params, ctx)})"
 
     def _ex_Attribute(self, e: n.Attribute, ctx: _Ctx) -> str:
         ref = self.ref(e)
@@ -910,10 +915,19 @@ class _Compiler:
                 text = self.show(s.message, ctx, "st.show_card(None, {})")
             self.em.line(f"st.log.append({text})")
 
+    def _args(self, args: tuple[n.Expr, ...], params: tuple[tuple[str, Type], ...], ctx: _Ctx) -> str:
+        """Python for call arguments, a card or a zone given where cards are wanted made into a list."""
+        out = []
+        for arg, (_, ptype) in zip(args, params):
+            if ptype.kind == "cards" and self.type_of(arg).kind in ("card", "zone"):
+                out.append(f"list({self.cards(arg, ctx)})")
+            else:
+                out.append(self.ex(arg, ctx))
+        return "".join(", " + a for a in out)
+
     def _st_CallStmt(self, s: n.CallStmt, ctx: _Ctx) -> None:
         proc = self.ref(s)
-        args = "".join(", " + self.ex(a, ctx) for a in s.args)
-        self.em.line(f"PR{proc.index}(st, {ctx.player}{args})")
+        self.em.line(f"PR{proc.index}(st, {ctx.player}{self._args(s.args, proc.params, ctx)})")
 
     def _st_If(self, s: n.If, ctx: _Ctx) -> None:
         for i, (cond, body) in enumerate(s.branches):
@@ -1436,6 +1450,20 @@ class _Compiler:
 
     def compile(self) -> Program:
         self.layout()
+        self.load.deck_size = len(self.deck)
+        for req in self.c.requires:
+            if not self.load.value(req.cond):
+                raise OptionError(
+                    [
+                        Diagnostic(
+                            "E605",
+                            self.load.value(req.message),
+                            req.span,
+                            f"with {self.players} players and these options this game cannot be played",
+                            source=self.c.source,
+                        )
+                    ]
+                )
         self.uses_faces = any(
             isinstance(s, n.TurnFace) or (isinstance(s, n.Move) and s.facing is not None) or (isinstance(s, n.Deal) and s.facing is not None)
             for s in _all_stmts(self.c.file)

@@ -1281,6 +1281,17 @@ class RoundEndDecl(Decl):
 
 
 @frozen(kw_only=True)
+class RequireDecl(Decl):
+    """A condition on the players and options, checked when the game is loaded.
+
+    Example: ``require players * hand_size < size of every card, "not enough cards"``
+    """
+
+    cond: Expr
+    message: Text
+
+
+@frozen(kw_only=True)
 class RankingKey(Node):
     """One key of the ranking: ``highest``/``lowest`` of a per-player value, or the finishing order.
 

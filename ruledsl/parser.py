@@ -65,7 +65,7 @@ def _lark() -> Lark:
 
 
 #: Bump when the Lark(...) options in _lark change, so that cached tables are rebuilt.
-_TABLE_OPTIONS = "lalr contextual indenter game_file,expr positions-without-layout placeholders v2"
+_TABLE_OPTIONS = "lalr contextual indenter game_file,expr positions-without-layout placeholders v3"
 
 
 def _counts_for_position(node: object) -> bool:
@@ -295,6 +295,17 @@ _SYNTAX_EXAMPLES: dict[str, list[str]] = {
         'game "g"\nset x = 1\n',
         'game "g"\ndeal 3 from deck to each hand\n',
     ],
+    "E115": [
+        'game "g"\ndefine d = a and every c in hand satisfies c.x\n',
+        'game "g"\ndefine d = a and any c in hand where c.x\n',
+        'game "g"\ndefine d = a or any c in hand where c.x\n',
+        'game "g"\ndefine d = a or no c in hand where c.x\n',
+        'game "g"\ndefine d = not any c in hand where c.x\n',
+        'game "g"\ndefine d = 1 + count c in hand where c.x\n',
+        'game "g"\ndefine d = a and count c in hand\n',
+        'game "g"\ndefine d = 1 < count c in hand\n',
+        'game "g"\ndefine d = a and first c in hand where c.x\n',
+    ],
     "E114": [
         'game "g"\ndefine d = if x then 1\n',
         'game "g"\ndefine d = if x 1 else 2\n',
@@ -311,6 +322,10 @@ _SYNTAX_MESSAGES: dict[str, tuple[str, str | None]] = {
         "effects go inside a block: setup:, an action of a phase, or a procedure (to name:)",
     ),
     "E114": ("an 'if' value needs 'then' and 'else'", "write: if condition then value else other_value"),
+    "E115": (
+        "'any', 'no', 'every', 'count', 'first' and the like need parentheses inside a larger expression",
+        "write, for example: a and (any c in hand where c.rank == 7)",
+    ),
 }
 
 
@@ -429,6 +444,18 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
             end = len(source.line_text(token.line or line)) + 1
             span = Span(Pos(token.line or line, end, token.start_pos or 0), Pos(token.line or line, end + 1, 0))
 
+    if token.type == "_NL":
+        # A line that is one bare keyword: most often a procedure named like a statement.
+        words = source.line_text(token.line or line).split("#", 1)[0].split()
+        if len(words) == 1 and words[0] in _keywords():
+            word = words[0]
+            return Diagnostic(
+                "E106",
+                f"'{word}' is a keyword of the language: alone on a line it is an unfinished statement",
+                _line_span(source, token.line or line),
+                f"to run a procedure, give it another name than '{word}'",
+                source=source,
+            )
     if token.type != "NAME" and token.value in _keywords() and "NAME" in exc.expected:
         return Diagnostic(
             "E106",
@@ -846,6 +873,10 @@ class _ToNodes(Transformer):
     @_with_meta
     def round_end_decl(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.RoundEndDecl:
         return n.RoundEndDecl(body=body, span=self._span(meta))
+
+    @_with_meta
+    def require_decl(self, meta: Any, cond: n.Expr, message: Token) -> n.RequireDecl:
+        return n.RequireDecl(cond=cond, message=self._template(message), span=self._span(meta))
 
     @_with_meta
     def ranking_decl(self, meta: Any, *keys: n.RankingKey) -> n.RankingDecl:
