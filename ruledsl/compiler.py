@@ -271,12 +271,13 @@ def _build_deck(checked: CheckedGame, load: _Load) -> list[_Card]:
 class _Ctx:
     """Python names of a rule's locals, and the expression for the acting player."""
 
-    def __init__(self, names: dict[str, str] | None = None, player: str = "p") -> None:
+    def __init__(self, names: dict[str, str] | None = None, player: str = "p", overrides: dict[int, str] | None = None) -> None:
         self.names = dict(names or {})
         self.player = player
+        self.overrides = overrides or {}  # node id -> Python expression to use instead
 
     def child(self) -> _Ctx:
-        return _Ctx(self.names, self.player)
+        return _Ctx(self.names, self.player, self.overrides)
 
 
 class _Emitter:
@@ -394,6 +395,9 @@ class _Compiler:
     # ------------------------------------------------------------------ expressions
 
     def ex(self, e: n.Expr, ctx: _Ctx) -> str:
+        override = ctx.overrides.get(id(e))
+        if override is not None:
+            return override
         method = getattr(self, f"_ex_{type(e).__name__}")
         return f"({method(e, ctx)})"
 
@@ -1006,7 +1010,20 @@ class _Compiler:
             ctx, params = self._signature(d.params)
             block = self.function(f"D{d.index}", params, decl.span)
             self.em.at(decl.body.span)
-            self.em.line(f"return {self.ex(decl.body, ctx)}")
+            body = self.ex(decl.body, ctx)
+            if all(t.kind not in ("cards", "players", "set", "range", "tuple") for _, t in d.params):
+                # While legal actions are listed the state cannot change: compute each
+                # definition once per arguments (st.memo is None at all other times).
+                key = "(" + ", ".join([str(d.index), "p", *params[2:]]) + ",)"
+                self.em.line("m_ = st.memo")
+                self.em.line("if m_ is not None:")
+                with self.em.block():
+                    self.em.line(f"r_ = m_.get({key}, MISS)")
+                    self.em.line("if r_ is MISS:")
+                    with self.em.block():
+                        self.em.line(f"r_ = m_[{key}] = {body}")
+                    self.em.line("return r_")
+            self.em.line(f"return {body}")
             self.end_function(block)
 
     def compile_procedures(self) -> None:
@@ -1138,7 +1155,15 @@ class _Compiler:
             if isinstance(ch.shape, n.CardChoice):
                 self._emit_card_loop(ch.shape, py, ctx, inner)
             else:
-                opened += self._emit_loop(ch.shape, py, ctx, key_parts)
+                value_ok = None
+                if isinstance(ch.shape, n.SameChoice):
+                    # Conditions that use the group only through its shared value are
+                    # tested once per value, before any group of that value is built.
+                    by_value = [cj for cj in levels[i + 1] if _only_through(cj, ch.name, ch.shape.attr)]
+                    if by_value:
+                        levels = [*levels[: i + 1], [cj for cj in levels[i + 1] if cj not in by_value], *levels[i + 2 :]]
+                        value_ok = self._value_filter(by_value, ch, ctx)
+                opened += self._emit_loop(ch.shape, py, ctx, key_parts, value_ok)
                 self._emit_level(a, info, bid, names, ctx, levels, i + 1, key_parts)
                 key_parts.pop()
         em.indent -= opened
@@ -1191,7 +1216,18 @@ class _Compiler:
             with em.block():
                 by_place()
 
-    def _emit_loop(self, shape: n.ChoiceShape, py: str, ctx: _Ctx, key_parts: list[str]) -> int:
+    def _value_filter(self, conjuncts: list[n.Expr], ch: n.Choice, ctx: _Ctx) -> str:
+        """A lambda testing conditions on a group's shared value alone."""
+        value = self.fresh("val")
+        overrides = dict(ctx.overrides)
+        for cj in conjuncts:
+            for x in _walk(cj):
+                if isinstance(x, n.Attribute) and isinstance(x.obj, n.Name) and x.obj.id == ch.name:
+                    overrides[id(x)] = value
+        inner = _Ctx(ctx.names, ctx.player, overrides)
+        return f"(lambda {value}: " + " and ".join(self.ex(cj, inner) for cj in conjuncts) + ")"
+
+    def _emit_loop(self, shape: n.ChoiceShape, py: str, ctx: _Ctx, key_parts: list[str], value_ok: str | None = None) -> int:
         """Open the loop of a non-card choice; push its key; return the blocks opened."""
         em = self.em
         if isinstance(shape, n.NumberChoice):
@@ -1217,7 +1253,7 @@ class _Compiler:
         if isinstance(shape, n.CardsChoice):
             gen = f"op_combinations({pool}, KIND, {size})"
         elif isinstance(shape, n.SameChoice):
-            gen = f"op_same_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild})"
+            gen = f"op_same_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild}, {value_ok or 'None'})"
         elif isinstance(shape, n.ValuedChoice):
             gen = f"op_valued_groups({pool}, KIND, A{self.ref(shape).index}, {self.ex(shape.value, ctx)}, {size}, {wild})"
         else:
@@ -1511,6 +1547,7 @@ class _Compiler:
             ALLP=tuple(range(self.players)),
             ALLCARDS=tuple(range(len(self.deck))),
             INF=float("inf"),
+            MISS=object(),
             SHOW_NAME=lambda c: "a hidden card" if c is None else names[c],
         )
         # The generated source names only identifiers this compiler made up; see the module docstring.
@@ -1655,6 +1692,15 @@ def _walk(node: n.Node) -> Iterator[n.Node]:
         stack.extend(x.children())
         if isinstance(x, n.Text):
             stack.extend(p for p in x.parts if isinstance(p, n.Node))
+
+
+def _only_through(e: n.Expr, name: str, attr: str) -> bool:
+    """Whether ``e`` uses the choice ``name`` only as ``name.attr`` (and uses it at all)."""
+    uses = sum(1 for x in _walk(e) if isinstance(x, n.Name) and x.id == name)
+    via = sum(
+        1 for x in _walk(e) if isinstance(x, n.Attribute) and x.name == attr and isinstance(x.obj, n.Name) and x.obj.id == name
+    )
+    return uses > 0 and uses == via
 
 
 def _names_used(e: n.Expr) -> set[str]:

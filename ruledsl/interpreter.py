@@ -35,7 +35,7 @@ class GameState:
         "out", "finished", "rng", "hist", "terminal", "ret", "round", "auction", "windows",
         "pending_phase", "face", "log", "last_args", "last_actor", "truncated",
         # transient, while an action runs:
-        "next_kind", "next_goto", "steps", "opened", "_legal",
+        "next_kind", "next_goto", "steps", "opened", "memo", "_legal",
     )
 
     # ------------------------------------------------------------------ creation
@@ -77,6 +77,7 @@ class GameState:
         st.next_goto = None
         st.steps = 0
         st.opened = None
+        st.memo = None
         st._legal = None
         st._run(st._start_round)
         return st
@@ -116,6 +117,7 @@ class GameState:
         c.next_goto = None
         c.steps = 0
         c.opened = None
+        c.memo = None
         c._legal = self._legal  # never changed in place: legal_actions hands out copies
         return c
 
@@ -276,6 +278,13 @@ class GameState:
     def _compute_legal(self) -> list[Action]:
         if self.terminal:
             return []
+        self.memo = {}
+        try:
+            return self._list_legal()
+        finally:
+            self.memo = None
+
+    def _list_legal(self) -> list[Action]:
         out: list[Action] = []
         p = self.actor
         if self.windows is not None:
@@ -379,7 +388,11 @@ class GameState:
             while queue:
                 q = queue[0]
                 probe: list[Action] = []
-                window.legal(self, q, probe)
+                self.memo = {}
+                try:
+                    window.legal(self, q, probe)
+                finally:
+                    self.memo = None
                 if probe:
                     self.actor = q
                     return True

@@ -6,6 +6,7 @@ the generated code stays short and the hot path does no attribute lookups it can
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -295,19 +296,30 @@ def kinds_in(pool: Iterable[int], kind: tuple[int, ...]) -> dict[int, list[int]]
 
 
 def _multisets(groups: list[list[int]], size: int | None) -> Iterator[list[int]]:
-    """Yield non-empty sub-multisets (by kind) of the given groups, of a size if given."""
+    """Yield non-empty sub-multisets (by kind) of the given groups, of a size if given.
 
-    def rec(i: int, left: int | None, acc: list[int]) -> Iterator[list[int]]:
-        if i == len(groups):
-            if acc and (left is None or left == 0):
-                yield acc
-            return
-        cards = groups[i]
-        top_count = len(cards) if left is None else min(len(cards), left)
-        for take in range(top_count, -1, -1):
-            yield from rec(i + 1, None if left is None else left - take, acc + cards[:take])
-
-    return rec(0, size, [])
+    ``groups`` holds the cards of each kind; a sub-multiset takes the first few of each.
+    Larger takes come first, so the order is stable for a given pool.
+    """
+    if not groups:
+        return
+    if len(groups) == 1:
+        cards = groups[0]
+        if size is None:
+            for take in range(len(cards), 0, -1):
+                yield cards[:take]
+        elif 0 < size <= len(cards):
+            yield cards[:size]
+        return
+    for takes in itertools.product(*(range(len(g), -1, -1) for g in groups)):
+        total = sum(takes)
+        if total == 0 or (size is not None and total != size):
+            continue
+        out: list[int] = []
+        for g, take in zip(groups, takes):
+            if take:
+                out.extend(g[:take])
+        yield out
 
 
 def combinations(pool: Iterable[int], kind: tuple[int, ...], size: int | None) -> Iterator[list[int]]:
@@ -318,9 +330,17 @@ def combinations(pool: Iterable[int], kind: tuple[int, ...], size: int | None) -
 
 
 def same_groups(
-    pool: Iterable[int], kind: tuple[int, ...], table: tuple[Any, ...], size: int | None, wild: Callable[[int], bool] | None
+    pool: Iterable[int],
+    kind: tuple[int, ...],
+    table: tuple[Any, ...],
+    size: int | None,
+    wild: Callable[[int], bool] | None,
+    value_ok: Callable[[Any], bool] | None = None,
 ) -> Iterator[list[int]]:
-    """Yield groups of cards sharing one value of ``table``; wild cards may join any group."""
+    """Yield groups of cards sharing one value of ``table``; wild cards may join any group.
+
+    ``value_ok`` rules a shared value out before any of its groups is built.
+    """
     naturals: dict[Any, list[int]] = {}
     wilds: list[int] = []
     for c in pool:
@@ -329,7 +349,9 @@ def same_groups(
         else:
             naturals.setdefault(table[c], []).append(c)
     wild_groups = list(kinds_in(wilds, kind).values())
-    for cards in naturals.values():
+    for value, cards in naturals.items():
+        if value_ok is not None and not value_ok(value):
+            continue
         for nat in _multisets(list(kinds_in(cards, kind).values()), None):
             if size is None:
                 yield nat
