@@ -31,6 +31,9 @@ from ruledsl.symbols import (
 
 #: Loop rounds (while, repeat) one action may take before it is stopped as endless.
 STEP_BUDGET = 100_000
+#: Definitions this small (in nodes) are written in place of their calls, up to this depth.
+_MAX_INLINE_NODES = 40
+_MAX_INLINE_DEPTH = 3
 
 
 # ============================================================================ the compiled program
@@ -325,6 +328,7 @@ class _Compiler:
         self.uses_faces = False
         # In a label made from an action's key, a card chosen by its place is None.
         self._label_mode = False
+        self._inline_depth = 0
 
     # ------------------------------------------------------------------ helpers
 
@@ -495,8 +499,49 @@ class _Compiler:
                 return f"{base} + {ctx.player}" if base else ctx.player
             return repr(base)
         if kind == "define":
+            inlined = self._inline(ref[1], (), ctx)
+            if inlined is not None:
+                return inlined
             return f"D{ref[1].index}(st, {ctx.player})"
         raise AssertionError(f"unresolved name {e.id}: {ref}")
+
+    def _inline(self, d: DefineSym, args: tuple[n.Expr, ...], ctx: _Ctx) -> str | None:
+        """Python for a small definition's body written in place of its call, or None.
+
+        A call costs more than a small body. Parameters are replaced, by node, only where
+        the body's names really are those parameters, so nothing in the body is captured.
+        An argument used more than once must be cheap to compute again (it has no effects).
+        """
+        decl = d.decl
+        if not isinstance(decl, n.DefineDecl) or self._inline_depth >= _MAX_INLINE_DEPTH:
+            return None
+        body_nodes = list(_walk(decl.body))
+        if len(body_nodes) > _MAX_INLINE_NODES:
+            return None
+        if not d.params and any(isinstance(x, _LOOPING) for x in body_nodes):
+            return None  # a costly value without arguments: the per-listing memo computes it once
+        overrides = dict(ctx.overrides)
+        for (pname, ptype), arg in zip(d.params, args):
+            uses = [
+                x
+                for x in body_nodes
+                if isinstance(x, n.Name)
+                and x.id == pname
+                and isinstance(self.ref(x), tuple)
+                and self.ref(x)[0] == "local"
+                and self.ref(x)[1].kind == "param"
+                and self.ref(x)[1].decl is decl
+            ]
+            if len(uses) > 1 and not _cheap(arg, self.c):
+                return None
+            code = f"list({self.cards(arg, ctx)})" if ptype.kind == "cards" and self.type_of(arg).kind in ("card", "zone") else self.ex(arg, ctx)
+            for x in uses:
+                overrides[id(x)] = code
+        self._inline_depth += 1
+        try:
+            return self.ex(decl.body, _Ctx(ctx.names, ctx.player, overrides))
+        finally:
+            self._inline_depth -= 1
 
     def _ex_AllPlayers(self, e: n.AllPlayers, ctx: _Ctx) -> str:
         ref = self.ref(e)
@@ -511,6 +556,9 @@ class _Compiler:
             if e.name == "words":
                 return f"op_words({args[0]})"
             return f"{e.name}({', '.join(args)})"
+        inlined = self._inline(ref[1], e.args, ctx)
+        if inlined is not None:
+            return inlined
         return f"D{ref[1].index}(st, {ctx.player}{self._args(e.args, ref[1].params, ctx)})"
 
     def _ex_Attribute(self, e: n.Attribute, ctx: _Ctx) -> str:
@@ -520,6 +568,10 @@ class _Compiler:
             return repr(ref[1].index)
         if kind == "card_attr":
             table = f"A{ref[1].index}"
+            if isinstance(e.obj, n.TopOf) and e.obj.count is None and self.type_of(e.obj.zone).kind == "zone" and id(e.obj) not in ctx.overrides:
+                z = self.ex(e.obj.zone, ctx)
+                if _simple_code(z):
+                    return f"{table}[Z[{z}][-1]] if Z[{z}] else None"
             obj = self.ex(e.obj, ctx)
             if self.type_of(e.obj).nullable or self._label_mode:
                 return f"op_attr({table}, {obj})"
@@ -674,6 +726,10 @@ class _Compiler:
 
     def _ex_TopOf(self, e: n.TopOf, ctx: _Ctx) -> str:
         if e.count is None:
+            if self.type_of(e.zone).kind == "zone":
+                z = self.ex(e.zone, ctx)
+                if _simple_code(z):
+                    return f"Z[{z}][-1] if Z[{z}] else None"
             return f"op_top({self.cards(e.zone, ctx)})"
         return f"op_top_n({self.cards(e.zone, ctx)}, {self.ex(e.count, ctx)})"
 
@@ -1299,6 +1355,8 @@ class _Compiler:
                 with em.block():
                     em.line(f"{act} = ACT{idx}[{k}] = INTERN(AD{idx}, ({k},))")
                 em.line(f"out.append({act})")
+            elif not key_parts:
+                em.line(f"out.append(CONST{idx})")  # an action with no choice is always the same object
             else:
                 em.line(f"out.append(INTERN(AD{idx}, {key}))")
         else:
@@ -1336,7 +1394,10 @@ class _Compiler:
         block = self.function(f"X{idx}", ["st", "p", "key"], item.span)
         self._emit_resolve(choices, ctx)
         if choices:
-            self.em.line("st.last_args = (" + "".join(ctx.names[ch.name] + ", " for ch in choices) + ")")
+            # Kept only for transcripts: what was chosen, shown later as each player sees it.
+            self.em.line("if st.log is not None:")
+            with self.em.block():
+                self.em.line("st.last_args = (" + "".join(ctx.names[ch.name] + ", " for ch in choices) + ")")
         self.body(item.body, ctx)
         self.end_function(block)
         self._emit_label(item, info, choices)
@@ -1571,6 +1632,7 @@ class _Compiler:
                 span=item.span,
             )
             namespace[f"AD{idx}"] = d
+            namespace[f"CONST{idx}"] = intern(d, ())
             defs.append(d)
         phases = []
         for phase, infos in self.phase_infos:
@@ -1692,6 +1754,24 @@ def _walk(node: n.Node) -> Iterator[n.Node]:
         stack.extend(x.children())
         if isinstance(x, n.Text):
             stack.extend(p for p in x.parts if isinstance(p, n.Node))
+
+
+#: Expressions that go through cards or players one by one.
+_LOOPING = (n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.RunOf)
+
+
+def _simple_code(code: str) -> bool:
+    """Whether generated Python is a constant, a name or an index sum, cheap to repeat."""
+    return all(ch.isalnum() or ch in " _+()" for ch in code) and code.count("(") < 4
+
+
+def _cheap(e: n.Expr, checked: CheckedGame) -> bool:
+    """Whether an expression is cheap and harmless to compute twice (an argument to inline)."""
+    if isinstance(e, (n.Number, n.BoolLit, n.NoneLit, n.ActingPlayer, n.Name)):
+        return True
+    if isinstance(e, n.Attribute):
+        return _cheap(e.obj, checked)
+    return False
 
 
 def _only_through(e: n.Expr, name: str, attr: str) -> bool:

@@ -142,24 +142,56 @@ class GameState:
         """Return the actions the current player may take, in a stable order."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._run(self._compute_legal)
-        return list(legal)
+            legal = self._legal = self._compute_legal()
+        return legal[:]
 
     def apply_action(self, action: Action) -> None:
         """Apply a legal action; raise IllegalActionError, with the reason, for any other."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._run(self._compute_legal)
+            legal = self._legal = self._compute_legal()
         for a in legal:
-            if a is action or a == action:
-                action = a
+            if a is action:
                 break
         else:
-            raise IllegalActionError(self._why_illegal(action))
+            # An equal action from elsewhere (a clone, a replay) stands for the listed one.
+            for a in legal:
+                if a == action:
+                    action = a
+                    break
+            else:
+                raise IllegalActionError(self._why_illegal(action))
         self._legal = None
         self.hist.append(action)
-        self.last_actor = self.actor
-        self._run(self._apply, action)
+        p = self.last_actor = self.actor
+        defn = action.defn
+        self.next_kind = NEXT_TURN
+        self.opened = None
+        self.steps = 0
+        try:
+            if defn.owner_kind == "phase":
+                defn.apply(self, p, action.key)
+                if self.opened is None and self.next_kind != GO_TO:
+                    # The usual case, without windows or phases: hand the turn on here.
+                    turn = self.turn
+                    if self.next_kind == NEXT_TURN or self.out[turn]:
+                        turn = (turn + self.direction) % self.n
+                        if self.out[turn]:
+                            turn = ops.step(self, self.turn, 1)
+                        self.turn = turn
+                    self.actor = turn
+                else:
+                    self._resolve()
+            else:
+                self._apply_special(defn, p, action)
+        except GameOver as over:
+            self._game_over(over)
+        except RoundOver:
+            self._round_over()
+        except RuleDslError:
+            raise
+        except Exception as exc:
+            raise self._rule_failed(exc) from None
         if not self.terminal and len(self.hist) >= self.game.max_actions:
             self.truncated = True
             self._end([0.0] * self.n)
@@ -278,53 +310,44 @@ class GameState:
     def _compute_legal(self) -> list[Action]:
         if self.terminal:
             return []
-        self.memo = {}
-        try:
-            return self._list_legal()
-        finally:
-            self.memo = None
-
-    def _list_legal(self) -> list[Action]:
         out: list[Action] = []
         p = self.actor
-        if self.windows is not None:
-            window = self.prog.windows[self.windows[0][0]]
-            window.legal(self, p, out)
-            out.append(_pass_action(window.pass_def))
-            return out
-        phase = self.prog.phases[self.phase]
-        phase.legal(self, p, out)
-        if phase.is_auction and phase.pass_def is not None:
-            out.append(_pass_action(phase.pass_def))
+        # While the actions are listed the state cannot change: definitions are memoised.
+        self.memo = {}
+        try:
+            if self.windows is None:
+                phase = self.prog.phases[self.phase]
+                phase.legal(self, p, out)
+                if phase.is_auction and phase.pass_def is not None:
+                    out.append(_pass_action(phase.pass_def))
+            else:
+                window = self.prog.windows[self.windows[0][0]]
+                window.legal(self, p, out)
+                out.append(_pass_action(window.pass_def))
+        except RuleDslError:
+            raise
+        except Exception as exc:
+            raise self._rule_failed(exc) from None
+        finally:
+            self.memo = None
         return out
 
-    def _apply(self, action: Action) -> None:
-        defn = action.defn
-        p = self.actor
-        self.next_kind = NEXT_TURN
+    def _apply_special(self, defn: ActionDef, p: int, action: Action) -> None:
+        """Apply an action of a window or an auction."""
         self.next_goto = None
-        self.opened = None
-        self.steps = 0
-        self.last_args = ()
-        try:
-            if defn.owner_kind == "window":
-                if defn.is_pass:
-                    defn.apply(self, p, action.key)
-                    self._window_pass()
-                    return
-                # Whoever acts in a window takes the turn: play goes on from him.
-                self.windows = None
-                self.pending_phase = None
-                self.turn = p
-            if defn.owner_kind == "auction":
-                self._bid(defn, p, action)
+        if defn.owner_kind == "window":
+            if defn.is_pass:
+                defn.apply(self, p, action.key)
+                self._window_pass()
                 return
+            # Whoever acts in a window takes the turn: play goes on from him.
+            self.windows = None
+            self.pending_phase = None
+            self.turn = p
             defn.apply(self, p, action.key)
             self._resolve()
-        except GameOver as over:
-            self._game_over(over)
-        except RoundOver:
-            self._round_over()
+            return
+        self._bid(defn, p, action)
 
     def _resolve(self) -> None:
         """Hand the turn on as the rules asked, then open any window."""
@@ -544,18 +567,21 @@ class GameState:
             return fn(*args)
         except RuleDslError:
             raise
-        except RecursionError:
-            raise RuleRuntimeError([Diagnostic("R503", "the rules nested too deeply while running", None, source=self.game.source)]) from None
         except Exception as exc:
-            span = None
-            for frame, line in traceback.walk_tb(exc.__traceback__):
-                if frame.f_code.co_filename == self.prog.filename:
-                    span = self.prog.span_of_line(line) or span
-            if span is None:
-                raise  # a fault of ruledsl itself, not of the rule file
-            raise RuleRuntimeError(
-                [Diagnostic("R504", _runtime_message(exc), span, _runtime_hint(exc), source=self.game.source)]
-            ) from None
+            raise self._rule_failed(exc) from None
+
+    def _rule_failed(self, exc: Exception) -> Exception:
+        """Return the RuleRuntimeError for a failure inside compiled rules (or ``exc`` itself,
+        a fault of ruledsl, when no rule of the file was running)."""
+        if isinstance(exc, RecursionError):
+            return RuleRuntimeError([Diagnostic("R503", "the rules nested too deeply while running", None, source=self.game.source)])
+        span = None
+        for frame, line in traceback.walk_tb(exc.__traceback__):
+            if frame.f_code.co_filename == self.prog.filename:
+                span = self.prog.span_of_line(line) or span
+        if span is None:
+            return exc
+        return RuleRuntimeError([Diagnostic("R504", _runtime_message(exc), span, _runtime_hint(exc), source=self.game.source)])
 
     def _why_illegal(self, action: object) -> str:
         if self.terminal:

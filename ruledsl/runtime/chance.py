@@ -27,17 +27,34 @@ def next_u64(state: int) -> tuple[int, int]:
 
 def below(state: int, n: int) -> tuple[int, int]:
     """Return (new state, a uniformly random integer in 0..n-1); n must be positive."""
-    # Rejection sampling keeps every outcome exactly equally likely.
-    limit = (1 << 64) - ((1 << 64) % n)
-    while True:
-        state, r = next_u64(state)
-        if r < limit:
-            return state, r % n
+    # Lemire's multiply-shift, with the rejection that keeps every outcome equally likely.
+    state, r = next_u64(state)
+    m = r * n
+    low = m & _MASK
+    if low < n:
+        threshold = ((1 << 64) - n) % n
+        while low < threshold:
+            state, r = next_u64(state)
+            m = r * n
+            low = m & _MASK
+    return state, m >> 64
 
 
 def shuffle(state: int, items: list[int]) -> int:
-    """Shuffle a list in place (Fisher-Yates); return the new state."""
+    """Shuffle a list in place (Fisher-Yates, exactly uniform); return the new state."""
+    mask = _MASK
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        # next_u64 and below, written out: a shuffle is most of a game's setup time.
+        state = (state + _GOLDEN) & mask
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        m = (z ^ (z >> 31)) * n
+        if m & mask < n:
+            threshold = ((1 << 64) - n) % n
+            while m & mask < threshold:
+                state, r = next_u64(state)
+                m = r * n
+        j = m >> 64
         items[i], items[j] = items[j], items[i]
     return state
