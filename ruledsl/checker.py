@@ -616,6 +616,8 @@ class _Checker:
                     self.error("E301", f"a bid's strength is a number or a tuple of numbers, not {t}", a.strength)
         elif a.strength is not None:
             self.error("E406", "'strength' belongs to the bids of an auction", a.strength, "declare the phase with 'auction name:'")
+        if a.otherwise and is_bid:
+            self.error("E406", "a bid cannot be 'otherwise': passing is always possible in an auction", a)
         self._block(a.body, inner)
 
     def _choice(self, shape: n.ChoiceShape, scope: _Scope) -> Type:

@@ -10,6 +10,7 @@ time is reported at its place in the rule file.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -108,6 +109,7 @@ class Program:
     player_vars: list[VarInfo]
     card_vars: list[VarInfo]
     uses_faces: bool
+    uses_memo: bool  # whether listing legal actions calls definitions, which memoise
     line_spans: list[Span | None]
     filename: str
     source_code: str
@@ -274,13 +276,25 @@ def _build_deck(checked: CheckedGame, load: _Load) -> list[_Card]:
 class _Ctx:
     """Python names of a rule's locals, and the expression for the acting player."""
 
-    def __init__(self, names: dict[str, str] | None = None, player: str = "p", overrides: dict[int, str] | None = None) -> None:
+    def __init__(
+        self,
+        names: dict[str, str] | None = None,
+        player: str = "p",
+        overrides: dict[int, str] | None = None,
+        hoist: list[tuple[str, str]] | None = None,
+        varying: frozenset[str] = frozenset(),
+    ) -> None:
         self.names = dict(names or {})
         self.player = player
         self.overrides = overrides or {}  # node id -> Python expression to use instead
+        self.hoist = hoist  # where loop-invariant values go, computed once before the loops
+        self.varying = varying  # Python names that change inside those loops
 
     def child(self) -> _Ctx:
-        return _Ctx(self.names, self.player, self.overrides)
+        return _Ctx(self.names, self.player, self.overrides, self.hoist, self.varying)
+
+    def with_overrides(self, overrides: dict[int, str]) -> _Ctx:
+        return _Ctx(self.names, self.player, overrides, self.hoist, self.varying)
 
 
 class _Emitter:
@@ -329,6 +343,8 @@ class _Compiler:
         # In a label made from an action's key, a card chosen by its place is None.
         self._label_mode = False
         self._inline_depth = 0
+        self._listing = False  # compiling a function that lists legal actions
+        self.listing_calls_defines = False  # ... and it calls a definition (which memoises)
 
     # ------------------------------------------------------------------ helpers
 
@@ -403,7 +419,62 @@ class _Compiler:
         if override is not None:
             return override
         method = getattr(self, f"_ex_{type(e).__name__}")
-        return f"({method(e, ctx)})"
+        code = f"({method(e, ctx)})"
+        if (
+            ctx.hoist is not None
+            and not isinstance(e, _TRIVIAL)
+            and not _LITERAL.fullmatch(code)
+            and self._total(e)
+            and not _mentions(code, ctx.varying)
+        ):
+            # Inside the loops that list an action's choices, a value that depends on no
+            # choice and cannot fail is computed once, before the loops.
+            name = self.fresh("h")
+            ctx.hoist.append((name, code))
+            return name
+        return code
+
+    def _total(self, e: n.Expr) -> bool:
+        """Whether evaluating ``e`` can never fail (so it may be computed early)."""
+        t = self.type_of(e)
+        if isinstance(e, (n.Number, n.BoolLit, n.NoneLit, n.Text, n.ActingPlayer, n.AllPlayers, n.EveryCard)):
+            return True
+        if isinstance(e, n.Name):
+            ref = self.ref(e)
+            if isinstance(ref, tuple) and ref[0] == "define":
+                return self._define_total(ref[1])
+            return True
+        if isinstance(e, n.Attribute):
+            ref = self.ref(e)
+            if ref[0] in ("card_attr", "card_var"):
+                return (not self.type_of(e.obj).nullable or ref[0] == "card_attr") and self._total(e.obj)
+            return ref[0] != "zone" or self._total(e.obj)
+        if isinstance(e, (n.TopOf, n.BottomOf)):
+            return e.count is None and self._total(e.zone)
+        if isinstance(e, (n.SizeOf, n.IsEmpty)):
+            return self._total(e.operand)
+        if isinstance(e, n.Compare):
+            return self._total(e.left) and self._total(e.right)
+        if isinstance(e, n.BoolOp):
+            return self._total(e.left) and self._total(e.right)
+        if isinstance(e, n.Not):
+            return self._total(e.operand)
+        if isinstance(e, n.IfExpr):
+            return self._total(e.cond) and self._total(e.then) and self._total(e.else_)
+        if isinstance(e, n.Member):
+            return self._total(e.element) and self._total(e.collection)
+        if isinstance(e, n.Call):
+            ref = self.ref(e)
+            return ref[0] == "define" and self._define_total(ref[1]) and all(self._total(a) for a in e.args)
+        if isinstance(e, n.Quantifier):
+            return self._total(e.iterable) and self._total(e.cond)
+        if isinstance(e, n.Topmost):
+            return self._total(e.iterable) and self._total(e.where)
+        return False
+
+    def _define_total(self, d: DefineSym) -> bool:
+        decl = d.decl
+        return isinstance(decl, n.DefineDecl) and self._total(decl.body)
 
     def cards(self, e: n.Expr, ctx: _Ctx) -> str:
         """Python for a list of cards (a zone's own list: do not change it)."""
@@ -502,6 +573,7 @@ class _Compiler:
             inlined = self._inline(ref[1], (), ctx)
             if inlined is not None:
                 return inlined
+            self.listing_calls_defines |= self._listing
             return f"D{ref[1].index}(st, {ctx.player})"
         raise AssertionError(f"unresolved name {e.id}: {ref}")
 
@@ -539,7 +611,7 @@ class _Compiler:
                 overrides[id(x)] = code
         self._inline_depth += 1
         try:
-            return self.ex(decl.body, _Ctx(ctx.names, ctx.player, overrides))
+            return self.ex(decl.body, ctx.with_overrides(overrides))
         finally:
             self._inline_depth -= 1
 
@@ -559,6 +631,7 @@ class _Compiler:
         inlined = self._inline(ref[1], e.args, ctx)
         if inlined is not None:
             return inlined
+        self.listing_calls_defines |= self._listing
         return f"D{ref[1].index}(st, {ctx.player}{self._args(e.args, ref[1].params, ctx)})"
 
     def _ex_Attribute(self, e: n.Attribute, ctx: _Ctx) -> str:
@@ -684,6 +757,7 @@ class _Compiler:
         py = self.fresh()
         inner = ctx.child()
         inner.names[var] = py
+        inner.varying = ctx.varying | {py}
         return py, inner
 
     def _ex_Quantifier(self, e: n.Quantifier, ctx: _Ctx) -> str:
@@ -839,12 +913,20 @@ class _Compiler:
         elif t.kind == "card":
             c = self.fresh("c")
             em.line(f"{c} = {self.ex(s.what, ctx)}")
-            em.line(f"if {c} is not None:")
-            with em.block():
+            if t.nullable:
+                em.line(f"if {c} is not None:")
+                em.indent += 1
+            if where == 0:
+                em.line(f"Z[st.loc[{c}]].remove({c})")
+                em.line(f"Z[{dst}].append({c})")
+                em.line(f"st.loc[{c}] = {dst}")
+            else:
                 em.line(f"op_move_card(st, {c}, {dst}, {where})")
-                self._after_move(s, f"({c},)", ctx)
-                if needs_fire:
-                    self._fire(dst, f"[{c}]", ctx, family)
+            self._after_move(s, f"({c},)", ctx)
+            if needs_fire:
+                self._fire(dst, f"[{c}]", ctx, family)
+            if t.nullable:
+                em.indent -= 1
             return
         else:
             em.line(f"{moved} = op_move_cards(st, {self.cards(s.what, ctx)}, {dst}, {where})")
@@ -1199,6 +1281,16 @@ class _Compiler:
             opened += 1
         if i == len(a.choices):
             self._emit_emission(a, info, bid, ctx, key_parts)
+        elif i == 0 and ctx.hoist is None:
+            # Open the hoisting sink for everything inside the loops; its lines go here,
+            # before the first loop, once the loops have been written.
+            at, indent = len(em.lines), em.indent
+            sink: list[tuple[str, str]] = []
+            loop_ctx = _Ctx(ctx.names, ctx.player, ctx.overrides, sink, frozenset(names))
+            self._emit_level(a, info, bid, names, loop_ctx, [[], *levels[1:]], 0, key_parts)
+            lines = ["    " * indent + f"{name} = {code}" for name, code in sink]
+            em.lines[at:at] = lines
+            em.spans[at:at] = [a.span] * len(lines)
         else:
             ch, py = a.choices[i], names[i]
             em.at(ch.span)
@@ -1280,7 +1372,7 @@ class _Compiler:
             for x in _walk(cj):
                 if isinstance(x, n.Attribute) and isinstance(x.obj, n.Name) and x.obj.id == ch.name:
                     overrides[id(x)] = value
-        inner = _Ctx(ctx.names, ctx.player, overrides)
+        inner = _Ctx(ctx.names, ctx.player, overrides, ctx.hoist, ctx.varying | {value})
         return f"(lambda {value}: " + " and ".join(self.ex(cj, inner) for cj in conjuncts) + ")"
 
     def _emit_loop(self, shape: n.ChoiceShape, py: str, ctx: _Ctx, key_parts: list[str], value_ok: str | None = None) -> int:
@@ -1380,7 +1472,10 @@ class _Compiler:
             elif isinstance(shape, n.CardChoice):
                 pool = self.cards(shape.pool, ctx)
                 find = f"key[{i}]" if self.unique else f"op_find_kind({pool}, KIND, key[{i}])"
-                em.line(f"{py} = {find} if key[{i}] >= 0 else {pool}[len({pool}) + key[{i}]]")
+                if self._pool_visibility(shape.pool) is True:
+                    em.line(f"{py} = {find}")  # a seen card is always chosen by its kind
+                else:
+                    em.line(f"{py} = {find} if key[{i}] >= 0 else {pool}[len({pool}) + key[{i}]]")
             else:
                 pool = self.cards(shape.pool, ctx)
                 em.line(f"{py} = list(key[{i}])" if self.unique else f"{py} = op_find_kinds({pool}, KIND, key[{i}])")
@@ -1476,16 +1571,35 @@ class _Compiler:
             listed.append(n.PassDecl(label=None, body=()))
         return [(item, self._new_action(item, owner, owner_kind)) for item in listed]
 
+    def _enumerate_all(self, actions: list[tuple[n.ActionDecl | n.PassDecl, dict[str, Any]]], bid: bool) -> None:
+        """List the ordinary actions, then, if there is none, the 'otherwise' ones."""
+        self._listing = True
+        try:
+            self._enumerate_all_(actions, bid)
+        finally:
+            self._listing = False
+
+    def _enumerate_all_(self, actions: list[tuple[n.ActionDecl | n.PassDecl, dict[str, Any]]], bid: bool) -> None:
+        ordinary = [(i, info) for i, info in actions if isinstance(i, n.ActionDecl) and not i.otherwise]
+        fallback = [(i, info) for i, info in actions if isinstance(i, n.ActionDecl) and i.otherwise]
+        if fallback:
+            self.em.line("base_ = len(out)")
+        for item, info in ordinary:
+            self._enumerate(item, info, bid)  # type: ignore[arg-type]
+        if fallback:
+            self.em.line("if len(out) == base_:")
+            with self.em.block():
+                for item, info in fallback:
+                    self._enumerate(item, info, bid)  # type: ignore[arg-type]
+        self.em.line("return None")
+
     def compile_phases(self) -> None:
         for phase in self.sy.phases.values():
             decl = phase.decl
             assert isinstance(decl, n.PhaseDecl)
             actions = self._actions_of(decl.items, phase.name, "auction" if phase.is_auction else "phase", phase.is_auction)
             block = self.function(f"L{phase.index}", ["st", "p", "out"], decl.span)
-            for item, info in actions:
-                if isinstance(item, n.ActionDecl):
-                    self._enumerate(item, info, bid=phase.is_auction)
-            self.em.line("return None")
+            self._enumerate_all(actions, phase.is_auction)
             self.end_function(block)
             for item, info in actions:
                 self._finish_action(item, info, bid=phase.is_auction)
@@ -1504,18 +1618,17 @@ class _Compiler:
             assert isinstance(decl, n.WindowDecl)
             actions = self._actions_of(decl.items, window.name, "window", True)
             block = self.function(f"WL{window.index}", ["st", "p", "out"], decl.span)
-            for item, info in actions:
-                if isinstance(item, n.ActionDecl):
-                    self._enumerate(item, info, bid=False)
-            self.em.line("return None")
+            self._enumerate_all(actions, False)
             self.end_function(block)
             for item, info in actions:
                 self._finish_action(item, info, bid=False)
             # Who may act, in priority order; computed when the window opens.
+            self._listing = True  # a window's players are listed as its actions are
             block = self.function(f"WHO{window.index}", ["st", "p"], decl.who.span)
             who = self.ex(decl.who, _Ctx())
             self.em.line(f"return [{who}]" if self.type_of(decl.who).kind == "player" else f"return list({who})")
             self.end_function(block)
+            self._listing = False
             self.window_infos.append((window, [info for _, info in actions]))
 
     # ------------------------------------------------------------------ ranking
@@ -1690,6 +1803,7 @@ class _Compiler:
             player_vars=self._var_infos(self.sy.player_vars),
             card_vars=self._var_infos(self.sy.card_vars),
             uses_faces=self.uses_faces,
+            uses_memo=self.listing_calls_defines,
             line_spans=self.em.spans,
             filename=filename,
             source_code=source_code,
@@ -1754,6 +1868,18 @@ def _walk(node: n.Node) -> Iterator[n.Node]:
         stack.extend(x.children())
         if isinstance(x, n.Text):
             stack.extend(p for p in x.parts if isinstance(p, n.Node))
+
+
+#: Expressions too simple to be worth computing ahead of a loop.
+_TRIVIAL = (n.Number, n.BoolLit, n.NoneLit, n.ActingPlayer, n.AllPlayers)
+
+
+_LITERAL = re.compile(r"\(*-?\d+\)*|\(*(None|True|False)\)*")
+
+
+def _mentions(code: str, names: frozenset[str]) -> bool:
+    """Whether generated code uses any of the (compiler-made) names."""
+    return any(re.search(rf"\b{name}\b", code) for name in names)
 
 
 #: Expressions that go through cards or players one by one.

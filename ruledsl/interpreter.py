@@ -33,7 +33,7 @@ class GameState:
     __slots__ = (
         "game", "prog", "n", "zones", "loc", "gv", "pv", "cv", "phase", "turn", "actor", "direction",
         "out", "finished", "rng", "hist", "terminal", "ret", "round", "auction", "windows",
-        "pending_phase", "face", "log", "last_args", "last_actor", "truncated",
+        "pending_phase", "face", "log", "last_args", "last_actor", "truncated", "max_actions",
         # transient, while an action runs:
         "next_kind", "next_goto", "steps", "opened", "memo", "_legal",
     )
@@ -73,6 +73,7 @@ class GameState:
         st.last_args = ()
         st.last_actor = None
         st.truncated = False
+        st.max_actions = game.max_actions
         st.next_kind = NEXT_TURN
         st.next_goto = None
         st.steps = 0
@@ -113,6 +114,7 @@ class GameState:
         c.last_args = self.last_args
         c.last_actor = self.last_actor
         c.truncated = self.truncated
+        c.max_actions = self.max_actions
         c.next_kind = NEXT_TURN
         c.next_goto = None
         c.steps = 0
@@ -192,7 +194,7 @@ class GameState:
             raise
         except Exception as exc:
             raise self._rule_failed(exc) from None
-        if not self.terminal and len(self.hist) >= self.game.max_actions:
+        if len(self.hist) >= self.max_actions and not self.terminal:
             self.truncated = True
             self._end([0.0] * self.n)
 
@@ -313,7 +315,8 @@ class GameState:
         out: list[Action] = []
         p = self.actor
         # While the actions are listed the state cannot change: definitions are memoised.
-        self.memo = {}
+        if self.prog.uses_memo:
+            self.memo = {}
         try:
             if self.windows is None:
                 phase = self.prog.phases[self.phase]

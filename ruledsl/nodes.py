@@ -1190,7 +1190,10 @@ class SetupDecl(Decl):
 class ActionDecl(Node):
     """Something a player may do: its choices, when it is allowed, its label and effects.
 
-    Example: ``action draw when deck is not empty: again``
+    An ``otherwise`` action is possible only when no other action of its phase is
+    ("if he cannot play, he draws").
+
+    Example: ``action draw otherwise when deck is not empty: again``
     """
 
     name: str
@@ -1199,6 +1202,7 @@ class ActionDecl(Node):
     label: Expr | None
     strength: Expr | None
     body: tuple[Stmt, ...]
+    otherwise: bool = False
 
 
 @frozen(kw_only=True)

@@ -65,7 +65,7 @@ def _lark() -> Lark:
 
 
 #: Bump when the Lark(...) options in _lark change, so that cached tables are rebuilt.
-_TABLE_OPTIONS = "lalr contextual indenter game_file,expr positions-without-layout placeholders v3"
+_TABLE_OPTIONS = "lalr contextual indenter game_file,expr positions-without-layout placeholders v4"
 
 
 def _counts_for_position(node: object) -> bool:
@@ -798,7 +798,7 @@ class _ToNodes(Transformer):
 
     @_with_meta
     def action_decl(
-        self, meta: Any, name: Token, choices: tuple[n.Choice, ...] | None, when: n.Expr | None, *items: Any
+        self, meta: Any, name: Token, choices: tuple[n.Choice, ...] | None, otherwise: Any, when: n.Expr | None, *items: Any
     ) -> n.ActionDecl:
         label, strength, body = self._split_items(items)
         return n.ActionDecl(
@@ -808,8 +808,12 @@ class _ToNodes(Transformer):
             label=label,
             strength=strength,
             body=body,
+            otherwise=otherwise is not None,
             span=self._span(meta),
         )
+
+    def otherwise(self, children: list[Any]) -> bool:
+        return True
 
     @_with_meta
     def pass_decl(self, meta: Any, *items: Any) -> n.PassDecl:
