@@ -1488,11 +1488,8 @@ class _Compiler:
         ctx = _Ctx()
         block = self.function(f"X{idx}", ["st", "p", "key"], item.span)
         self._emit_resolve(choices, ctx)
-        if choices:
-            # Kept only for transcripts: what was chosen, shown later as each player sees it.
-            self.em.line("if st.log is not None:")
-            with self.em.block():
-                self.em.line("st.last_args = (" + "".join(ctx.names[ch.name] + ", " for ch in choices) + ")")
+        # What was chosen, shown later (describe_last) as each player sees it.
+        self.em.line("st.last_args = (" + "".join(ctx.names[ch.name] + ", " for ch in choices) + ")")
         self.body(item.body, ctx)
         self.end_function(block)
         self._emit_label(item, info, choices)
