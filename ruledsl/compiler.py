@@ -79,6 +79,7 @@ class VarInfo:
     name: str
     visibility: str
     show: Callable[..., Any]  # (state, viewer, value) -> JSON value
+    kind: str = "number"  # the kind of its type: number, card, cards...
 
 
 @define
@@ -901,9 +902,15 @@ class _Compiler:
             em.line(f"{src} = Z[{self.ex(s.what.zone, ctx)}]")
             em.line(f"if {src}:")
             with em.block():
-                em.line(f"{c} = {src}.pop()")
-                em.line(f"Z[{dst}].append({c})")
-                em.line(f"st.loc[{c}] = {dst}")
+                em.line("if st.known is None:")
+                with em.block():
+                    em.line(f"{c} = {src}.pop()")
+                    em.line(f"Z[{dst}].append({c})")
+                    em.line(f"st.loc[{c}] = {dst}")
+                em.line("else:")
+                with em.block():
+                    em.line(f"{c} = {src}[-1]")
+                    em.line(f"op_move_card(st, {c}, {dst}, 0)")
                 self._after_move(s, f"({c},)", ctx)
                 if needs_fire:
                     self._fire(dst, f"[{c}]", ctx, family)
@@ -917,9 +924,14 @@ class _Compiler:
                 em.line(f"if {c} is not None:")
                 em.indent += 1
             if where == 0:
-                em.line(f"Z[st.loc[{c}]].remove({c})")
-                em.line(f"Z[{dst}].append({c})")
-                em.line(f"st.loc[{c}] = {dst}")
+                em.line("if st.known is None:")
+                with em.block():
+                    em.line(f"Z[st.loc[{c}]].remove({c})")
+                    em.line(f"Z[{dst}].append({c})")
+                    em.line(f"st.loc[{c}] = {dst}")
+                em.line("else:")
+                with em.block():
+                    em.line(f"op_move_card(st, {c}, {dst}, 0)")
             else:
                 em.line(f"op_move_card(st, {c}, {dst}, {where})")
             self._after_move(s, f"({c},)", ctx)
@@ -956,9 +968,8 @@ class _Compiler:
                 em.line(f"if not {src}:")
                 with em.block():
                     em.line("break")
-                em.line(f"{c} = {src}.pop()")
-                em.line(f"Z[{base} + {q}].append({c})")
-                em.line(f"st.loc[{c}] = {base} + {q}")
+                em.line(f"{c} = {src}[-1]")
+                em.line(f"op_move_card(st, {c}, {base} + {q}, 0)")
                 if self.uses_faces:
                     face = {"up": "True", "down": "False", None: "None"}[s.facing]
                     em.line(f"st.set_faces(({c},), {face})")
@@ -1825,7 +1836,7 @@ class _Compiler:
         return table[d.name].type
 
     def _var_infos(self, table: dict[str, VarSym]) -> list[VarInfo]:
-        return [VarInfo(v.name, v.visibility, _shower(v.type, self.sy)) for v in table.values()]
+        return [VarInfo(v.name, v.visibility, _shower(v.type, self.sy), v.type.kind) for v in table.values()]
 
 
 # ============================================================================ helpers

@@ -74,13 +74,14 @@ class Game:
     def options(self) -> dict[str, Any]:
         return dict(self.program.options)
 
-    def new_initial_state(self, seed: int = 0, log: bool = False) -> GameState:
+    def new_initial_state(self, seed: int = 0, log: bool = False, track: bool = False) -> GameState:
         """Return the state after setup; all randomness comes from ``seed``.
 
         With ``log=True`` the state keeps the lines rules write with ``say`` (see
-        ``GameState.take_log``) and spectator labels for transcripts.
+        ``GameState.take_log``) and spectator labels for transcripts. With ``track=True``
+        it keeps what each player has seen of the cards, for ``GameState.resample``.
         """
-        return GameState.new(self, seed, log)
+        return GameState.new(self, seed, log, track)
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r}: {self.players} players, {self.options}>"

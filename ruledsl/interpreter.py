@@ -6,13 +6,14 @@
 
 from __future__ import annotations
 
+import random
 import sys
 import traceback
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError
-from ruledsl.runtime import chance, ops
+from ruledsl.runtime import chance, knowledge, ops
 from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, TERMINAL, Action, ActionDef, GameOver, RoundOver
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class GameState:
     __slots__ = (
         "game", "prog", "n", "zones", "loc", "gv", "pv", "cv", "phase", "turn", "actor", "direction",
         "out", "finished", "rng", "hist", "terminal", "ret", "round", "auction", "windows",
-        "pending_phase", "face", "log", "last_args", "last_actor", "truncated", "max_actions",
+        "pending_phase", "face", "log", "last_args", "last_actor", "truncated", "max_actions", "known", "track",
         # transient, while an action runs:
         "next_kind", "next_goto", "steps", "opened", "memo", "_legal",
     )
@@ -41,7 +42,7 @@ class GameState:
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, game: Game, seed: int, log: bool = False) -> GameState:
+    def new(cls, game: Game, seed: int, log: bool = False, track: bool = False) -> GameState:
         prog = game.program
         st = cls.__new__(cls)
         st.game = game
@@ -74,6 +75,8 @@ class GameState:
         st.last_actor = None
         st.truncated = False
         st.max_actions = game.max_actions
+        st.known = None
+        st.track = track  # keep what each player knows of the cards (for resampling)
         st.next_kind = NEXT_TURN
         st.next_goto = None
         st.steps = 0
@@ -115,6 +118,8 @@ class GameState:
         c.last_actor = self.last_actor
         c.truncated = self.truncated
         c.max_actions = self.max_actions
+        c.known = None if self.known is None else [row[:] for row in self.known]
+        c.track = self.track
         c.next_kind = NEXT_TURN
         c.next_goto = None
         c.steps = 0
@@ -202,6 +207,16 @@ class GameState:
         """Return exactly what ``player`` may see, as a JSON-serialisable dict."""
         return _observe(self, player)
 
+    def resample(self, player: int, rng: random.Random) -> GameState:
+        """Return a state that looks the same to ``player``, its hidden cards dealt anew.
+
+        Each card he cannot see goes to a place it could be, given what he has seen
+        (when the state tracks it: ``new_initial_state(seed, track=True)``); zone sizes,
+        his cards and every public card stay. The new state's future randomness is
+        drawn from ``rng``.
+        """
+        return knowledge.resample(self, player, rng)
+
     # ------------------------------------------------------------------ more of the API
 
     @property
@@ -273,11 +288,16 @@ class GameState:
 
     def set_faces(self, cards: Iterable[int], face: bool | None) -> None:
         if self.face is not None:
+            cards = list(cards)
             for c in cards:
                 self.face[c] = face
+            if self.known is not None:
+                knowledge.refresh(self, cards)
 
     def reveal(self, cards: Iterable[int]) -> None:
         cards = list(cards)
+        if self.known is not None:
+            knowledge.revealed(self, cards)
         if self.log is not None and cards:
             self.log.append("revealed: " + " ".join(self.prog.card_names[c] for c in cards))
 
@@ -308,6 +328,21 @@ class GameState:
         return f"{STEP_BUDGET:,}"
 
     # ------------------------------------------------------------------ turns
+
+    def bid_still_covered(self) -> bool:
+        """Whether the standing bid of an auction is still one its bidder could make.
+
+        A bid is checked against its bidder's hidden cards when it is made; a state whose
+        hidden cards were dealt anew must keep it possible (he may have to pay it).
+        """
+        auction = self.auction
+        if auction is None or auction[3] is None or self.windows is not None or not self.prog.phases[self.phase].is_auction:
+            return True
+        probe = self.clone()
+        probe.auction = [None, None, auction[2][:], None]
+        probe.actor = auction[1]
+        probe._legal = None
+        return auction[3] in probe._compute_legal()
 
     def _compute_legal(self) -> list[Action]:
         if self.terminal:
@@ -447,7 +482,7 @@ class GameState:
             assert defn.strength is not None
             auction[0] = defn.strength(self, p, action.key)
             auction[1] = p
-            auction[3] = str(action)
+            auction[3] = action  # the standing bid, re-checked when hidden cards are resampled
             defn.apply(self, p, action.key)
         active = [q for q in range(self.n) if not auction[2][q]]
         phase = self.prog.phases[self.phase]
@@ -492,6 +527,8 @@ class GameState:
                 target = 0
             self.opened = None
             self._continue(target)
+            if self.track:
+                knowledge.start(self)
         except GameOver as over:
             self._game_over(over)
         except RoundOver:
@@ -683,7 +720,8 @@ def _observe(st: GameState, player: int) -> dict[str, Any]:
             card_vars[v.name] = shown
     auction = None
     if st.auction is not None and prog.phases[st.phase].is_auction and not st.terminal:
-        auction = {"standing": st.auction[3], "bidder": st.auction[1], "passed": list(st.auction[2])}
+        standing = st.auction[3]
+        auction = {"standing": None if standing is None else str(standing), "bidder": st.auction[1], "passed": list(st.auction[2])}
     window = None
     if st.windows is not None and not st.terminal:
         window = {"name": prog.windows[st.windows[0][0]].name, "player": st.actor}

@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ruledsl.runtime import chance
+from ruledsl.runtime import chance, knowledge
 
 _WORDS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -24,7 +24,9 @@ _WORDS = (
 def move_card(st: Any, c: int, dst: int, where: int = 0) -> None:
     """Move one card to zone ``dst``: on top (0), at the bottom (1) or at a random place (2)."""
     zones = st.zones
-    zones[st.loc[c]].remove(c)
+    src = st.loc[c]
+    seen = knowledge.seen_by(st, c) if st.known is not None else None
+    zones[src].remove(c)
     target = zones[dst]
     if where == 0:
         target.append(c)
@@ -34,6 +36,8 @@ def move_card(st: Any, c: int, dst: int, where: int = 0) -> None:
         st.rng, i = chance.below(st.rng, len(target) + 1)
         target.insert(i, c)
     st.loc[c] = dst
+    if seen is not None:
+        knowledge.moved(st, c, src, dst, seen)
 
 
 def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[int]:
@@ -43,6 +47,9 @@ def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[
         return moved
     zones = st.zones
     loc = st.loc
+    tracked = None
+    if st.known is not None:
+        tracked = [(c, loc[c], knowledge.seen_by(st, c)) for c in moved]
     for c in moved:
         zones[loc[c]].remove(c)
     target = zones[dst]
@@ -56,6 +63,9 @@ def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[
             target.insert(i, c)
     for c in moved:
         loc[c] = dst
+    if tracked is not None:
+        for c, src, seen in tracked:
+            knowledge.moved(st, c, src, dst, seen)
     return moved
 
 
@@ -65,11 +75,15 @@ def move_zone(st: Any, src: int, dst: int) -> list[int]:
     moved = zones[src]
     if not moved or src == dst:
         return []
+    seen = [knowledge.seen_by(st, c) for c in moved] if st.known is not None else None
     zones[src] = []
     zones[dst].extend(moved)
     loc = st.loc
     for c in moved:
         loc[c] = dst
+    if seen is not None:
+        for c, was_seen in zip(moved, seen):
+            knowledge.moved(st, c, src, dst, was_seen)
     return moved
 
 

@@ -1,0 +1,195 @@
+"""What each player knows of where the cards are, and resampling what he cannot see.
+
+For every player and card the state may keep a bit set of the zones (instances) the card
+could be in, as far as that player can tell (``state.known``; None when not tracked). A
+card he sees is where it is. A card he sees go from one zone to another stays known. When a
+card moves between two places he cannot see into, he does not know which card it was: every
+card that could have been in the first place could now be in the second.
+
+``resample(state, player, rng)`` deals the cards ``player`` cannot see among the places
+where hidden cards lie, each card only into a zone it could be in, so that the new state
+looks the same to him and agrees with everything he has seen.
+
+What a player could infer from others' actions (a bid announced, an opening called) is
+not tracked, only what he saw of the cards. So that a resampled state can at least go on,
+it must let the player to move act: resampling is tried again (up to ``TRIES`` times)
+until it does, and failing that, the cards of the player to move stay where they are.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ruledsl.runtime import chance
+
+
+def start(st: Any) -> None:
+    """(Re)start tracking from what each player sees now (after a setup)."""
+    n_cards = len(st.loc)
+    known = []
+    for q in range(st.n):
+        hidden_zones = 0
+        for c in range(n_cards):
+            if not st.sees(q, c):
+                hidden_zones |= 1 << st.loc[c]
+        row = [(1 << st.loc[c]) if st.sees(q, c) else hidden_zones for c in range(n_cards)]
+        known.append(row)
+    st.known = known
+
+
+def moved(st: Any, c: int, src: int, dst: int, seen_before: list[bool]) -> None:
+    """Update after card ``c`` moved from zone ``src`` to ``dst``.
+
+    ``seen_before[q]`` tells whether player q saw the card where it was.
+    """
+    bit_dst = 1 << dst
+    bit_src = 1 << src
+    for q, row in enumerate(st.known):
+        if seen_before[q] or st.sees(q, c):
+            row[c] = bit_dst
+        else:
+            # He saw a card go from src to dst, not which: any card that could have been
+            # in src could now be in dst.
+            for d, mask in enumerate(row):
+                if mask & bit_src:
+                    row[d] = mask | bit_dst
+            row[c] |= bit_dst
+
+
+def seen_by(st: Any, c: int) -> list[bool]:
+    return [st.sees(q, c) for q in range(st.n)]
+
+
+def revealed(st: Any, cards: list[int]) -> None:
+    """Every player has seen these cards where they lie."""
+    for row in st.known:
+        for c in cards:
+            row[c] = 1 << st.loc[c]
+
+
+def refresh(st: Any, cards: list[int]) -> None:
+    """Cards turned face up or down: those now seen are known where they are."""
+    for q, row in enumerate(st.known):
+        for c in cards:
+            if st.sees(q, c):
+                row[c] = 1 << st.loc[c]
+
+
+#: Resamplings tried until the player to move can act in one of them.
+TRIES = 50
+
+
+def resample(st: Any, player: int, rng: random.Random) -> Any:
+    """Return a copy of ``st`` in which the cards ``player`` cannot see are dealt anew."""
+    if st.terminal:
+        return _resample_once(st, player, rng, keep=())
+    for _ in range(TRIES):
+        copy = _resample_once(st, player, rng, keep=())
+        if copy.legal_actions() and copy.bid_still_covered():
+            return copy
+    # The rules tie some hidden cards to the state (a bid to pay, a rank to open with):
+    # keep the cards of the player to move, and of a standing bidder, where they are.
+    keep = (st.current_player(),) + ((st.auction[1],) if st.auction is not None and st.auction[1] is not None else ())
+    return _resample_once(st, player, rng, keep=keep)
+
+
+def _resample_once(st: Any, player: int, rng: random.Random, keep: tuple[int, ...]) -> Any:
+    copy = st.clone()
+    owner = st.prog.zone_owner
+    slots = [
+        (z, i)
+        for z, cards in enumerate(copy.zones)
+        for i, c in enumerate(cards)
+        if not copy.sees(player, c) and owner[z] not in keep
+    ]
+    cards = [copy.zones[z][i] for z, i in slots]
+    if st.known is not None:
+        masks = {c: st.known[player][c] for c in cards}
+    else:
+        anywhere = 0
+        for z, _ in slots:
+            anywhere |= 1 << z
+        masks = {c: anywhere for c in cards}
+    assignment = _match(cards, slots, masks, rng)
+    replaced = {}  # card that was at a slot -> card now at that slot
+    for (z, i), c in zip(slots, assignment):
+        replaced[copy.zones[z][i]] = c
+        copy.zones[z][i] = c
+        copy.loc[c] = z
+    # A variable that pointed at a hidden card now points at the card in its place.
+    _remap_variables(copy, replaced)
+    copy.rng = chance.seed_state(rng.getrandbits(64))
+    copy.known = None
+    copy._legal = None
+    copy.log = None
+    return copy
+
+
+def _remap_variables(st: Any, replaced: dict[int, int]) -> None:
+    prog = st.prog
+    card_kinds = {"card", "cards"}
+    for i, v in enumerate(prog.game_vars):
+        if v.kind in card_kinds:
+            st.gv[i] = _remap(st.gv[i], replaced)
+    for i, v in enumerate(prog.player_vars):
+        if v.kind in card_kinds:
+            st.pv[i] = [_remap(x, replaced) for x in st.pv[i]]
+    for i in range(len(st.cv)):
+        old = st.cv[i]
+        new = old[:]
+        for before, after in replaced.items():
+            new[after] = old[before]
+        st.cv[i] = new
+
+
+def _remap(value: Any, replaced: dict[int, int]) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return [replaced.get(c, c) for c in value]
+    return replaced.get(value, value)
+
+
+def _match(cards: list[int], slots: list[tuple[int, int]], masks: dict[int, int], rng: random.Random) -> list[int]:
+    """Assign each slot a card allowed in its zone, at random, always succeeding.
+
+    Random order and random choices, repaired by augmenting paths when a card has no free
+    slot left (the true position of every card is one valid assignment).
+    """
+    order = list(range(len(slots)))
+    rng.shuffle(order)
+    by_slot: dict[int, int] = {}  # slot index -> card
+    slot_of: dict[int, int] = {}  # card -> slot index
+    shuffled = cards[:]
+    rng.shuffle(shuffled)
+    for c in shuffled:
+        free = [s for s in order if s not in by_slot and masks[c] >> slots[s][0] & 1]
+        if free:
+            s = free[rng.randrange(len(free))]
+            by_slot[s] = c
+            slot_of[c] = s
+        elif not _augment(c, slots, masks, by_slot, slot_of, set(), rng):
+            raise AssertionError("no assignment of hidden cards agrees with what the player saw")
+    return [by_slot[s] for s in range(len(slots))]
+
+
+def _augment(
+    c: int,
+    slots: list[tuple[int, int]],
+    masks: dict[int, int],
+    by_slot: dict[int, int],
+    slot_of: dict[int, int],
+    visited: set[int],
+    rng: random.Random,
+) -> bool:
+    candidates = [s for s in range(len(slots)) if masks[c] >> slots[s][0] & 1 and s not in visited]
+    rng.shuffle(candidates)
+    for s in candidates:
+        visited.add(s)
+        other = by_slot.get(s)
+        if other is None or _augment(other, slots, masks, by_slot, slot_of, visited, rng):
+            by_slot[s] = c
+            slot_of[c] = s
+            return True
+    return False
