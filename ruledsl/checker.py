@@ -149,16 +149,26 @@ class _Checker:
         self._move_targets: set[str] = set()
         self._unique: dict[str, n.Node] = {}
         self._define_pending: set[str] = set()  # definitions whose type is not known yet
+        self._reported: set[Diagnostic] = set()
 
     # ------------------------------------------------------------------ reporting
 
     def name_span(self, node: n.Node, name: str, last: bool = False) -> Span:
-        """The span of ``name`` as written on the first line of ``node`` (else the node's span)."""
+        """The span of ``name`` as written on the first line of ``node`` (else the node's span).
+
+        A declaration's name comes after its keyword (``let let = 1`` names the second 'let').
+        """
         span = node.span
         if span is None or not span.start.line:
             return span
         text = self.source.line_text(span.start.line)
         start_col = span.start.col - 1
+        if isinstance(node, (n.Decl, n.Let, n.ValueMember)) and not isinstance(node, n.VarDecl):
+            start_col += len(text[start_col:]) - len(text[start_col:].split(None, 1)[-1]) if text[start_col:].split(None, 1)[1:] else 0
+        elif isinstance(node, n.VarDecl):
+            after_var = re.search(r"\bvar\b\s*", text[start_col:])
+            if after_var:
+                start_col += after_var.end()
         end_col = span.end.col - 1 if span.end.line == span.start.line else len(text)
         matches = [m for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text) if start_col <= m.start() < max(end_col, start_col + 1)]
         if not matches:
@@ -168,12 +178,16 @@ class _Checker:
         return Span(Pos(line, m.start() + 1, 0), Pos(line, m.end() + 1, 0))
 
     def error(self, code: str, message: str, node: n.Node | Span | None, hint: str | None = None) -> None:
-        span = node if isinstance(node, Span) or node is None else node.span
-        self.diagnostics.append(Diagnostic(code, message, span, hint, Severity.ERROR, self.source))
+        self._report(Diagnostic(code, message, _span_of(node), hint, Severity.ERROR, self.source))
 
     def warning(self, code: str, message: str, node: n.Node | Span | None, hint: str | None = None) -> None:
-        span = node if isinstance(node, Span) or node is None else node.span
-        self.diagnostics.append(Diagnostic(code, message, span, hint, Severity.WARNING, self.source))
+        self._report(Diagnostic(code, message, _span_of(node), hint, Severity.WARNING, self.source))
+
+    def _report(self, d: Diagnostic) -> None:
+        # A part of a rule checked twice (a set, then its elements) reports a mistake once.
+        if d not in self._reported:
+            self._reported.add(d)
+            self.diagnostics.append(d)
 
     # ------------------------------------------------------------------ driver
 
@@ -302,7 +316,16 @@ class _Checker:
                 sy.defines[d.name] = DefineSym(d.name, d, params, len(sy.defines), ANY)
                 self._define_pending.add(d.name)
         elif isinstance(d, n.ProcedureDecl):
-            if self._claim(d.name, d, "a procedure"):
+            if d.name in _grammar_keywords() and d.name not in RESERVED:
+                # A procedure is called at the start of a line, where the keyword may be
+                # read first: 'deck', 'pass' or 'card' cannot name one.
+                self.error(
+                    "E106",
+                    f"'{d.name}' is a keyword of the language and cannot name a procedure",
+                    self.name_span(d, d.name),
+                    f"choose another name, such as '{d.name}_cards'",
+                )
+            elif self._claim(d.name, d, "a procedure"):
                 params = tuple((p.name, self._type_ref(p.type)) for p in d.params)
                 sy.procedures[d.name] = ProcedureSym(d.name, d, params, len(sy.procedures))
         elif isinstance(d, n.PhaseDecl):
@@ -850,6 +873,7 @@ class _Checker:
         self._block(s.else_, scope.child())
 
     def _stmt_ForEach(self, s: n.ForEach, scope: _Scope) -> None:
+        self._reserved(s.var, s)
         elem = self._iterable(s.iterable, scope)
         inner = scope.child(in_loop=True)
         inner.locals[s.var] = LocalSym(s.var, s, elem, "loop")
@@ -879,6 +903,11 @@ class _Checker:
         return t
 
     def _expect_zone(self, e: n.Expr, scope: _Scope) -> None:
+        if isinstance(e, n.Name) and self._unknown(e.id, scope):
+            zones = [z for z, sym in self.symbols.zones.items() if not sym.per_player or scope.has_player]
+            self.error("E201", f"unknown zone '{e.id}'", e, did_you_mean(e.id, zones, "zones"))
+            self.types[id(e)] = ANY
+            return
         t = self._expr(e, scope)
         if t.kind not in ("zone", "any"):
             hint = None
@@ -1010,6 +1039,18 @@ class _Checker:
             return ANY
         self.error("E201", f"unknown name '{name}'", e, self._name_hint(name, scope))
         return ANY
+
+    def _unknown(self, name: str, scope: _Scope) -> bool:
+        """Whether a bare name refers to nothing at all."""
+        sy = self.symbols
+        return (
+            scope.lookup(name) is None
+            and name not in _BUILTIN_NAMES
+            and name not in sy.global_names()
+            and name not in sy.values
+            and name not in sy.attributes
+            and name not in sy.card_vars
+        )
 
     def _name_hint(self, name: str, scope: _Scope) -> str | None:
         sy = self.symbols
@@ -1264,6 +1305,7 @@ class _Checker:
         return ANY
 
     def _binder(self, var: str, iterable: n.Expr, scope: _Scope, owner: n.Node) -> _Scope:
+        self._reserved(var, owner)
         elem = self._iterable(iterable, scope)
         inner = scope.child()
         inner.locals[var] = LocalSym(var, owner, elem, "loop")
@@ -1484,11 +1526,21 @@ class _Checker:
                     stack.extend(decl.body)
 
 
+def _grammar_keywords() -> frozenset[str]:
+    from ruledsl.parser import keywords
+
+    return keywords()
+
+
 _MISSING_HINTS = {
     n.PlayersDecl: "add a line such as: players 2 to 6",
     n.DeckDecl: 'list the cards under "deck:"',
     n.SetupDecl: "add 'setup:' with the shuffle, the deal and who starts",
 }
+
+
+def _span_of(node: n.Node | Span | None) -> Span | None:
+    return node if isinstance(node, Span) or node is None else node.span
 
 
 def _deck_entries(entries: tuple[n.Node, ...]) -> Iterator[n.CardEntry]:

@@ -107,17 +107,20 @@ def grammar() -> Lark:
 
 def parse(text: str, path: str = "<input>") -> n.GameFile:
     """Parse the text of a rule file into a GameFile node, or raise ParseError."""
+    if text.startswith("\ufeff"):
+        text = text[1:]  # an editor's byte-order mark is not part of the rules
     return parse_source(Source(path, text))
 
 
 def parse_source(source: Source) -> n.GameFile:
     """Parse a Source into a GameFile node, or raise ParseError."""
-    if len(source.text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+    size = len(source.text.encode("utf-8", "surrogatepass"))
+    if size > MAX_SOURCE_BYTES:
         raise ParseError(
             [
                 Diagnostic(
                     "E002",
-                    f"file too large ({len(source.text):,} characters; a rule file may have at most {MAX_SOURCE_BYTES:,})",
+                    f"file too large ({size:,} bytes; a rule file may have at most {MAX_SOURCE_BYTES:,})",
                     source=source,
                     hint="a rule file describes one game; split generated data out of it",
                 )
@@ -171,7 +174,7 @@ def _transform(source: Source, tree: Tree) -> Any:
         raise
 
 
-def _check_depth(source: Source, tree: Tree) -> None:
+def _check_depth(source: Source, tree: Tree, base: Pos | None = None) -> None:
     stack: list[tuple[Tree, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -181,7 +184,7 @@ def _check_depth(source: Source, tree: Tree) -> None:
                     Diagnostic(
                         "E108",
                         f"nested more than {MAX_DEPTH} levels deep",
-                        _meta_span(source, node.meta),
+                        _meta_span(source, node.meta, base),
                         "name the inner parts with 'define' or 'to'",
                         source=source,
                     )
@@ -221,11 +224,19 @@ def _line_span(source: Source, line: int) -> Span:
 
 
 def _dedent_line(text: str, exc: DedentError) -> int:
-    # DedentError carries no position; find the first line whose indent is not on the stack.
+    # DedentError carries no position; find the first line whose indent is not on the
+    # stack, as the indenter does: lines inside brackets or after a backslash continue
+    # the line before and do not count.
     stack = [0]
+    depth = 0
+    continued = False
     for number, raw in enumerate(text.split("\n"), start=1):
         stripped = raw.lstrip(" \t\f")
-        if not stripped or stripped.startswith("#"):
+        inside = depth > 0 or continued
+        code = stripped.split("#", 1)[0] if '"' not in stripped else stripped
+        depth = max(0, depth + code.count("(") + code.count("{") - code.count(")") - code.count("}"))
+        continued = code.rstrip().endswith("\\")
+        if inside or not stripped or stripped.startswith("#"):
             continue
         indent = len(raw[: len(raw) - len(stripped)].expandtabs(8))
         if indent > stack[-1]:
@@ -241,6 +252,12 @@ def _dedent_line(text: str, exc: DedentError) -> int:
 # ============================================================================ syntax errors
 
 
+def keywords() -> frozenset[str]:
+    """Return the words the grammar uses as keywords."""
+    return _keywords()
+
+
+@functools.cache
 def _keywords() -> frozenset[str]:
     return frozenset(
         t.pattern.value
@@ -353,6 +370,7 @@ def _known_mistake(exc: UnexpectedInput) -> str | None:
 
 
 def _describe_token(token: Token) -> str:
+    """How an unexpected token reads after 'unexpected'."""
     if token.type == "$END":
         return "end of the file"
     if token.type == "_NL":
@@ -362,9 +380,9 @@ def _describe_token(token: Token) -> str:
     if token.type == "_DEDENT":
         return "end of the block"
     if token.type == "STRING":
-        return "a string"
+        return f"text {token.value}" if len(token.value) <= 30 else "text"
     if token.type == "INT":
-        return f"the number {token.value}"
+        return f"number {token.value}"
     return f"'{token.value}'"
 
 
@@ -425,6 +443,9 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
         )
 
     token: Token | None = getattr(exc, "token", None)
+    if start == "game_file" and not _has_content(text):
+        message, hint = _SYNTAX_MESSAGES["E111"]
+        return Diagnostic("E111", message, Span(Pos(1, 1, 0), Pos(1, 2, 0)), hint, source=source)
     if isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END"):
         last = source.line_count if source.text.endswith("\n") else max(1, source.line_count)
         return Diagnostic(
@@ -443,6 +464,17 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
         if token.type == "_NL":
             end = len(source.line_text(token.line or line)) + 1
             span = Span(Pos(token.line or line, end, token.start_pos or 0), Pos(token.line or line, end + 1, 0))
+
+    expected = set(exc.expected)
+    if start == "game_file":
+        label = _known_mistake(exc)
+        if label is None and token.type == "_NL" and _COLON in expected:
+            label = "E103"  # a line that opens a block ends with ':'
+        elif label is None and token.type != "_INDENT" and ("_INDENT" in expected or _after_block_opener(source, exc)):
+            label = "E109"  # after ':' and a new line, the block's lines are indented
+        if label is not None:
+            message, hint = _SYNTAX_MESSAGES[label]
+            return Diagnostic(label, message, span, hint, source=source)
 
     if token.type == "_NL":
         # A line that is one bare keyword: most often a procedure named like a statement.
@@ -465,19 +497,35 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
             source=source,
         )
 
-    if start == "game_file":
-        label = _known_mistake(exc)
-        if label is not None:
-            message, hint = _SYNTAX_MESSAGES[label]
-            return Diagnostic(label, message, span, hint, source=source)
-
     return Diagnostic(
         "E101",
         f"unexpected {_describe_token(token)}",
         span,
-        f"expected {_describe_expected(set(exc.expected))}",
+        f"expected {_describe_expected(expected)}",
         source=source,
     )
+
+
+#: The terminal Lark names ':' (an anonymous string terminal).
+_COLON = "COLON"
+
+
+def _after_block_opener(source: Source, exc: UnexpectedInput) -> bool:
+    """Whether the token before the error ended a line that opens a block (ends with ':').
+
+    The contextual lexer reports such errors itself, where only a newline could be read,
+    so the parser's wish for an indented line is not among the expected tokens.
+    """
+    history = getattr(exc, "token_history", None) or []
+    if not history or history[-1] is None or history[-1].type != "_NL":
+        return False
+    opener = source.line_text(history[-1].line or 0).split("#", 1)[0].rstrip()
+    return opener.endswith(":")
+
+
+def _has_content(text: str) -> bool:
+    """Whether a file holds anything but blank lines and comments."""
+    return any(line.strip() and not line.strip().startswith("#") for line in text.split("\n"))
 
 
 # ============================================================================ tree -> nodes
@@ -587,14 +635,17 @@ class _ToNodes(Transformer):
         except UnexpectedInput as exc:
             col = base.col + max(0, (getattr(exc, "column", 1) or 1) - 1)
             span = Span(Pos(base.line, col, base.offset), Pos(base.line, col + 1, base.offset))
-            raise _fail(
-                self.source, "E110", f"cannot read the expression '{{{inner}}}' in this string", span,
-                "an expression in a string cannot contain another string",
-            ) from None
+            if isinstance(exc, UnexpectedCharacters) and inner[exc.pos_in_stream : exc.pos_in_stream + 1] == '"':
+                hint = "an expression in a string cannot contain another string; name it with 'define'"
+            elif isinstance(exc, UnexpectedToken):
+                hint = f"expected {_describe_expected(set(exc.expected))}"
+            else:
+                hint = None
+            raise _fail(self.source, "E110", f"cannot read the expression '{{{inner}}}' in this string", span, hint) from None
         except DedentError:
             span = Span(base, Pos(base.line, base.col + len(inner), base.offset))
             raise _fail(self.source, "E110", f"cannot read the expression '{{{inner}}}' in this string", span) from None
-        _check_depth(self.source, tree)
+        _check_depth(self.source, tree, base)
         try:
             result = _ToNodes(self.source, base).transform(tree)
         except VisitError as exc:
@@ -785,16 +836,20 @@ class _ToNodes(Transformer):
         return n.WindowDecl(name=self._name(name), who=who, items=tuple(items), span=self._span(meta))
 
     def _split_items(self, items: tuple[Any, ...]) -> tuple[n.Expr | None, n.Expr | None, tuple[n.Stmt, ...]]:
-        label = strength = None
+        found: dict[str, n.Expr] = {}
         body: list[n.Stmt] = []
         for item in items:
-            if isinstance(item, tuple) and item and item[0] == "label":
-                label = item[1]
-            elif isinstance(item, tuple) and item and item[0] == "strength":
-                strength = item[1]
+            if isinstance(item, tuple) and item and item[0] in ("label", "strength"):
+                kind, value, span = item
+                if kind in found:
+                    raise _fail(
+                        self.source, "E202", f"a second '{kind}' in this action", span,
+                        f"an action has one {kind}; for a {kind} that depends on the choices, write 'if ... then ... else ...'",
+                    )
+                found[kind] = value
             else:
                 body.append(item)
-        return label, strength, tuple(body)
+        return found.get("label"), found.get("strength"), tuple(body)
 
     @_with_meta
     def action_decl(
@@ -821,12 +876,12 @@ class _ToNodes(Transformer):
         return n.PassDecl(label=label, body=body, span=self._span(meta))
 
     @_with_meta
-    def label_clause(self, meta: Any, value: n.Expr) -> tuple[str, n.Expr]:
-        return ("label", value)
+    def label_clause(self, meta: Any, value: n.Expr) -> tuple[str, n.Expr, Span]:
+        return ("label", value, self._span(meta))
 
     @_with_meta
-    def strength_clause(self, meta: Any, value: n.Expr) -> tuple[str, n.Expr]:
-        return ("strength", value)
+    def strength_clause(self, meta: Any, value: n.Expr) -> tuple[str, n.Expr, Span]:
+        return ("strength", value, self._span(meta))
 
     def choice_list(self, children: list[n.Choice]) -> tuple[n.Choice, ...]:
         return tuple(children)

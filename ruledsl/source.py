@@ -43,9 +43,9 @@ class Source:
     _lines: tuple[str, ...] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        # splitlines() would also split on \x0c, \x1c and friends, which the lexer
-        # does not treat as line ends; keep line numbers identical to the parser's.
-        object.__setattr__(self, "_lines", tuple(self.text.replace("\r\n", "\n").split("\n")))
+        # Line ends as the parser counts them: \r\n, \r or \n. (splitlines() would also
+        # split on \x0c, \x1c and friends, which the lexer does not take as line ends.)
+        object.__setattr__(self, "_lines", tuple(self.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")))
 
     def line_text(self, line: int) -> str:
         """Return the text of a 1-based line without its line ending ('' past the end)."""

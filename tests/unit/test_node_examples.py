@@ -112,15 +112,7 @@ _ONE_LINE_BLOCK = (
     "BUG: the one-line example does not parse: the grammar wants an indented block after '{head}:' "
     "(only statement blocks may follow ':' on the same line)"
 )
-_FINDINGS: dict[type[n.Node], str] = {
-    n.DeckDecl: _ONE_LINE_BLOCK.format(head="deck"),
-    n.DeckIf: _ONE_LINE_BLOCK.format(head="if ..."),
-    n.DeckRepeat: _ONE_LINE_BLOCK.format(head="repeat ... times"),
-    n.PhaseDecl: _ONE_LINE_BLOCK.format(head="phase ..."),
-    n.WindowDecl: _ONE_LINE_BLOCK.format(head="window ... for ..."),
-    n.ActionDecl: _ONE_LINE_BLOCK.format(head="action ..."),
-    n.PassDecl: _ONE_LINE_BLOCK.format(head="pass"),
-}
+_FINDINGS: dict[type[n.Node], str] = {}
 
 
 def _case(cls: type[n.Node]) -> object:

@@ -115,11 +115,6 @@ def test_windows_line_ends_do_not_show() -> None:
     assert render(d).splitlines()[2:] == ["2 | players 2 to 4 $", "  |                ^"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the parser takes a lone '\\r' as a line end but Source does not, so a file with old Mac line "
-    "ends renders an empty (or wrong) source line under the right line number",
-)
 def test_lone_carriage_return_line_ends() -> None:
     with pytest.raises(ParseError) as info:
         parse('game "g"\rplayers 2 to 4 $\r', "t.game")
