@@ -176,13 +176,15 @@ def check_file(game: str | Path) -> CheckedGame:
 
 
 def _shown_path(game: str | Path, path: Path) -> str:
-    given = Path(game)
-    if given.exists():
+    """How to name a rule file in messages: as given, or a bundled game's file name."""
+    if Path(game).exists():
         return str(game)
+    if "_data" in path.parts:
+        return path.name  # a game bundled in an installed package
     try:
-        return str(path.relative_to(Path.cwd()))
+        return str(path.resolve().relative_to(Path.cwd().resolve()))  # a checkout's games/x.game
     except ValueError:
-        return f"{path.stem}.game" if path.suffix == ".game" else str(path)
+        return path.name
 
 
 def players_range(checked: CheckedGame) -> tuple[int, int]:

@@ -384,7 +384,7 @@ class Filter(Expr):
 class First(Expr):
     """The first element that meets a condition, or none.
 
-    Example: ``first p in players where p.mice > 3``
+    Example: ``first p in players where p.score > 3``
     """
 
     var: str
@@ -679,7 +679,7 @@ class Add(Stmt):
 class Subtract(Stmt):
     """Subtract from a number variable.
 
-    Example: ``subtract 5 from p.mice``
+    Example: ``subtract 5 from p.score``
     """
 
     value: Expr
@@ -772,7 +772,7 @@ class Finish(Stmt):
 class Say(Stmt):
     """Write a line to every player's log.
 
-    Example: ``say "Quasenbo!"``
+    Example: ``say "the tas is burned"``
     """
 
     message: Expr
@@ -804,7 +804,7 @@ class If(Stmt):
 class ForEach(Stmt):
     """Run a block for each element, in order.
 
-    Example: ``for each p in players: set p.mice = 0``
+    Example: ``for each p in players: set p.score = 0``
     """
 
     var: str
@@ -1119,7 +1119,7 @@ class ZoneDecl(Decl):
 class VarDecl(Decl):
     """A variable of the game, of each player or of each card, with its first value.
 
-    Example: ``player var mice = 0``
+    Example: ``player var score = 0``
     """
 
     scope: str  # "game", "player" or "card"
