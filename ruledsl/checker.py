@@ -81,6 +81,7 @@ class CheckedGame:
     options: tuple[n.OptionDecl, ...]
     var_decls: tuple[n.VarDecl, ...]
     requires: tuple[n.RequireDecl, ...] = ()
+    standing: n.StandingDecl | None = None
 
 
 @define
@@ -206,6 +207,7 @@ class _Checker:
             (n.SetupDecl, "'setup:'"),
             (n.RoundEndDecl, "'round end:'"),
             (n.RankingDecl, "'ranking:'"),
+            (n.StandingDecl, "'standing:'"),
         ):
             for extra in singles.get(kind, [])[1:]:
                 self.error("E202", f"a second {what} declaration", extra, "a game has only one; merge them")
@@ -239,6 +241,7 @@ class _Checker:
             options=tuple(d for d in decls if isinstance(d, n.OptionDecl)),
             var_decls=tuple(d for d in decls if isinstance(d, n.VarDecl)),
             requires=tuple(d for d in decls if isinstance(d, n.RequireDecl)),
+            standing=(singles.get(n.StandingDecl) or [None])[0],  # type: ignore[arg-type]
         )
 
     # ------------------------------------------------------------------ pass 1: declarations
@@ -450,7 +453,7 @@ class _Checker:
             scope = _Scope(has_player=False, load_time=True, options_visible=set(self.symbols.options))
             self._expect(d.cond, scope, FLAG)
             self._expr(d.message, scope)
-        elif isinstance(d, n.RankingDecl):
+        elif isinstance(d, (n.RankingDecl, n.StandingDecl)):
             for key in d.keys:
                 if key.value is not None:
                     t = self._expr(key.value, top.child(has_player=True))

@@ -103,6 +103,7 @@ class Program:
     round_end: Callable[..., None] | None
     rank_key: Callable[..., tuple[Any, ...]] | None
     ranking: str  # "keys", "finishing" or "none"
+    standing_key: Callable[..., tuple[Any, ...]] | None
     game_var_init: list[Any]
     player_var_init: list[Any]
     card_var_init: list[Any]
@@ -1643,14 +1644,21 @@ class _Compiler:
 
     def compile_ranking(self) -> str:
         ranking = self.c.ranking
+        if self.c.standing is not None:
+            self._key_function("STANDING_KEY", self.c.standing)
         if ranking is None:
             return "none"
         if all(k.order == "finishing" for k in ranking.keys):
             return "finishing"
-        block = self.function("RANK_KEY", ["st", "p"], ranking.span)
+        self._key_function("RANK_KEY", ranking)
+        return "keys"
+
+    def _key_function(self, name: str, decl: n.RankingDecl | n.StandingDecl) -> None:
+        """Emit NAME(st, p): a player's sort key, best first (highest values negated)."""
+        block = self.function(name, ["st", "p"], decl.span)
         parts = []
         ctx = _Ctx()
-        for key in ranking.keys:
+        for key in decl.keys:
             if key.order == "finishing":
                 parts.append("(st.finished.index(p) if p in st.finished else len(st.finished))")
                 continue
@@ -1662,7 +1670,6 @@ class _Compiler:
                 parts.append(f"({v} if {v} is not None else INF)")
         self.em.line("return (" + "".join(part + ", " for part in parts) + ")")
         self.end_function(block)
-        return "keys"
 
     # ------------------------------------------------------------------ the whole program
 
@@ -1804,6 +1811,7 @@ class _Compiler:
             round_end=namespace.get("ROUND_END"),
             rank_key=namespace.get("RANK_KEY"),
             ranking=ranking,
+            standing_key=namespace.get("STANDING_KEY"),
             game_var_init=self._var_inits("game"),
             player_var_init=self._var_inits("player"),
             card_var_init=self._var_inits("card"),

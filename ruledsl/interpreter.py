@@ -583,6 +583,21 @@ class GameState:
             return groups
         return [list(range(self.n))]
 
+    def standings(self) -> list[list[int]] | None:
+        """Return how the players stand now, best first (tied players grouped), by the game's
+        'standing:'; None for a game that declares none."""
+        key = self.prog.standing_key
+        if key is None:
+            return None
+        keys = {q: key(self, q) for q in range(self.n)}
+        groups: list[list[int]] = []
+        for q in sorted(range(self.n), key=lambda q: keys[q]):
+            if groups and keys[groups[-1][0]] == keys[q]:
+                groups[-1].append(q)
+            else:
+                groups.append([q])
+        return groups
+
     def _ranked_returns(self) -> list[float]:
         """Returns from the ranking: +1 first to -1 last, tied players averaging their places."""
         groups = self.ranking()

@@ -1317,6 +1317,16 @@ class RankingDecl(Decl):
 
 
 @frozen(kw_only=True)
+class StandingDecl(Decl):
+    """How players stand while the game goes on (who leads), for statistics; same keys as a ranking.
+
+    Example: ``standing: lowest size of hand``
+    """
+
+    keys: tuple[RankingKey, ...]
+
+
+@frozen(kw_only=True)
 class GameFile(Node):
     """A whole rule file.
 

@@ -65,7 +65,7 @@ def _lark() -> Lark:
 
 
 #: Bump when the Lark(...) options in _lark change, so that cached tables are rebuilt.
-_TABLE_OPTIONS = "lalr contextual indenter game_file,expr positions-without-layout placeholders v4"
+_TABLE_OPTIONS = "lalr contextual indenter game_file,expr positions-without-layout placeholders v5"
 
 
 def _counts_for_position(node: object) -> bool:
@@ -940,6 +940,10 @@ class _ToNodes(Transformer):
     @_with_meta
     def ranking_decl(self, meta: Any, *keys: n.RankingKey) -> n.RankingDecl:
         return n.RankingDecl(keys=tuple(keys), span=self._span(meta))
+
+    @_with_meta
+    def standing_decl(self, meta: Any, *keys: n.RankingKey) -> n.StandingDecl:
+        return n.StandingDecl(keys=tuple(keys), span=self._span(meta))
 
     @_with_meta
     def highest_key(self, meta: Any, value: n.Expr) -> n.RankingKey:
