@@ -33,7 +33,7 @@ class GameState:
 
     __slots__ = (
         "game", "prog", "n", "zones", "loc", "gv", "pv", "cv", "phase", "turn", "actor", "direction",
-        "out", "finished", "rng", "hist", "terminal", "ret", "round", "auction", "windows",
+        "out", "finished", "rng", "_hist", "n_actions", "terminal", "ret", "round", "auction", "windows",
         "pending_phase", "face", "log", "last_args", "last_actor", "truncated", "max_actions", "known", "track",
         # transient, while an action runs:
         "next_kind", "next_goto", "steps", "opened", "memo", "_legal",
@@ -62,7 +62,8 @@ class GameState:
         st.out = [False] * prog.players
         st.finished = []
         st.rng = chance.seed_state(seed)
-        st.hist = []
+        st._hist = None  # the actions so far, newest first: (action, older) pairs, shared by clones
+        st.n_actions = 0
         st.terminal = False
         st.ret = None
         st.round = 1
@@ -104,7 +105,8 @@ class GameState:
         c.out = self.out[:]
         c.finished = self.finished[:]
         c.rng = self.rng
-        c.hist = self.hist[:]
+        c._hist = self._hist  # never changed in place, so a clone shares it
+        c.n_actions = self.n_actions
         c.terminal = self.terminal
         c.ret = self.ret
         c.round = self.round
@@ -143,7 +145,18 @@ class GameState:
 
     def history(self) -> list[Action]:
         """Return the actions applied so far."""
-        return list(self.hist)
+        out = []
+        node = self._hist
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
+
+    @property
+    def hist(self) -> list[Action]:
+        """The actions applied so far (a new list: see history())."""
+        return self.history()
 
     def legal_actions(self) -> list[Action]:
         """Return the actions the current player may take, in a stable order."""
@@ -169,7 +182,8 @@ class GameState:
             else:
                 raise IllegalActionError(self._why_illegal(action))
         self._legal = None
-        self.hist.append(action)
+        self._hist = (action, self._hist)
+        self.n_actions += 1
         p = self.last_actor = self.actor
         defn = action.defn
         self.next_kind = NEXT_TURN
@@ -199,7 +213,7 @@ class GameState:
             raise
         except Exception as exc:
             raise self._rule_failed(exc) from None
-        if len(self.hist) >= self.max_actions and not self.terminal:
+        if self.n_actions >= self.max_actions and not self.terminal:
             self.truncated = True
             self._end([0.0] * self.n)
 
@@ -236,9 +250,9 @@ class GameState:
 
     def describe_last(self, viewer: int | None) -> str:
         """Return the last action's label as ``viewer`` sees it now (None: a spectator)."""
-        if not self.hist:
+        if self._hist is None:
             return ""
-        action = self.hist[-1]
+        action = self._hist[0]
         if viewer is not None and viewer == self.last_actor:
             return str(action)
         defn = action.defn
