@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from attrs import define, field
+from attrs import define, field, frozen
 
 from ruledsl import nodes as n
 from ruledsl.checker import CheckedGame
@@ -420,6 +420,8 @@ class _Compiler:
         override = ctx.overrides.get(id(e))
         if override is not None:
             return override
+        if isinstance(e, _PyName):
+            return e.code
         method = getattr(self, f"_ex_{type(e).__name__}")
         code = f"({method(e, ctx)})"
         if (
@@ -435,6 +437,33 @@ class _Compiler:
             ctx.hoist.append((name, code))
             return name
         return code
+
+    def _static(self, e: n.Expr) -> tuple[bool, Any]:
+        """(True, value) when ``e`` depends only on options, literals and the player count."""
+        if isinstance(e, (n.BoolLit, n.Number, n.NoneLit)):
+            return True, self.load.value(e)
+        if isinstance(e, n.Name):
+            ref = self.ref(e)
+            if isinstance(ref, tuple) and ref[0] in ("option", "member"):
+                return True, self.load.value(e)
+            return False, None
+        if isinstance(e, n.Not):
+            known, value = self._static(e.operand)
+            return (True, not value) if known else (False, None)
+        if isinstance(e, n.BoolOp):
+            lk, lv = self._static(e.left)
+            if lk and ((e.op == "and" and not lv) or (e.op == "or" and lv)):
+                return True, lv
+            rk, rv = self._static(e.right)
+            if lk and rk:
+                return True, (lv and rv) if e.op == "and" else (lv or rv)
+            return False, None
+        if isinstance(e, n.Compare):
+            lk, _ = self._static(e.left)
+            rk, _ = self._static(e.right)
+            if lk and rk:
+                return True, self.load.value(e)
+        return False, None
 
     def _total(self, e: n.Expr) -> bool:
         """Whether evaluating ``e`` can never fail (so it may be computed early)."""
@@ -747,9 +776,18 @@ class _Compiler:
         return f"not {self.ex(e.operand, ctx)}"
 
     def _ex_BoolOp(self, e: n.BoolOp, ctx: _Ctx) -> str:
+        known, value = self._static(e.left)
+        if known:  # `option and x`: the option decides for this load
+            if (e.op == "and" and not value) or (e.op == "or" and value):
+                return repr(bool(value))
+            return self.ex(e.right, ctx)
         return f"{self.ex(e.left, ctx)} {e.op} {self.ex(e.right, ctx)}"
 
     def _ex_IfExpr(self, e: n.IfExpr, ctx: _Ctx) -> str:
+        known, value = self._static(e.cond)
+        if known:  # an option fixes the branch for this load
+            branch = e.then if value else e.else_
+            return self.cards(branch, ctx) if self.type_of(e).kind == "cards" else self.ex(branch, ctx)
         t = self.type_of(e)
         if t.kind == "cards":
             return f"{self.cards(e.then, ctx)} if {self.ex(e.cond, ctx)} else {self.cards(e.else_, ctx)}"
@@ -838,7 +876,15 @@ class _Compiler:
                 return f"op_run_sets({cards}, A{attr.index}.__getitem__)"
             return f"op_run({cards}, A{attr.index})"
         d: DefineSym = ref[1]
-        key = f"lambda c_: D{d.index}(st, {ctx.player}, c_)"
+        card = self.fresh("c")
+        body = self._inline(d, (_PyName(code=card),), ctx) if d.params else None
+        table = re.fullmatch(r"\(*A(\d+)\[\(*" + card + r"\)*\]\)*", body) if body is not None else None
+        if table is not None:
+            key = f"A{table.group(1)}.__getitem__"  # the key is an attribute: read its table directly
+        elif body is not None:
+            key = f"lambda {card}: {body}"
+        else:
+            key = f"lambda c_: D{d.index}(st, {ctx.player}, c_)"
         if d.type.kind == "set" and d.type.of != "number":
             return f"op_run_sets({cards}, {key})"
         return f"op_run_key({cards}, {key})"
@@ -1084,6 +1130,27 @@ class _Compiler:
         self.em.line(f"PR{proc.index}(st, {ctx.player}{self._args(s.args, proc.params, ctx)})")
 
     def _st_If(self, s: n.If, ctx: _Ctx) -> None:
+        # Branches an option rules out for this load are not compiled at all.
+        branches = []
+        for cond, body in s.branches:
+            known, value = self._static(cond)
+            if known and not value:
+                continue
+            branches.append((cond, body))
+            if known and value:
+                if len(branches) == 1:
+                    self.body(body, ctx.child())
+                    return
+                s = n.If(branches=tuple(branches), else_=(), span=s.span)
+                break
+        else:
+            s = n.If(branches=tuple(branches), else_=s.else_, span=s.span)
+        if not s.branches:
+            if s.else_:
+                self.body(s.else_, ctx.child())
+            else:
+                self.em.line("pass")
+            return
         for i, (cond, body) in enumerate(s.branches):
             self.em.at(cond.span)
             self.em.line(f"{'if' if i == 0 else 'elif'} {self.ex(cond, ctx)}:")
@@ -1907,9 +1974,16 @@ def _simple_code(code: str) -> bool:
     return all(ch.isalnum() or ch in " _+()" for ch in code) and code.count("(") < 4
 
 
+@frozen(kw_only=True)
+class _PyName(n.Expr):
+    """A Python name standing for an argument, when a definition is written in place."""
+
+    code: str
+
+
 def _cheap(e: n.Expr, checked: CheckedGame) -> bool:
     """Whether an expression is cheap and harmless to compute twice (an argument to inline)."""
-    if isinstance(e, (n.Number, n.BoolLit, n.NoneLit, n.ActingPlayer, n.Name)):
+    if isinstance(e, (n.Number, n.BoolLit, n.NoneLit, n.ActingPlayer, n.Name, _PyName)):
         return True
     if isinstance(e, n.Attribute):
         return _cheap(e.obj, checked)
