@@ -587,14 +587,7 @@ class GameState:
                 groups.append(rest)
             return groups
         if prog.ranking == "keys" and prog.rank_key is not None:
-            keys = {q: prog.rank_key(self, q) for q in range(self.n)}
-            groups: list[list[int]] = []
-            for q in sorted(range(self.n), key=lambda q: keys[q]):
-                if groups and keys[groups[-1][0]] == keys[q]:
-                    groups[-1].append(q)
-                else:
-                    groups.append([q])
-            return groups
+            return self._grouped(prog.rank_key)
         return [list(range(self.n))]
 
     def standings(self) -> list[list[int]] | None:
@@ -603,6 +596,10 @@ class GameState:
         key = self.prog.standing_key
         if key is None:
             return None
+        return self._grouped(key)
+
+    def _grouped(self, key: Any) -> list[list[int]]:
+        """Players sorted by ``key(state, player)``, best (smallest) first, equal keys grouped."""
         keys = {q: key(self, q) for q in range(self.n)}
         groups: list[list[int]] = []
         for q in sorted(range(self.n), key=lambda q: keys[q]):
