@@ -22,6 +22,8 @@ import ruledsl
 from ruledsl import TERMINAL, IllegalActionError
 from ruledsl.scenario import arrange, cards_in, give_turn, set_var, stack_top
 
+from tests.scenarios.support import hand, deck, labels, act
+
 A, B, C, D = 0, 1, 2, 3
 SUITS = "♠♥♦♣"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -97,10 +99,6 @@ def position(
     return state
 
 
-def hand(state: ruledsl.GameState, p: int) -> list[str]:
-    return cards_in(state, "hand", owner=p)
-
-
 def faceup(state: ruledsl.GameState, p: int) -> list[str]:
     return cards_in(state, "faceup", owner=p)
 
@@ -113,20 +111,8 @@ def tas(state: ruledsl.GameState) -> list[str]:
     return cards_in(state, "tas")
 
 
-def deck(state: ruledsl.GameState) -> list[str]:
-    return cards_in(state, "deck")
-
-
 def burned(state: ruledsl.GameState) -> list[str]:
     return cards_in(state, "burned")
-
-
-def labels(state: ruledsl.GameState) -> list[str]:
-    return [str(a) for a in state.legal_actions()]
-
-
-def act(state: ruledsl.GameState, label: str) -> None:
-    state.apply_action(state.action_from_string(label))
 
 
 def plays(state: ruledsl.GameState) -> set[str]:

@@ -22,6 +22,8 @@ import ruledsl
 from ruledsl import TERMINAL, IllegalActionError
 from ruledsl.scenario import arrange, cards_in, get_var, give_turn, set_var
 
+from tests.scenarios.support import hand, deck, labels, act
+
 # ---------------------------------------------------------------------------- helpers
 
 A, B, C = 0, 1, 2
@@ -147,10 +149,6 @@ def position(
     return state
 
 
-def hand(state: ruledsl.GameState, p: int) -> list[str]:
-    return cards_in(state, "hand", owner=p)
-
-
 def hands(state: ruledsl.GameState) -> list[list[str]]:
     return [hand(state, p) for p in range(state.num_players)]
 
@@ -163,24 +161,12 @@ def lot(state: ruledsl.GameState) -> list[str]:
     return cards_in(state, "lot")
 
 
-def deck(state: ruledsl.GameState) -> list[str]:
-    return cards_in(state, "deck")
-
-
 def discard(state: ruledsl.GameState) -> list[str]:
     return cards_in(state, "discard")
 
 
-def labels(state: ruledsl.GameState) -> list[str]:
-    return [str(a) for a in state.legal_actions()]
-
-
 def bids(state: ruledsl.GameState) -> list[str]:
     return [lab for lab in labels(state) if lab.startswith("bid ")]
-
-
-def act(state: ruledsl.GameState, label: str) -> None:
-    state.apply_action(state.action_from_string(label))
 
 
 def play(state: ruledsl.GameState, *moves: tuple[int, str]) -> None:

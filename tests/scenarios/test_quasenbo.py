@@ -17,6 +17,8 @@ from ruledsl import TERMINAL, IllegalActionError
 from ruledsl.runtime import chance
 from ruledsl.scenario import arrange, cards_in, get_var, give_turn, set_var, stack_top
 
+from tests.scenarios.support import hand, deck, labels, act
+
 # ---------------------------------------------------------------------------- helpers
 
 BASIC_DECK = 36
@@ -60,24 +62,8 @@ def position(
     return state
 
 
-def hand(state: ruledsl.GameState, p: int) -> list[str]:
-    return cards_in(state, "hand", owner=p)
-
-
 def pile(state: ruledsl.GameState) -> list[str]:
     return cards_in(state, "pile")
-
-
-def deck(state: ruledsl.GameState) -> list[str]:
-    return cards_in(state, "deck")
-
-
-def labels(state: ruledsl.GameState) -> list[str]:
-    return [str(a) for a in state.legal_actions()]
-
-
-def act(state: ruledsl.GameState, label: str) -> None:
-    state.apply_action(state.action_from_string(label))
 
 
 def plays(state: ruledsl.GameState) -> set[str]:
