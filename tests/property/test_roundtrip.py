@@ -1,0 +1,500 @@
+"""Round trips: ``parse(unparse(node)) == node``, and formatting keeps meaning and comments.
+
+Files written by people (the bundled games, the node examples) must format to text that
+parses to the same tree, formats to itself, and keeps every comment in order. Trees drawn
+by hypothesis must be written as text that parses back to them.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ruledsl import nodes as n
+from ruledsl.checker import RESERVED
+from ruledsl.parser import keywords, parse, parse_expr
+from ruledsl.unparse import format_source, unparse
+from tests.unit.test_node_examples import CLASSES, example_of
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME_FILES = sorted((ROOT / "games").glob("*.game"))
+
+_COMMENT_OR_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"|#[^\n]*')
+
+
+def comments_of(text: str) -> list[str]:
+    """Return the comments of a rule file, in order (text inside strings is not a comment)."""
+    return [m.rstrip() for m in _COMMENT_OR_STRING.findall(text) if m.startswith("#")]
+
+
+def check_formatting(text: str) -> str:
+    """Check the three properties of formatting a file, and return the formatted text."""
+    formatted = format_source(text)
+    assert parse(formatted) == parse(text)
+    assert format_source(formatted) == formatted
+    assert comments_of(formatted) == comments_of(text)
+    return formatted
+
+
+# ============================================================================ files people wrote
+
+
+def test_the_games_are_found() -> None:
+    assert len(GAME_FILES) >= 4
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.name)
+def test_game_formats_to_the_same_game(path: Path) -> None:
+    check_formatting(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.name)
+def test_game_tree_unparses_to_the_same_game(path: Path) -> None:
+    tree = parse(path.read_text(encoding="utf-8"))
+    assert parse(unparse(tree)) == tree
+
+
+def _lines(indent: str) -> Callable[[str], str]:
+    return lambda text: textwrap.indent(text, indent)
+
+
+# Where each kind of node is written in a rule file (as in tests/unit/test_node_examples.py):
+# the node's text (maybe several lines) -> a whole file.
+_HEADER = 'game "g"\n'
+_PLACES: dict[type[n.Node], Callable[[str], str]] = {
+    n.GameFile: lambda t: t,
+    n.GameHeader: lambda t: t + "\n",
+    n.Choice: lambda t: _HEADER + f"auction p:\n    action a({t}):\n        again\n",
+    n.ChoiceShape: lambda t: _HEADER + f"auction p:\n    action a(x: {t}):\n        again\n",
+    n.RangeDomain: lambda t: _HEADER + f"option o: {t} = 1\n",
+    n.ChoiceDomain: lambda t: _HEADER + f"option o: {t} = 1\n",
+    n.ValueMember: lambda t: _HEADER + f"values v: {t}\n",
+    n.CardAssign: lambda t: _HEADER + f'deck:\n    card "A": {t}\n',
+    n.CardLoop: lambda t: _HEADER + f'deck:\n    card "A" for {t}\n',
+    n.CardEntry: lambda t: _HEADER + "deck:\n" + _lines("    ")(t) + "\n",
+    n.DeckIf: lambda t: _HEADER + "deck:\n" + _lines("    ")(t) + "\n",
+    n.DeckRepeat: lambda t: _HEADER + "deck:\n" + _lines("    ")(t) + "\n",
+    n.TypedParam: lambda t: _HEADER + f"define f({t}) = 1\n",
+    n.RankingKey: lambda t: _HEADER + f"ranking: {t}\n",
+    n.TypeRef: lambda t: _HEADER + f"card x: {t}\n",
+    n.Expr: lambda t: _HEADER + f"define example = {t}\n",
+    n.Stmt: lambda t: _HEADER + "setup:\n" + _lines("    ")(t) + "\n",
+    n.Decl: lambda t: _HEADER + t + "\n",
+}
+for _item in (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler):
+    _PLACES[_item] = lambda t: _HEADER + "auction p:\n" + _lines("    ")(t) + "\n"
+
+
+def place(cls: type[n.Node]) -> Callable[[str], str]:
+    for base in cls.__mro__:
+        if base in _PLACES:
+            return _PLACES[base]
+    raise AssertionError(f"no place for {cls.__name__}")
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_node_example_formats_to_the_same_file(cls: type[n.Node]) -> None:
+    check_formatting(place(cls)(example_of(cls)))
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_node_example_unparses_to_the_same_node(cls: type[n.Node]) -> None:
+    # The example's file holds exactly one node of its class: find it, write it alone,
+    # put the text back where the example was, and compare the whole files.
+    wrap = place(cls)
+    tree = parse(wrap(example_of(cls)))
+    found = [node for node in _walk(tree) if type(node) is cls]
+    assert found, f"no {cls.__name__} in the example's file"
+    assert parse(wrap(unparse(found[-1] if cls is not n.GameFile else tree))) == tree
+
+
+def _walk(node: n.Node) -> list[n.Node]:
+    out = [node]
+    for child in node.children():
+        out.extend(_walk(child))
+    return out
+
+
+# ============================================================================ trees hypothesis draws
+
+_FORBIDDEN = keywords() | RESERVED
+_SHORT_NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,5}", fullmatch=True)
+_LONG_NAMES = st.from_regex(r"[a-zA-Z_][a-zA-Z0-9_]{20,30}", fullmatch=True)
+names = st.one_of(_SHORT_NAMES, _SHORT_NAMES, _SHORT_NAMES, _LONG_NAMES, st.sampled_from(["é_tat", "Ωmega"])).filter(
+    lambda s: s not in _FORBIDDEN
+)
+# Any character a string may hold (the parser reads '\r' in a string as 'r', so no carriage
+# return), and often one that must be escaped or doubled.
+_CHARS = st.one_of(st.sampled_from('{}"\\\n\t#'), st.characters(exclude_categories=("Cs",), exclude_characters="\r"))
+plain_strings = st.text(_CHARS, max_size=8)
+
+
+def _normalise(parts: list[str | n.Expr]) -> tuple[str | n.Expr, ...]:
+    """Join adjacent literal parts and drop empty ones, as the parser does."""
+    out: list[str | n.Expr] = []
+    for part in parts:
+        if isinstance(part, str):
+            if not part:
+                continue
+            if out and isinstance(out[-1], str):
+                out[-1] += part
+                continue
+        out.append(part)
+    return tuple(out)
+
+
+def expressions(*, with_strings: bool = True, max_leaves: int = 10) -> st.SearchStrategy[n.Expr]:
+    """Draw expressions; without strings, for the ``{...}`` parts of a string."""
+    leaves: list[st.SearchStrategy[n.Expr]] = [
+        st.builds(n.Number, value=st.integers(0, 10**9)),
+        st.builds(n.Name, id=names),
+        st.builds(n.BoolLit, value=st.booleans()),
+        st.just(n.NoneLit()),
+        st.just(n.EveryCard()),
+        st.just(n.ActingPlayer()),
+        st.just(n.AllPlayers()),
+    ]
+    if with_strings:
+        leaves.append(texts)
+
+    def extend(e: st.SearchStrategy[n.Expr]) -> st.SearchStrategy[n.Expr]:
+        some = st.lists(e, max_size=3).map(tuple)
+        where = st.none() | e
+        composite = [
+            st.builds(n.Call, name=names, args=some),
+            st.builds(n.Attribute, obj=e, name=names),
+            st.builds(n.TupleLiteral, items=st.lists(e, min_size=2, max_size=3).map(tuple)),
+            st.builds(n.SetLiteral, items=some),
+            st.builds(n.RangeLiteral, low=e, high=e),
+            st.builds(n.Negate, operand=e),
+            st.builds(n.Arith, op=st.sampled_from("+-*/%"), left=e, right=e),
+            st.builds(n.Compare, op=st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), left=e, right=e),
+            st.builds(n.Member, element=e, collection=e, negated=st.booleans()),
+            st.builds(n.Overlaps, left=e, right=e),
+            st.builds(n.IsEmpty, operand=e, negated=st.booleans()),
+            st.builds(n.IsOut, operand=e, negated=st.booleans()),
+            st.builds(n.Not, operand=e),
+            st.builds(n.BoolOp, op=st.sampled_from(["and", "or"]), left=e, right=e),
+            st.builds(n.IfExpr, cond=e, then=e, else_=e),
+            st.builds(n.Quantifier, kind=st.sampled_from(["any", "no", "every"]), var=names, iterable=e, cond=e),
+            st.builds(n.Count, var=names, iterable=e, where=where),
+            st.builds(n.Filter, var=names, iterable=e, where=e),
+            st.builds(n.First, var=names, iterable=e, where=e),
+            st.builds(n.Topmost, var=names, iterable=e, where=e),
+            st.builds(
+                n.Aggregate,
+                op=st.sampled_from(["highest", "lowest", "total", "distinct"]),
+                value=e,
+                var=names,
+                iterable=e,
+                where=where,
+            ),
+            st.builds(n.TopOf, zone=e, count=where),
+            st.builds(n.BottomOf, zone=e, count=where),
+            st.builds(n.AllOf, zone=e),
+            st.builds(n.AllButTop, count=e, zone=e),
+            st.builds(n.SizeOf, operand=e),
+            st.builds(n.PositionOf, operand=e),
+            st.builds(n.RunOf, zone=e, key=names),
+            st.builds(n.PlayerStep, player=e, step=st.sampled_from([1, -1])),
+            st.builds(n.PlayersAfter, player=e),
+            st.builds(n.PlayersStarting, player=e),
+            st.builds(n.Neighbour, side=st.sampled_from(["left", "right"]), player=e),
+            st.builds(n.Seat, index=e),
+        ]
+        if with_strings:
+            composite.append(st.builds(n.IsNamed, operand=e, card_name=plain_strings, negated=st.booleans()))
+        return st.one_of(composite)
+
+    return st.recursive(st.one_of(leaves), extend, max_leaves=max_leaves)
+
+
+texts = st.builds(
+    n.Text,
+    parts=st.lists(st.one_of(plain_strings, expressions(with_strings=False, max_leaves=4)), max_size=4).map(_normalise),
+)
+exprs = expressions()
+small_exprs = expressions(max_leaves=4)
+facing = st.sampled_from([None, "up", "down"])
+postfix_targets = st.one_of(
+    st.builds(n.Name, id=names), st.builds(n.Attribute, obj=small_exprs, name=names), small_exprs
+)
+
+simple_statements = st.one_of(
+    st.builds(n.Move, what=exprs, to=exprs, placement=st.sampled_from(["top", "bottom", "random"]), facing=facing),
+    st.builds(n.Deal, count=exprs, source=exprs, target=names, start=st.none() | exprs, facing=facing),
+    st.builds(n.Shuffle, zone=exprs),
+    st.builds(n.Cut, zone=exprs),
+    st.builds(n.Reveal, what=exprs),
+    st.builds(n.TurnFace, up=st.booleans(), what=exprs),
+    st.builds(n.Let, name=names, value=exprs),
+    st.builds(n.SetStmt, target=postfix_targets, value=exprs),
+    st.builds(n.Add, value=exprs, target=postfix_targets),
+    st.builds(n.Subtract, value=exprs, target=postfix_targets),
+    st.builds(n.Stop),
+    st.builds(n.Again),
+    st.builds(n.EndTurn),
+    st.builds(n.EndRound),
+    st.builds(n.EndGame, winner=st.none() | exprs),
+    st.builds(n.EndGame, draw=st.just(True)),
+    st.builds(n.GoTo, phase=names, player=st.none() | exprs),
+    st.builds(n.Open, window=names),
+    st.builds(n.Reverse),
+    st.builds(n.Finish, player=exprs),
+    st.builds(n.Say, message=exprs),
+    st.builds(n.CallStmt, name=names, args=st.lists(small_exprs, max_size=2).map(tuple)),
+)
+
+
+def _compound(stmts: st.SearchStrategy[n.Stmt]) -> st.SearchStrategy[n.Stmt]:
+    block = st.lists(stmts, min_size=1, max_size=3).map(tuple)
+    return st.one_of(
+        st.builds(
+            n.If,
+            branches=st.lists(st.tuples(exprs, block), min_size=1, max_size=3).map(tuple),
+            else_=st.just(()) | block,
+        ),
+        st.builds(n.ForEach, var=names, iterable=exprs, where=st.none() | exprs, body=block),
+        st.builds(n.While, cond=exprs, body=block),
+        st.builds(n.Repeat, count=st.none() | small_exprs, body=block),
+    )
+
+
+statements = st.recursive(simple_statements, _compound, max_leaves=5)
+blocks = st.lists(statements, min_size=1, max_size=3).map(tuple)
+
+types = st.recursive(
+    st.one_of(
+        st.builds(n.NamedType, name=names), st.builds(n.CardType), st.builds(n.CardsType), st.builds(n.PlayerType)
+    ),
+    lambda t: st.builds(n.SetType, element=t),
+    max_leaves=3,
+)
+params = st.lists(st.builds(n.TypedParam, name=names, type=types), max_size=2).map(tuple)
+wild = st.none() | names
+count = st.none() | small_exprs
+shapes = st.one_of(
+    st.builds(n.CardChoice, pool=small_exprs, wild=wild),
+    st.builds(n.NumberChoice, low=small_exprs, high=small_exprs),
+    st.builds(n.PlayerChoice, pool=small_exprs),
+    st.builds(n.ValueChoice, type_name=names),
+    st.builds(n.CardsChoice, count=count, pool=small_exprs, wild=wild),
+    st.builds(n.SameChoice, count=count, attr=names, pool=small_exprs, wild=wild),
+    st.builds(n.ValuedChoice, count=count, attr=names, value=small_exprs, pool=small_exprs, wild=wild),
+    st.builds(n.DifferentChoice, count=count, attr=names, pool=small_exprs, wild=wild),
+)
+actions = st.builds(
+    n.ActionDecl,
+    name=names,
+    choices=st.lists(st.builds(n.Choice, name=names, shape=shapes), max_size=2).map(tuple),
+    when=st.none() | exprs,
+    label=st.none() | exprs,
+    strength=st.none() | exprs,
+    body=st.lists(statements, max_size=2).map(tuple),
+    otherwise=st.booleans(),
+).filter(lambda a: a.label is not None or a.strength is not None or bool(a.body))
+passes = st.builds(n.PassDecl, label=st.none() | exprs, body=st.lists(statements, max_size=2).map(tuple)).filter(
+    lambda p: p.label is not None or bool(p.body)
+)
+phase_items = st.one_of(
+    actions,
+    passes,
+    st.builds(n.OnEnter, body=blocks),
+    st.builds(n.WonHandler, var=names, body=blocks),
+    st.builds(n.UnsoldHandler, body=blocks),
+)
+card_entries = st.builds(
+    n.CardEntry,
+    name=plain_strings,
+    copies=st.none() | small_exprs,
+    assigns=st.lists(st.builds(n.CardAssign, name=names, value=small_exprs), max_size=2).map(tuple),
+    loops=st.lists(st.builds(n.CardLoop, name=names, low=small_exprs, high=small_exprs), max_size=2).map(tuple),
+)
+
+
+def _deck_compound(entries: st.SearchStrategy[n.Node]) -> st.SearchStrategy[n.Node]:
+    body = st.lists(entries, min_size=1, max_size=2).map(tuple)
+    return st.one_of(
+        st.builds(n.DeckIf, cond=small_exprs, body=body, else_=st.just(()) | body),
+        st.builds(n.DeckRepeat, count=small_exprs, body=body),
+    )
+
+
+deck_entries = st.recursive(card_entries, _deck_compound, max_leaves=4)
+ranking_keys = st.lists(
+    st.one_of(
+        st.builds(n.RankingKey, order=st.sampled_from(["highest", "lowest"]), value=exprs),
+        st.builds(n.RankingKey, order=st.just("finishing")),
+    ),
+    min_size=1,
+    max_size=3,
+).map(tuple)
+visibility = st.sampled_from(["public", "owner", "hidden"])
+
+declarations = st.one_of(
+    st.builds(n.PlayersDecl, low=small_exprs, high=small_exprs),
+    st.builds(
+        n.OptionDecl,
+        name=names,
+        domain=st.one_of(
+            st.none(),
+            st.builds(n.RangeDomain, low=small_exprs, high=small_exprs),
+            st.builds(n.ChoiceDomain, choices=st.lists(plain_strings, min_size=2, max_size=3).map(tuple)),
+        ),
+        default=exprs,
+        doc=st.none() | plain_strings,
+    ),
+    st.builds(
+        n.ValuesDecl,
+        name=names,
+        members=st.lists(
+            st.builds(
+                n.ValueMember,
+                name=names | st.integers(0, 99).map(str),
+                display=st.none() | plain_strings,
+            ),
+            min_size=1,
+            max_size=3,
+        ).map(tuple),
+    ),
+    st.builds(n.AttributeDecl, name=names, type=types),
+    st.builds(n.DeckDecl, entries=st.lists(deck_entries, min_size=1, max_size=3).map(tuple)),
+    st.builds(n.ZoneDecl, name=names, per_player=st.booleans(), visibility=visibility),
+    st.builds(
+        n.VarDecl,
+        scope=st.sampled_from(["game", "player", "card"]),
+        name=names,
+        type=st.none() | types,
+        init=exprs,
+        visibility=visibility,
+    ),
+    st.builds(n.DefineDecl, name=names, params=params, body=exprs),
+    st.builds(n.ProcedureDecl, name=names, params=params, body=blocks),
+    st.builds(n.TriggerDecl, var=names, zone=small_exprs, body=blocks),
+    st.builds(n.SetupDecl, body=blocks),
+    st.builds(
+        n.PhaseDecl,
+        name=names,
+        items=st.lists(phase_items, min_size=1, max_size=3).map(tuple),
+        is_auction=st.booleans(),
+    ),
+    st.builds(n.WindowDecl, name=names, who=exprs, items=st.lists(actions | passes, min_size=1, max_size=2).map(tuple)),
+    st.builds(n.RoundEndDecl, body=blocks),
+    st.builds(n.RequireDecl, cond=exprs, message=texts),
+    st.builds(n.RankingDecl, keys=ranking_keys),
+    st.builds(n.StandingDecl, keys=ranking_keys),
+)
+game_files = st.builds(
+    n.GameFile,
+    header=st.builds(n.GameHeader, name=plain_strings),
+    decls=st.lists(declarations, max_size=4).map(tuple),
+)
+
+
+# Long conditions and definitions, so that lines are broken (and/or chains, if-else chains,
+# parenthesised operands broken again inside their parentheses).
+_long_leaves = st.one_of(
+    st.builds(n.Name, id=_LONG_NAMES.filter(lambda s: s not in _FORBIDDEN)),
+    st.builds(n.IsEmpty, operand=st.builds(n.Name, id=_LONG_NAMES.filter(lambda s: s not in _FORBIDDEN))),
+    small_exprs,
+)
+long_conditions = st.recursive(
+    _long_leaves,
+    lambda c: st.one_of(
+        st.builds(n.BoolOp, op=st.sampled_from(["and", "or"]), left=c, right=c),
+        st.builds(n.BoolOp, op=st.sampled_from(["and", "or"]), left=c, right=c),
+        st.builds(n.IfExpr, cond=c, then=c, else_=c),
+        st.builds(n.Not, operand=c),
+        st.builds(n.Quantifier, kind=st.sampled_from(["any", "no", "every"]), var=names, iterable=small_exprs, cond=c),
+    ),
+    max_leaves=10,
+)
+wrapped_files = st.builds(
+    lambda name, params, body, when, cond, loop: n.GameFile(
+        header=n.GameHeader(name="g"),
+        decls=(
+            n.DefineDecl(name=name, params=params, body=body),
+            n.PhaseDecl(
+                name="play",
+                items=(
+                    n.ActionDecl(
+                        name="act",
+                        choices=(),
+                        when=when,
+                        label=None,
+                        strength=None,
+                        body=(
+                            n.If(branches=((cond, (n.Stop(),)), (cond, (n.Again(),)))),
+                            n.While(cond=loop, body=(n.Stop(),)),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    ),
+    names,
+    params,
+    long_conditions,
+    long_conditions,
+    long_conditions,
+    long_conditions,
+)
+
+
+def sprinkle_comments(text: str, data: st.DataObject) -> str:
+    """Add comments to a file: after code, and on their own lines at any indentation
+    (inside parentheses too, where a broken condition goes on)."""
+    out: list[str] = []
+    for i, line in enumerate(text.split("\n")[:-1]):
+        where = data.draw(
+            st.sampled_from(["none", "none", "after", "before", "both"]), label=f"comment at line {i + 1}"
+        )
+        if where in ("before", "both"):
+            out.append(" " * data.draw(st.integers(0, 12), label="indent") + f"# c{i}a")
+        out.append(line + (f"  # c{i}b" if where in ("after", "both") else ""))
+        if data.draw(st.booleans(), label="blank line"):
+            out.append("")
+    return "\n".join(out) + "\n"
+
+
+@settings(max_examples=150)
+@given(exprs)
+def test_expression_round_trips(e: n.Expr) -> None:
+    assert parse_expr(unparse(e)) == e
+
+
+@settings(max_examples=40)
+@given(statements)
+def test_statement_round_trips(s: n.Stmt) -> None:
+    file = n.GameFile(header=n.GameHeader(name="g"), decls=(n.SetupDecl(body=(s,)),))
+    assert parse(unparse(file)) == file
+
+
+@settings(max_examples=30)
+@given(game_files)
+def test_game_file_round_trips_and_is_formatted(file: n.GameFile) -> None:
+    text = unparse(file)
+    assert text.endswith("\n") and not text.endswith("\n\n")
+    assert parse(text) == file
+    assert format_source(text) == text
+
+
+@settings(max_examples=25)
+@given(game_files, st.data())
+def test_comments_survive_formatting(file: n.GameFile, data: st.DataObject) -> None:
+    check_formatting(sprinkle_comments(unparse(file), data))
+
+
+@settings(max_examples=20)
+@given(wrapped_files, st.data())
+def test_long_lines_are_broken_and_read_back(file: n.GameFile, data: st.DataObject) -> None:
+    text = unparse(file)
+    assert parse(text) == file
+    assert format_source(text) == text
+    check_formatting(sprinkle_comments(text, data))
