@@ -1,54 +1,85 @@
-"""Players that choose actions: they see only their observation and their legal actions."""
+"""Players that choose actions, each from its seat's view: random, first, greedy, ismcts; and cheat.
+
+An agent is given a ``SeatView`` (its observation, its legal actions, and resampled
+states for search), never the true state; ``decide`` builds that view for the play and
+simulate loops. Only ``cheat``, a perfect-information ceiling, is handed the true state.
+Agents are named in --seats as ``NAME`` or ``NAME:OPTION=VALUE:...``.
+"""
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ruledsl.agents.base import Agent, AgentSpecError, Option, evaluate, rollout
+from ruledsl.agents.greedy import GreedyAgent
+from ruledsl.agents.ismcts import CheatAgent, IsmctsAgent
+from ruledsl.agents.view import OmniscientView, SeatView
 
 if TYPE_CHECKING:
     from ruledsl.interpreter import GameState
     from ruledsl.runtime.state import Action
 
-
-class Agent(Protocol):
-    """Something that picks one of its legal actions."""
-
-    name: str
-
-    def choose(self, state: GameState, seat: int) -> Action: ...
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "AgentSpecError",
+    "CheatAgent",
+    "FirstAgent",
+    "GreedyAgent",
+    "IsmctsAgent",
+    "OmniscientView",
+    "Option",
+    "RandomAgent",
+    "SeatView",
+    "decide",
+    "evaluate",
+    "make_agent",
+    "needs_tracking",
+    "parse_spec",
+    "rollout",
+]
 
 
 class RandomAgent:
     """Picks uniformly among the legal actions (seeded: a game replays exactly)."""
 
-    name = "random"
+    name: ClassVar[str] = "random"
+    omniscient: ClassVar[bool] = False
+    resamples: ClassVar[bool] = False
+    OPTIONS: ClassVar[dict[str, Option]] = {}
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: GameState, seat: int) -> Action:
-        # legal_actions() is all it reads: what the seat may do, nothing hidden.
-        return self.rng.choice(state.legal_actions())
+    def choose(self, view: SeatView) -> Action:
+        return self.rng.choice(view.legal_actions())
 
 
 class FirstAgent:
     """Always picks the first legal action (a fixed, trivial baseline)."""
 
-    name = "first"
+    name: ClassVar[str] = "first"
+    omniscient: ClassVar[bool] = False
+    resamples: ClassVar[bool] = False
+    OPTIONS: ClassVar[dict[str, Option]] = {}
 
     def __init__(self, seed: int = 0) -> None:
         del seed
 
-    def choose(self, state: GameState, seat: int) -> Action:
-        return state.legal_actions()[0]
+    def choose(self, view: SeatView) -> Action:
+        return view.legal_actions()[0]
 
 
-#: Agent kinds by name; each is built with a seed and keyword options.
-AGENTS: dict[str, Any] = {"random": RandomAgent, "first": FirstAgent}
-
-
-class AgentSpecError(ValueError):
-    """A --seats entry that names no agent or gives it bad options."""
+#: Agent kinds by name; each is built with a seed and the options it declares.
+AGENTS: dict[str, Any] = {
+    "random": RandomAgent,
+    "first": FirstAgent,
+    "greedy": GreedyAgent,
+    "ismcts": IsmctsAgent,
+    "cheat": CheatAgent,
+}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -65,12 +96,28 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def make_agent(spec: str, seed: int) -> Any:
     """Build the agent a --seats entry names (not 'human': the command line plays those)."""
-    name, options = parse_spec(spec)
+    name, texts = parse_spec(spec)
     factory = AGENTS.get(name)
     if factory is None:
         known = ", ".join(sorted([*AGENTS, "human"]))
         raise AgentSpecError(f"unknown agent '{name}'; known agents: {known}")
-    try:
-        return factory(seed=seed, **options)
-    except TypeError as exc:
-        raise AgentSpecError(f"bad options for agent '{name}': {exc}") from None
+    declared: dict[str, Option] = factory.OPTIONS
+    values = {}
+    for key, text in texts.items():
+        option = declared.get(key)
+        if option is None:
+            known = ", ".join(declared) if declared else "none"
+            raise AgentSpecError(f"agent '{name}' has no option '{key}'; its options: {known}")
+        values[key] = option.parse(name, key, text)
+    return factory(seed=seed, **values)
+
+
+def decide(agent: Any, state: GameState, seat: int) -> Action:
+    """Ask ``agent`` for its action at ``seat``, showing it only that seat's view."""
+    view = OmniscientView(state, seat) if agent.omniscient else SeatView(state, seat)
+    return agent.choose(view)  # type: ignore[no-any-return]
+
+
+def needs_tracking(agents: Iterable[Any]) -> bool:
+    """Whether a game must track what each seat has seen (some agent resamples)."""
+    return any(agent.resamples for agent in agents)

@@ -1,0 +1,131 @@
+"""The agent interface, agent options from --seats, and the playouts search agents share."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from attrs import frozen
+
+if TYPE_CHECKING:
+    from ruledsl.agents.view import SeatView
+    from ruledsl.interpreter import GameState
+    from ruledsl.runtime.state import Action
+
+
+class Agent(Protocol):
+    """Something that picks one of its legal actions from its seat's view."""
+
+    name: ClassVar[str]
+    #: Whether it is given the true state (only the ``cheat`` ceiling).
+    omniscient: ClassVar[bool]
+    #: Whether it calls ``view.resample`` (the game then tracks what each seat has seen).
+    resamples: ClassVar[bool]
+
+    def choose(self, view: SeatView) -> Action: ...
+
+
+class AgentSpecError(ValueError):
+    """A --seats entry that names no agent or gives it bad options."""
+
+
+@frozen
+class Option:
+    """An option an agent takes in --seats (``ismcts:iterations=500``)."""
+
+    kind: type  # int, float or str
+    default: Any
+    doc: str
+    low: float | None = None  # the least value allowed, for numbers
+    choices: tuple[str, ...] = ()  # the values allowed, for text
+
+    def parse(self, agent: str, name: str, text: str) -> Any:
+        """Turn the text of a --seats option into a value, or raise AgentSpecError."""
+        if self.kind is str:
+            if self.choices and text not in self.choices:
+                raise AgentSpecError(f"{agent} option '{name}' takes {' or '.join(self.choices)}, not '{text}'")
+            return text
+        try:
+            value = self.kind(text)
+        except ValueError:
+            what = "a whole number" if self.kind is int else "a number"
+            raise AgentSpecError(f"{agent} option '{name}' takes {what}, not '{text}'") from None
+        if self.low is not None and value < self.low:
+            raise AgentSpecError(f"{agent} option '{name}' must be at least {self.low:g}, not {text}")
+        return value
+
+
+def evaluate(state: GameState) -> list[float]:
+    """Return each player's value of a state, from -1 (worst) to +1 (best).
+
+    A finished game gives its returns. A game still going gives a guess from its
+    'standing:' (leaders +1 down to last -1, tied players averaging their places), at
+    half weight so that a real win counts more; a game without one gives 0 to all.
+    """
+    if state.terminal:
+        return state.returns()
+    groups = state.standings()
+    n = state.n
+    values = [0.0] * n
+    if groups is None or n == 1:
+        return values
+    place = 0
+    for group in groups:
+        value = sum(1.0 - 2.0 * i / (n - 1) for i in range(place, place + len(group))) / len(group)
+        for q in group:
+            values[q] = 0.5 * value
+        place += len(group)
+    return values
+
+
+def rollout(state: GameState, rng: random.Random, depth: int) -> None:
+    """Play random legal actions on ``state`` until the end, or for ``depth`` actions (0: no limit)."""
+    choice = rng.choice
+    steps = 0
+    while not state.terminal:
+        legal = state.legal_actions()
+        if not legal:  # a resampled state whose player to move is stuck: judge it as it is
+            return
+        state.apply_action(choice(legal))
+        steps += 1
+        if steps == depth:
+            return
+
+
+def rollout_by_standing(state: GameState, rng: random.Random, depth: int, tries: int = 3) -> None:
+    """Like ``rollout``, but each player keeps the best for his standing of a few random actions.
+
+    At each step up to ``tries`` legal actions, drawn at random, are tried on copies; the
+    mover takes the first after which he stands best (a win beats any standing). A cheap
+    default policy: it avoids the plain blunders (a penalty, a card given away) that make
+    random playouts a noisy judge. A game without 'standing:' gets random actions.
+    """
+    if state.standings() is None:
+        rollout(state, rng, depth)
+        return
+    steps = 0
+    while not state.terminal:
+        legal = state.legal_actions()
+        if not legal:
+            return
+        if len(legal) == 1:
+            state.apply_action(legal[0])
+        else:
+            mover = state.current_player()
+            picks = rng.sample(legal, tries) if len(legal) > tries else legal
+            best = picks[0]
+            best_place = None
+            for action in picks:
+                trial = state.clone()
+                trial.apply_action(action)
+                if trial.terminal:
+                    place = -1000.0 * trial.returns()[mover]  # a win first, a loss last
+                else:
+                    groups = trial.standings() or []
+                    place = next((float(i) for i, g in enumerate(groups) if mover in g), 0.0)
+                if best_place is None or place < best_place:
+                    best, best_place = action, place
+            state.apply_action(best)
+        steps += 1
+        if steps == depth:
+            return

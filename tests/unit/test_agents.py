@@ -1,0 +1,230 @@
+"""Agents: built from --seats specs, legal and reproducible, and blind to what their seat cannot see."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import ruledsl
+from ruledsl.agents import (
+    AGENTS,
+    AgentSpecError,
+    CheatAgent,
+    IsmctsAgent,
+    OmniscientView,
+    SeatView,
+    decide,
+    evaluate,
+    make_agent,
+    needs_tracking,
+    parse_spec,
+)
+from ruledsl.interpreter import GameState
+
+GAMES = sorted(ruledsl.bundled_games())
+#: Cheap settings, so that whole games run in a unit test.
+QUICK = {
+    "random": "random",
+    "first": "first",
+    "greedy": "greedy:samples=2:depth=2",
+    "ismcts": "ismcts:iterations=20:depth=10",
+    "cheat": "cheat:iterations=20:depth=10",
+}
+
+
+def played(name: str, players: int, seed: int, steps: int) -> GameState:
+    """A tracked state after ``steps`` random actions, then forced ones, where the player to move has a choice."""
+    game = ruledsl.load_game(name, players=players)
+    for attempt in range(seed, seed + 50):
+        state = game.new_initial_state(seed=attempt, track=True)
+        rng = random.Random(attempt)
+        done = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if done >= steps and len(legal) > 1:
+                return state
+            state.apply_action(rng.choice(legal))
+            done += 1
+    raise AssertionError(f"no {name} game of seed {seed} to {seed + 49} lasted {steps} actions")
+
+
+def hidden_swap(state: GameState, seat: int) -> GameState:
+    """Return a copy of ``state`` with two cards the seat cannot see (in different zones) swapped.
+
+    Both cards are unseen by ``seat`` and he holds the same knowledge of each (the same
+    set of places it could be), so the two states look exactly alike to him.
+    """
+    other = state.clone()
+    known = state.known
+    assert known is not None
+    hidden = [(z, i, c) for z, cards in enumerate(state.zones) for i, c in enumerate(cards) if not state.sees(seat, c)]
+    for a in hidden:
+        for b in hidden:
+            if (
+                a[0] < b[0]
+                and known[seat][a[2]] == known[seat][b[2]]
+                and state.prog.card_names[a[2]] != state.prog.card_names[b[2]]
+            ):
+                (za, ia, ca), (zb, ib, cb) = a, b
+                other.zones[za][ia], other.zones[zb][ib] = cb, ca
+                other.loc[ca], other.loc[cb] = zb, za
+                return other
+    raise AssertionError("no two hidden cards to swap")
+
+
+class TestSpecs:
+    def test_every_agent_is_registered(self) -> None:
+        assert set(AGENTS) == {"random", "first", "greedy", "ismcts", "cheat"}
+
+    def test_parse_and_build_with_options(self) -> None:
+        assert parse_spec("ISMCTS:iterations=500:c=1.4") == ("ismcts", {"iterations": "500", "c": "1.4"})
+        agent = make_agent("ismcts:iterations=500:c=1.4:time=0.5:depth=0", seed=3)
+        assert isinstance(agent, IsmctsAgent)
+        assert (agent.iterations, agent.c, agent.time, agent.depth) == (500, 1.4, 0.5, 0)
+
+    @pytest.mark.parametrize(
+        ("spec", "message"),
+        [
+            ("minimax", "unknown agent 'minimax'; known agents: cheat, first, greedy, human, ismcts, random"),
+            (
+                "ismcts:iters=5",
+                "agent 'ismcts' has no option 'iters'; its options: iterations, time, c, depth, reuse, policy",
+            ),
+            ("ismcts:iterations=many", "ismcts option 'iterations' takes a whole number, not 'many'"),
+            ("ismcts:iterations=0", "ismcts option 'iterations' must be at least 1, not 0"),
+            ("greedy:samples", "agent option 'samples' should read name=value, as in ismcts:iterations=500"),
+            ("random:x=1", "agent 'random' has no option 'x'; its options: none"),
+        ],
+    )
+    def test_bad_specs_say_what_is_wrong(self, spec: str, message: str) -> None:
+        with pytest.raises(AgentSpecError) as info:
+            make_agent(spec, 0)
+        assert str(info.value) == message
+
+    def test_cheat_is_the_only_omniscient_agent(self) -> None:
+        assert [name for name, cls in AGENTS.items() if cls.omniscient] == ["cheat"]
+        assert needs_tracking([make_agent("random", 0), make_agent("ismcts", 0)])
+        assert not needs_tracking([make_agent("random", 0), make_agent("cheat", 0)])
+
+
+class TestPlaying:
+    @pytest.mark.parametrize("name", GAMES)
+    @pytest.mark.parametrize("kind", sorted(QUICK))
+    def test_plays_legal_actions(self, name: str, kind: str) -> None:
+        game = ruledsl.load_game(name, players=3)
+        agents = [make_agent(QUICK[kind], 1), make_agent("random", 2), make_agent("random", 3)]
+        state = game.new_initial_state(seed=5, track=True)
+        for _ in range(60):  # a stretch of the game: whole games of search take too long here
+            if state.is_terminal():
+                break
+            seat = state.current_player()
+            action = decide(agents[seat], state, seat)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+
+    @pytest.mark.parametrize("kind", ["greedy", "ismcts", "cheat"])
+    def test_same_seed_same_choices(self, kind: str) -> None:
+        state = played("quasenbo", 2, seed=11, steps=3)
+        seat = state.current_player()
+        first = [decide(make_agent(QUICK[kind], 7), state, seat) for _ in range(2)]
+        assert first[0] == first[1]
+
+    def test_time_budget_stops_the_search(self) -> None:
+        state = played("cartes_magiques", 2, seed=2, steps=30)
+        agent = make_agent("ismcts:iterations=1000000:time=0.05:depth=0", 0)
+        started = time.perf_counter()
+        decide(agent, state, state.current_player())
+        assert time.perf_counter() - started < 2.0
+        assert 0 < agent.total_iterations < 1000000
+
+    def test_iterations_are_counted(self) -> None:
+        state = played("quasenbo", 2, seed=4, steps=2)
+        agent = make_agent("ismcts:iterations=37", 0)
+        decide(agent, state, state.current_player())
+        assert agent.total_iterations == 37
+
+
+class TestSeatView:
+    def test_exposes_no_path_to_the_true_state(self) -> None:
+        state = played("quasenbo", 3, seed=1, steps=4)
+        view = SeatView(state, state.current_player())
+        assert not hasattr(view, "__dict__")
+        for name in dir(view):
+            if name.startswith("__"):
+                continue
+            value = getattr(view, name)
+            assert not isinstance(value, GameState), name
+            owner = getattr(value, "__self__", None)
+            assert owner is None or owner is view, name
+        assert {"seat", "num_players", "game"} <= set(dir(view))
+        assert not any(
+            isinstance(getattr(view.game, a, None), GameState) for a in dir(view.game) if not a.startswith("__")
+        )
+
+    def test_answers_only_for_its_seat(self) -> None:
+        state = played("quasenbo", 3, seed=1, steps=4)
+        seat = state.current_player()
+        view = SeatView(state, seat)
+        assert view.legal_actions() == state.legal_actions()
+        assert view.observation() == state.observation(seat)
+        other = SeatView(state, (seat + 1) % 3)
+        assert other.legal_actions() == []
+
+    def test_resampled_states_look_the_same_and_belong_to_the_agent(self) -> None:
+        state = played("katzenjammer_blues", 3, seed=3, steps=20)
+        seat = state.current_player()
+        view = SeatView(state, seat)
+        before = state.observation(seat)
+        sample = view.resample(random.Random(0))
+        assert sample.observation(seat) == before
+        sample.apply_action(sample.legal_actions()[0])
+        assert state.observation(seat) == before
+
+    @pytest.mark.parametrize("name", GAMES)
+    def test_resampling_ignores_the_hidden_arrangement(self, name: str) -> None:
+        state = played(name, 3, seed=8, steps=12)
+        seat = state.current_player()
+        twin = hidden_swap(state, seat)
+        assert twin.zones != state.zones and twin.observation(seat) == state.observation(seat)
+        a = SeatView(state, seat).resample(random.Random(5))
+        b = SeatView(twin, seat).resample(random.Random(5))
+        assert a.zones == b.zones
+
+    @pytest.mark.parametrize("kind", ["random", "first", "greedy", "ismcts"])
+    @pytest.mark.parametrize("name", GAMES)
+    def test_decisions_ignore_the_hidden_cards(self, name: str, kind: str) -> None:
+        """Two states that differ only in cards the seat cannot see give the same decisions."""
+        for seed in range(3):
+            state = played(name, 2, seed=seed, steps=6 + seed)
+            seat = state.current_player()
+            twin = hidden_swap(state, seat)
+            spec = QUICK[kind]
+            assert decide(make_agent(spec, seed), state, seat) == decide(make_agent(spec, seed), twin, seat)
+
+    def test_the_cheat_sees_through(self) -> None:
+        """The same comparison tells the cheat's view apart: it does see the hidden cards."""
+        state = played("quasenbo", 2, seed=0, steps=2)
+        seat = state.current_player()
+        twin = hidden_swap(state, seat)
+        assert (
+            OmniscientView(state, seat).resample(random.Random(0)).zones
+            != OmniscientView(twin, seat).resample(random.Random(0)).zones
+        )
+        assert isinstance(make_agent("cheat", 0), CheatAgent)
+
+
+class TestEvaluate:
+    def test_a_finished_game_gives_its_returns(self) -> None:
+        game = ruledsl.load_game("quasenbo", players=2)
+        state = game.new_initial_state(seed=0)
+        rng = random.Random(0)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert evaluate(state) == state.returns()
+
+    def test_a_game_going_on_is_judged_by_its_standing(self) -> None:
+        state = played("quasenbo", 3, seed=0, steps=1)  # P0 played a card: one fewer than the others
+        assert state.standings() == [[0], [1, 2]]
+        assert evaluate(state) == pytest.approx([0.5, -0.25, -0.25])
