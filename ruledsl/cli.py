@@ -1,8 +1,9 @@
-"""The ruledsl command line: check, play, simulate, info, list. The only module that prints or exits."""
+"""The ruledsl command line: check, play, simulate, replay, info, list. The only module that prints or exits."""
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -12,13 +13,24 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ruledsl import __version__
-from ruledsl.agents import AgentSpecError, make_agent, parse_spec
+from ruledsl.agents import AGENTS, AgentSpecError, decide, make_agent, needs_tracking, parse_spec
 from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, SourceError
 from ruledsl.game import Game, check_file, load_game, options_of, players_range
 from ruledsl.interpreter import GameState
+from ruledsl.records import (
+    RecordError,
+    build_record,
+    describe_view,
+    load_recorded_game,
+    read_records,
+    record_of_state,
+    render_replay,
+    result_lines,
+    write_records,
+)
 from ruledsl.render import render, summary
 from ruledsl.resources import bundled_games
-from ruledsl.simulate import agent_seed, run_games, summarize
+from ruledsl.simulate import agent_seed, declared_actions, plot, run_games, summarize
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -113,45 +125,7 @@ def _seats(args: argparse.Namespace, players: int, default: str) -> list[str]:
 
 def _describe_view(state: GameState, seat: int) -> list[str]:
     """Render what ``seat`` sees, from its observation alone."""
-    obs = state.observation(seat)
-    lines = [f"--- round {obs['round']}, phase {obs['phase']}, {obs['direction']}"]
-    for name, zone in obs["zones"].items():
-        if isinstance(zone, list):
-            parts = []
-            for q, z in enumerate(zone):
-                who = "you" if q == seat else f"P{q}"
-                if "cards" in z and q == seat:
-                    continue
-                if "cards" in z:
-                    parts.append(f"{who}: {_cards(z)}")
-                else:
-                    parts.append(f"{who} {z['size']}")
-            own = zone[seat]
-            if "cards" in own:
-                lines.append(f"your {name}: {_cards(own) or '(empty)'}")
-            if parts:
-                lines.append(f"{name}: " + ", ".join(parts))
-        elif "cards" in zone:
-            lines.append(f"{name}: {_cards(zone) or '(empty)'}" + (" (top last)" if zone["size"] > 1 else ""))
-        else:
-            lines.append(f"{name}: {zone['size']} card{'s' if zone['size'] != 1 else ''}")
-    shown_vars = {k: v for k, v in obs["variables"].items() if v not in (None, [], False)}
-    if shown_vars:
-        lines.append("  " + ", ".join(f"{k} {_value(v)}" for k, v in shown_vars.items()))
-    for name, values in obs["player_variables"].items():
-        lines.append(f"  {name}: " + ", ".join(f"{'you' if q == seat else f'P{q}'} {_value(v)}" for q, v in enumerate(values) if v is not None))
-    if obs["auction"]:
-        a = obs["auction"]
-        passed = [f"P{q}" for q, x in enumerate(a["passed"]) if x]
-        standing = f"{a['standing']} by P{a['bidder']}" if a["standing"] else "no bid yet"
-        lines.append(f"  auction: {standing}" + (f"; passed: {', '.join(passed)}" if passed else ""))
-    if obs["finished"]:
-        lines.append("  out: " + ", ".join(f"P{q}" for q in obs["finished"]))
-    return lines
-
-
-def _cards(zone: dict[str, Any]) -> str:
-    return ", ".join(c if c is not None else "?" for c in zone.get("cards", []))
+    return describe_view(state.observation(seat), seat)
 
 
 def _value(v: Any) -> str:
@@ -160,26 +134,6 @@ def _value(v: Any) -> str:
     if isinstance(v, list):
         return ", ".join(str(x) for x in v) or "none"
     return "none" if v is None else str(v)
-
-
-def _result_lines(state: GameState) -> list[str]:
-    ret = state.returns()
-    if state.truncated:
-        return [f"Result: stopped after {len(state.hist)} actions without an end; counted as a draw"]
-    best = max(ret)
-    if min(ret) == best:
-        return ["Result: a draw"]
-    winners = [q for q, r in enumerate(ret) if r == best]
-    lines = []
-    if len(winners) == 1:
-        lines.append(f"Result: P{winners[0]} wins")
-    else:
-        lines.append("Result: " + ", ".join(f"P{q}" for q in winners) + " share the win")
-    if state.prog.ranking != "none" and len(set(ret)) > 2:
-        order = state.ranking()
-        lines.append("Ranking: " + "; ".join(", ".join(f"P{q}" for q in group) for group in order))
-    lines.append("Returns: " + ", ".join(f"P{q} {r:+g}" for q, r in enumerate(ret)))
-    return lines
 
 
 def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
@@ -239,12 +193,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     agents = {q: make_agent(spec, agent_seed(args.seed, q)) for q, spec in enumerate(seats) if q not in humans}
     out = sys.stdout
     viewer = humans[0] if len(humans) == 1 else None
-    state = game.new_initial_state(seed=args.seed, log=True)
+    state = game.new_initial_state(seed=args.seed, log=True, track=needs_tracking(agents.values()))
     label = ", ".join(f"P{q} {spec}" for q, spec in enumerate(seats))
     options = ", ".join(f"{k}={_value(v)}" for k, v in sorted(game.options.items()))
     print(f"{game.name}: {game.players} players ({label}), seed {args.seed}" + (f"; options: {options}" if options else ""), file=out)
+    if any(agent.omniscient for agent in agents.values()):
+        print(_CHEAT_NOTE, file=out)
     for line in state.take_log():
         print(f"  {line}", file=out)
+    actors: list[int] = []
     try:
         while not state.is_terminal():
             seat = state.current_player()
@@ -253,37 +210,20 @@ def cmd_play(args: argparse.Namespace) -> int:
                     print(f"=== P{seat}, your turn (pass the keyboard)", file=out)
                 action = _choose_human(state, seat, out, sys.stdin)
             else:
-                action = agents[seat].choose(state, seat)
+                action = decide(agents[seat], state, seat)
             state.apply_action(action)
+            actors.append(seat)
             print(f"P{seat}: {state.describe_last(viewer if seat != viewer else seat)}", file=out)
             for line in state.take_log():
                 print(f"  {line}", file=out)
     except EOFError:
         print("\nGame left unfinished.", file=out)
         return EXIT_OK
-    for line in _result_lines(state):
+    for line in result_lines(state):
         print(line, file=out)
     if args.log:
-        _append_record(args.log, game, args.seed, seats, state)
+        write_records(args.log, [record_of_state(game, args.seed, seats, state, actors)])
     return EXIT_OK
-
-
-def _append_record(path: str, game: Game, seed: int, seats: Sequence[str], state: GameState) -> None:
-    import hashlib
-
-    record = {
-        "game": game.name,
-        "file": game.path,
-        "rules_sha256": hashlib.sha256(game.source.text.encode("utf-8")).hexdigest(),
-        "players": game.players,
-        "options": game.options,
-        "seed": seed,
-        "seats": list(seats),
-        "actions": [str(a) for a in state.hist],
-        "returns": state.returns(),
-    }
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 # ============================================================================ simulate
@@ -296,31 +236,149 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise _Usage("simulate plays bots only; 'human' cannot take a seat")
     if args.n < 1:
         raise _Usage("-n must be at least 1")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise _Usage("--plot needs matplotlib: pip install 'ruledsl[plot]' (or pip install matplotlib)")
+    _check_behind_after(args.behind_after)
     seeds = list(range(args.seed, args.seed + args.n))
     started = time.perf_counter()
     progress, close = _progress(args.n, not args.json and sys.stderr.isatty())
     try:
-        records = run_games(game, seeds, seats, jobs=max(1, args.jobs), progress=progress)
+        jobs = max(1, args.jobs)
+        records = run_games(game, seeds, seats, jobs, progress, rotate=args.rotate, keep_labels=bool(args.log))
     finally:
         close()
     elapsed = time.perf_counter() - started
-    stats = summarize(records, game.players, seats)
-    stats["game"] = game.name
-    stats["options"] = game.options
-    stats["seed"] = args.seed
+    if args.log:
+        write_records(
+            args.log,
+            [build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated) for r in records],
+        )
+    stats = summarize(
+        records,
+        game.players,
+        None if args.rotate else seats,
+        declared_actions=declared_actions(game),
+        behind_after=args.behind_after,
+    )
+    stats = {"game": game.name, "options": game.options, "seed": args.seed, "rotate": args.rotate, **stats}
     stats["seconds"] = round(elapsed, 3)
+    if args.plot:
+        plot(stats, args.plot)
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
         return EXIT_OK
-    print(f"{game.name}: {stats['games']} games, {game.players} players, seeds {args.seed}..{args.seed + args.n - 1}")
-    print(f"{'seat':<6}{'agent':<14}{'wins':>7}{'win rate':>10}{'mean return':>13}")
-    for s in stats["seats"]:
-        print(f"P{s['seat']:<5}{s['agent']:<14}{s['wins']:>7}{s['win_rate']:>10.3f}{s['mean_return']:>13.3f}")
-    L = stats["length"]
-    print(f"draws {stats['draws']}, shared wins {stats['shared_wins']}, stopped without an end {stats['truncated']}")
-    print(f"game length (actions): mean {L['mean']:.1f}, sd {L['stdev']:.1f}, median {L['median']:g}, min {L['min']}, max {L['max']}")
-    print(f"time {elapsed:.2f} s ({stats['games'] / elapsed:.0f} games/s)" if elapsed > 0 else "")
+    for line in _stats_lines(stats, args):
+        print(line)
     return EXIT_OK
+
+
+_CHEAT_NOTE = "note: 'cheat' sees every card, the deck's order included: a ceiling to measure against, not a player"
+
+
+def _check_behind_after(text: str) -> None:
+    body = text[:-1] if text.endswith("%") else text
+    try:
+        value = float(body) if text.endswith("%") else int(body)
+    except ValueError:
+        value = -1
+    if value < 0 or (text.endswith("%") and value > 100):
+        raise _Usage(f"--behind-after takes a number of actions or a percentage of the game (as 50%), not '{text}'")
+
+
+def _interval(row: dict[str, Any]) -> str:
+    lo, hi = row["ci95"]
+    return f"{lo:.3f} to {hi:.3f}"
+
+
+def _stats_lines(stats: dict[str, Any], args: argparse.Namespace) -> list[str]:
+    """Render simulate's statistics for people (see docs/metrics.md for each one)."""
+    n = stats["games"]
+    first_seed = stats["seed"]
+    lines = [
+        f"{stats['game']}: {n} games, {stats['players']} players, seeds {first_seed}..{first_seed + n - 1}"
+        + ("; agents rotate through the seats" if stats["rotate"] else "")
+    ]
+    names = [s["agent"] for s in stats["seats"]] + [a["agent"] for a in stats["agents"]]
+    width = max(len(name) for name in ["agent", *names]) + 2
+
+    def row(first: str, agent: str, games: Any, wins: Any, rate: Any, interval: str, mean: Any) -> str:
+        return f"{first:<6}{agent:<{width}}{games:>6}{wins:>6}{rate:>10}  {interval:<16}{mean:>11}"
+
+    lines.append(row("seat", "agent", "games", "wins", "win rate", "95% interval", "mean return"))
+    for s in stats["seats"]:
+        lines.append(
+            row(
+                f"P{s['seat']}",
+                s["agent"],
+                s["games"],
+                s["wins"],
+                f"{s['win_rate']:.3f}",
+                _interval(s),
+                f"{s['mean_return']:+.3f}",
+            )
+        )
+    if stats["rotate"] or len(stats["agents"]) != len(stats["seats"]):
+        lines.append(row("", "agent", "seats", "wins", "win rate", "95% interval", "mean return"))
+        for a in stats["agents"]:
+            lines.append(
+                row(
+                    "",
+                    a["agent"],
+                    a["seat_games"],
+                    a["wins"],
+                    f"{a['win_rate']:.3f}",
+                    _interval(a),
+                    f"{a['mean_return']:+.3f}",
+                )
+            )
+    f = stats["first_player"]
+    lines.append(
+        f"first player (who took the first action): won {f['wins']} of {f['games']} "
+        f"({f['win_rate']:.3f}, {_interval(f)}); expected {f['expected']:.3f}, binomial p = {_p(f['p_value'])}"
+    )
+    t = stats["seat_test"]
+    if stats["players"] > 1:
+        lines.append(
+            f"seats, single wins: chi-square {t['chi2']:.2f} ({t['df']} df, {t['games']} games), p = {_p(t['p_value'])}"
+        )
+    lines.append(
+        f"draws {stats['draws']}, shared wins {stats['shared_wins']}, stopped at the action bound {stats['truncated']}"
+    )
+    for what in ("actions", "turns"):
+        d = stats["length"][what]
+        lines.append(
+            f"length in {what + ':':<8} mean {d['mean']:.1f}, sd {d['stdev']:.1f}, median {d['median']:g}, "
+            f"10% {d['p10']:g}, 90% {d['p90']:g}, min {d['min']}, max {d['max']}"
+        )
+    lead = stats["lead"]
+    if lead is None:
+        lines.append("lead changes: none measured (the game declares no 'standing:')")
+    else:
+        c = lead["changes"]
+        lines.append(
+            f"lead changes: mean {c['mean']:.2f}, median {c['median']:g}, max {c['max']}; "
+            f"in {lead['games_with_change']} of {lead['games']} games"
+        )
+        b = lead["winner_was_behind"]
+        lines.append(
+            f"winner was behind after {b['after']} {'of the game' if b['after'].endswith('%') else 'actions'}: "
+            f"{b['behind']} of {b['games']} decided games ({b['share']:.3f}, {_interval(b)})"
+        )
+    parts = []
+    for name, a in stats["actions"].items():
+        parts.append(f"{name} {a['share']:.3f} ({a['per_game']:.1f})" if a["games"] else f"{name} never")
+    lines.append("actions, share of games taken (times per game): " + ", ".join(parts))
+    if any(AGENTS[parse_spec(a["agent"])[0]].omniscient for a in stats["agents"]):
+        lines.append(_CHEAT_NOTE)
+    elapsed = stats["seconds"]
+    lines.append(f"time {elapsed:.2f} s ({n / elapsed:.1f} games/s)" if elapsed > 0 else "time 0 s")
+    if args.plot:
+        lines.append(f"plot: {args.plot}")
+    return lines
+
+
+def _p(p: float) -> str:
+    return f"{p:.3g}" if p >= 0.0001 else "< 0.0001"
 
 
 def _progress(total: int, enabled: bool) -> tuple[Any, Any]:
@@ -344,6 +402,29 @@ def _progress(total: int, enabled: bool) -> tuple[Any, Any]:
         sys.stderr.flush()
 
     return update, close
+
+
+# ============================================================================ replay
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    records = read_records(args.file)
+    if not records:
+        raise _Usage(f"'{args.file}' holds no game record")
+    if not 1 <= args.game <= len(records):
+        raise _Usage(f"--game {args.game}: '{args.file}' holds games 1 to {len(records)}")
+    record = records[args.game - 1]
+    game = load_recorded_game(record, args.rules)
+    viewer = None
+    if args.as_ is not None:
+        text = args.as_.strip().upper().removeprefix("P")
+        if not text.isdigit() or not 0 <= int(text) < game.players:
+            last = game.players - 1
+            raise _Usage(f"--as takes a seat from 0 to {last} (or P0 to P{last}), not '{args.as_}'")
+        viewer = int(text)
+    for line in render_replay(record, game, viewer):
+        print(line)
+    return EXIT_OK
 
 
 # ============================================================================ info and list
@@ -410,19 +491,49 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--players", type=int, default=None, help="number of players (default: the least the game allows)")
         p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option (repeatable); see 'ruledsl info GAME'")
         p.add_argument("--seed", type=int, default=0, help="seed of all randomness (default 0)")
-        p.add_argument("--seats", metavar="AGENT,...", help="one agent per seat: human, random, first, ... (agent options as ismcts:iterations=500)")
+        p.add_argument(
+            "--seats",
+            metavar="AGENT,...",
+            help="one agent per seat: human, random, first, greedy, ismcts, cheat (options as ismcts:iterations=500)",
+        )
 
     p = sub.add_parser("play", help="play a game in the terminal", description="Play a game at the terminal against bots, or watch bots play.")
     game_args(p)
-    p.add_argument("--log", metavar="FILE.jsonl", help="append a record of the game to this file")
+    p.add_argument("--log", metavar="FILE.jsonl", help="append a record of the game to this file (see replay)")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("simulate", help="play many games with bots", description="Play N seeded games with bots and report win rates and game lengths.")
+    p = sub.add_parser(
+        "simulate",
+        help="play many games with bots",
+        description="Play N seeded games with bots and report win rates, lengths, leads and actions taken.",
+    )
     game_args(p)
     p.add_argument("-n", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
+    p.add_argument("--log", metavar="FILE.jsonl", help="append a record of each game to this file (see replay)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the win rates and the game lengths (needs matplotlib)")
+    p.add_argument(
+        "--behind-after",
+        default="50%",
+        metavar="N|P%",
+        help="look for a winner who was behind from N actions, or P%% of the game, on (default 50%%)",
+    )
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "replay",
+        help="replay a recorded game",
+        description="Replay a game recorded with --log, as one player saw it (hidden cards stay hidden).",
+    )
+    p.add_argument("file", metavar="FILE.jsonl", help="a file written by play or simulate --log")
+    p.add_argument("--game", type=int, default=1, metavar="K", help="which record of the file, from 1 (default 1)")
+    p.add_argument(
+        "--as", dest="as_", metavar="PLAYER", help="the seat whose view to show (0, 1, ... or P0, P1, ...); default: a spectator's"
+    )
+    p.add_argument("--rules", metavar="GAME", help="the rule file to replay with (default: the one the record names)")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("info", help="show a game's players and options", description="Show a game's player counts, options and parts.")
     p.add_argument("game", metavar="GAME")
@@ -445,7 +556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RuleDslError as exc:
         _print_diagnostics(exc.diagnostics, sys.stderr)
         return _exit_code(exc)
-    except (_Usage, AgentSpecError) as exc:
+    except (_Usage, AgentSpecError, RecordError) as exc:
         parser.exit(EXIT_USAGE, f"ruledsl: error: {exc}\n")
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

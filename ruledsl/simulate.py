@@ -1,4 +1,8 @@
-"""Play many seeded games with bots and sum them up: win rates, game lengths."""
+"""Play many seeded games with bots and sum them up: win rates with intervals, lengths, leads, actions.
+
+Every metric is defined once in docs/metrics.md and computed here from ``GameRecord``s,
+so that each can be tested on records built by hand.
+"""
 
 from __future__ import annotations
 
@@ -6,30 +10,58 @@ import math
 import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import define
 
-from ruledsl.agents import make_agent
+from ruledsl.agents import decide, make_agent, needs_tracking
 from ruledsl.game import Game, load_game
+
+if TYPE_CHECKING:
+    from ruledsl.interpreter import GameState
+
+#: z for a two-sided 95% interval.
+_Z95 = 1.959963984540054
 
 
 @define
 class GameRecord:
-    """The outcome of one simulated game."""
+    """What one simulated game leaves for the statistics.
+
+    ``leaders[k]`` is the group of players ahead (the first group of ``standings()``)
+    after ``k`` actions, ``leaders[0]`` being the state after setup; None when the game
+    declares no ``standing:``. ``names`` are the actions' rule names, ``phase.action``.
+    """
 
     seed: int
+    agents: list[str]
     returns: list[float]
-    actions: int
     truncated: bool
+    actors: list[int]
+    names: list[str]
+    leaders: list[tuple[int, ...]] | None = None
+    labels: list[str] | None = None  # each action as its actor saw it (kept for --log)
+
+    @property
+    def actions(self) -> int:
+        return len(self.actors)
+
+    @property
+    def turns(self) -> int:
+        return count_turns(self.actors)
 
     @property
     def winners(self) -> list[int]:
-        """The players with the best result; none when every player has the same."""
+        """The players with the best result; none in a draw or a game stopped at the bound."""
+        if self.truncated or not self.returns:
+            return []
         best = max(self.returns)
-        if self.truncated or min(self.returns) == best:
+        if min(self.returns) == best:
             return []
         return [q for q, r in enumerate(self.returns) if r == best]
+
+
+# ============================================================================ playing
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
@@ -37,20 +69,50 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return (game_seed * 1_000_003 + seat * 7_919 + 17) & 0xFFFFFFFF
 
 
-def play_game(game: Game, seed: int, seats: Sequence[str]) -> GameRecord:
-    """Play one game with the given agents (one spec per seat)."""
+def seats_for(index: int, seats: Sequence[str], rotate: bool) -> list[str]:
+    """The agents of game ``index`` of a run: as given, or shifted by ``index`` seats when rotating."""
+    n = len(seats)
+    if not rotate:
+        return list(seats)
+    return [seats[(q + index) % n] for q in range(n)]
+
+
+def play_game(game: Game, seed: int, seats: Sequence[str], keep_labels: bool = False) -> GameRecord:
+    """Play one game with the given agents (one spec per seat); each sees only its seat's view."""
     agents = [make_agent(spec, agent_seed(seed, seat)) for seat, spec in enumerate(seats)]
-    state = game.new_initial_state(seed=seed)
+    state = game.new_initial_state(seed=seed, track=needs_tracking(agents))
+    has_standing = state.standings() is not None
+    leaders: list[tuple[int, ...]] | None = [_leaders(state)] if has_standing else None
+    actors: list[int] = []
+    names: list[str] = []
     while not state.is_terminal():
         seat = state.current_player()
-        state.apply_action(agents[seat].choose(state, seat))
-    return GameRecord(seed, state.returns(), len(state.hist), state.truncated)
+        action = decide(agents[seat], state, seat)
+        state.apply_action(action)
+        actors.append(seat)
+        names.append(f"{action.defn.owner}.{action.name}")
+        if leaders is not None:
+            leaders.append(_leaders(state))
+    labels = [str(a) for a in state.history()] if keep_labels else None
+    return GameRecord(seed, list(seats), state.returns(), state.truncated, actors, names, leaders, labels)
 
 
-def _play_chunk(game_ref: tuple[str, int, dict[str, Any]], seats: Sequence[str], seeds: Sequence[int]) -> list[GameRecord]:
-    path, players, options = game_ref
-    game = load_game(path, players=players, options=options)
-    return [play_game(game, seed, seats) for seed in seeds]
+_LEADER_GROUPS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _leaders(state: GameState) -> tuple[int, ...]:
+    groups = state.standings()
+    assert groups is not None
+    key = tuple(sorted(groups[0]))
+    return _LEADER_GROUPS.setdefault(key, key)  # one tuple per group: long games stay small
+
+
+def _play_chunk(
+    game_ref: tuple[str, int, dict[str, Any], int], games: Sequence[tuple[int, list[str]]], keep_labels: bool
+) -> list[GameRecord]:
+    path, players, options, max_actions = game_ref
+    game = load_game(path, players=players, options=options, max_actions=max_actions)
+    return [play_game(game, seed, seats, keep_labels) for seed, seats in games]
 
 
 def run_games(
@@ -59,77 +121,391 @@ def run_games(
     seats: Sequence[str],
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    rotate: bool = False,
+    keep_labels: bool = False,
 ) -> list[GameRecord]:
-    """Play a game once per seed, in ``jobs`` processes; report each finished game to ``progress``."""
-    if jobs <= 1 or len(seeds) < 2 * jobs:
+    """Play a game once per seed, in ``jobs`` processes; report each finished game to ``progress``.
+
+    With ``rotate`` game ``i`` seats the agents shifted by ``i`` (see ``seats_for``). The
+    records come back in the order of ``seeds`` and do not depend on ``jobs``.
+    """
+    plan = [(seed, seats_for(i, seats, rotate)) for i, seed in enumerate(seeds)]
+    if jobs <= 1 or len(plan) < 2 * jobs:
         records = []
-        for seed in seeds:
-            records.append(play_game(game, seed, seats))
+        for seed, game_seats in plan:
+            records.append(play_game(game, seed, game_seats, keep_labels))
             if progress is not None:
                 progress(1)
         return records
     if game.file is None:
         raise ValueError("a game loaded from text cannot be simulated in other processes; use jobs=1")
-    game_ref = (str(game.file), game.players, game.options)
-    size = max(1, min(50, len(seeds) // (jobs * 8)))
-    chunks = [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
+    game_ref = (str(game.file), game.players, game.options, game.max_actions)
+    size = max(1, min(50, len(plan) // (jobs * 8)))
+    chunks = [plan[i : i + size] for i in range(0, len(plan), size)]
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    by_seed: dict[int, GameRecord] = {}
+    by_index: dict[int, GameRecord] = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = [pool.submit(_play_chunk, game_ref, list(seats), chunk) for chunk in chunks]
-        for future in futures:
-            for record in future.result():
-                by_seed[record.seed] = record
+        futures = [pool.submit(_play_chunk, game_ref, chunk, keep_labels) for chunk in chunks]
+        for k, future in enumerate(futures):
+            for j, record in enumerate(future.result()):
+                by_index[k * size + j] = record
                 if progress is not None:
                     progress(1)
-    return [by_seed[s] for s in seeds]
+    return [by_index[i] for i in range(len(plan))]
 
 
-def summarize(records: Sequence[GameRecord], players: int, seats: Sequence[str]) -> dict[str, Any]:
-    """Return the statistics of a batch of games as a JSON-serialisable dict."""
-    games = len(records)
-    wins = [0] * players
-    shared = 0
-    draws = 0
-    for r in records:
-        winners = r.winners
-        if not winners:
-            draws += 1
-        if len(winners) > 1:
-            shared += 1
-        for q in winners:
-            wins[q] += 1
-    lengths = [r.actions for r in records]
-    mean = sum(lengths) / games if games else 0.0
-    spread = math.sqrt(sum((x - mean) ** 2 for x in lengths) / (games - 1)) if games > 1 else 0.0
+# ============================================================================ metrics, one game
+
+
+def count_turns(actors: Sequence[int]) -> int:
+    """Return the number of turns: maximal runs of consecutive actions by the same seat."""
+    turns = 0
+    last = None
+    for seat in actors:
+        if seat != last:
+            turns += 1
+            last = seat
+    return turns
+
+
+def lead_changes(leaders: Sequence[Sequence[int]]) -> int:
+    """Return how often the sole leader changed: a lone leader other than the last lone leader.
+
+    Ties are skipped: a leader who is caught and then pulls ahead again has not lost the
+    lead; one who is caught and then passed has, once.
+    """
+    changes = 0
+    last: int | None = None
+    for group in leaders:
+        if len(group) != 1:
+            continue
+        leader = group[0]
+        if last is not None and leader != last:
+            changes += 1
+        last = leader
+    return changes
+
+
+def behind_threshold(after: str | int, actions: int) -> int:
+    """Return the first action count from which 'behind' is looked for: N, or P% of the game."""
+    text = str(after).strip()
+    if text.endswith("%"):
+        return math.ceil(actions * float(text[:-1]) / 100.0)
+    return int(text)
+
+
+def winner_was_behind(leaders: Sequence[Sequence[int]], winners: Sequence[int], after: str | int) -> bool:
+    """Whether a winner was not among the leaders after some action count from ``after`` on.
+
+    ``leaders[k]`` is the leading group after ``k`` actions; the states looked at are
+    those after ``k`` actions for ``threshold <= k <= actions``, the final one included.
+    """
+    start = behind_threshold(after, len(leaders) - 1)
+    return any(q not in leaders[k] for k in range(max(0, start), len(leaders)) for q in winners)
+
+
+# ============================================================================ statistics
+
+
+def wilson(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
+    """Return the Wilson score interval of a proportion (95% by default); (0, 1) with no trials."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1.0 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def binomial_p_value(successes: int, trials: int, p: float) -> float:
+    """Return the two-sided exact binomial test's p-value of ``successes`` in ``trials`` against ``p``.
+
+    The sum of the probabilities of every outcome no more likely than the one observed
+    (as R's binom.test and scipy's binomtest do).
+    """
+    if trials <= 0:
+        return 1.0
+    if p <= 0.0 or p >= 1.0:
+        expected = 0 if p <= 0.0 else trials
+        return 1.0 if successes == expected else 0.0
+    logs = [_log_binom_pmf(k, trials, p) for k in range(trials + 1)]
+    observed = logs[successes]
+    tolerance = 1e-7  # relative, as R: outcomes equally likely up to rounding count
+    total = sum(math.exp(x) for x in logs if x <= observed + math.log1p(tolerance))
+    return min(1.0, total)
+
+
+def _log_binom_pmf(k: int, n: int, p: float) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * math.log(p) + (n - k) * math.log1p(-p)
+
+
+def chi_square_uniform(counts: Sequence[int]) -> tuple[float, int, float]:
+    """Test counts against equal expected counts: return (chi-square, degrees of freedom, p-value)."""
+    total = sum(counts)
+    k = len(counts)
+    if total == 0 or k < 2:
+        return (0.0, max(0, k - 1), 1.0)
+    expected = total / k
+    stat = sum((c - expected) ** 2 / expected for c in counts)
+    return (stat, k - 1, _chi_square_sf(stat, k - 1))
+
+
+def _chi_square_sf(x: float, df: int) -> float:
+    """P(X >= x) for X chi-square with ``df`` degrees of freedom: the regularised upper gamma Q(df/2, x/2)."""
+    if x <= 0:
+        return 1.0
+    a = df / 2.0
+    y = x / 2.0
+    if y < a + 1.0:
+        # Series for the lower function P(a, y).
+        term = total = 1.0 / a
+        ap = a
+        for _ in range(1000):
+            ap += 1.0
+            term *= y / ap
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(-y + a * math.log(y) - math.lgamma(a)))
+    # Continued fraction for Q(a, y) (modified Lentz).
+    tiny = 1e-300
+    b = y + 1.0 - a
+    c = 1.0 / tiny
+    d = 1.0 / b
+    h = d
+    for i in range(1, 1000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return min(1.0, math.exp(-y + a * math.log(y) - math.lgamma(a)) * h)
+
+
+def distribution(values: Sequence[float]) -> dict[str, float]:
+    """Return the mean, sample standard deviation, min, 10th percentile, median, 90th percentile, max."""
+    if not values:
+        return {"mean": 0.0, "stdev": 0.0, "min": 0, "p10": 0.0, "median": 0.0, "p90": 0.0, "max": 0}
+    n = len(values)
+    mean = sum(values) / n
+    stdev = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1)) if n > 1 else 0.0
+    s = sorted(values)
     return {
-        "games": games,
-        "players": players,
-        "seats": [
-            {"seat": q, "agent": seats[q], "wins": wins[q], "win_rate": wins[q] / games if games else 0.0, "mean_return": _mean(r.returns[q] for r in records)}
-            for q in range(players)
-        ],
-        "draws": draws,
-        "shared_wins": shared,
-        "truncated": sum(r.truncated for r in records),
-        "length": {
-            "mean": mean,
-            "stdev": spread,
-            "min": min(lengths) if lengths else 0,
-            "max": max(lengths) if lengths else 0,
-            "median": _median(lengths),
-        },
+        "mean": mean,
+        "stdev": stdev,
+        "min": s[0],
+        "p10": _quantile(s, 0.1),
+        "median": _quantile(s, 0.5),
+        "p90": _quantile(s, 0.9),
+        "max": s[-1],
     }
 
 
-def _mean(values: Any) -> float:
-    values = list(values)
+def histogram(values: Sequence[int], bins: int = 20) -> dict[str, list[int]]:
+    """Count whole numbers in at most ``bins`` equal bins: ``counts[i]`` holds edges[i] <= x < edges[i + 1]."""
+    if not values:
+        return {"edges": [0, 1], "counts": [0]}
+    low, high = min(values), max(values)
+    width = max(1, math.ceil((high - low + 1) / bins))
+    edges = list(range(low, high + width + 1, width))
+    counts = [0] * (len(edges) - 1)
+    for x in values:
+        counts[(x - low) // width] += 1
+    return {"edges": edges, "counts": counts}
+
+
+def _quantile(s: Sequence[float], q: float) -> float:
+    """Linear interpolation between closest ranks (numpy's default)."""
+    pos = (len(s) - 1) * q
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return float(s[lo] + (s[hi] - s[lo]) * (pos - lo))
+
+
+def _rate(wins: int, games: int) -> dict[str, Any]:
+    lo, hi = wilson(wins, games)
+    return {"wins": wins, "win_rate": wins / games if games else 0.0, "ci95": [lo, hi]}
+
+
+def summarize(
+    records: Sequence[GameRecord],
+    players: int,
+    seats: Sequence[str] | None = None,
+    declared_actions: Sequence[str] = (),
+    behind_after: str | int = "50%",
+) -> dict[str, Any]:
+    """Return the statistics of a batch of games as a JSON-serialisable dict (see docs/metrics.md).
+
+    ``declared_actions`` (``phase.action`` names) are listed even when never taken;
+    ``seats`` names the agent of each seat when it did not change from game to game.
+    """
+    games = len(records)
+    seat_wins = [0] * players
+    agent_games: dict[str, int] = {}
+    agent_wins: dict[str, int] = {}
+    agent_returns: dict[str, float] = {}
+    shared = draws = truncated = 0
+    for r in records:
+        winners = r.winners
+        if r.truncated:
+            truncated += 1
+        elif not winners:
+            draws += 1
+        if len(winners) > 1:
+            shared += 1
+        for q in range(players):
+            spec = r.agents[q]
+            agent_games[spec] = agent_games.get(spec, 0) + 1
+            agent_returns[spec] = agent_returns.get(spec, 0.0) + r.returns[q]
+            if q in winners:
+                seat_wins[q] += 1
+                agent_wins[spec] = agent_wins.get(spec, 0) + 1
+    seat_rows = []
+    for q in range(players):
+        specs = {r.agents[q] for r in records}
+        agent = seats[q] if seats is not None else (specs.pop() if len(specs) == 1 else "rotated")
+        row = {"seat": q, "agent": agent, "games": games, **_rate(seat_wins[q], games)}
+        row["mean_return"] = _mean([r.returns[q] for r in records])
+        seat_rows.append(row)
+    agent_rows = []
+    for spec in sorted(agent_games, key=lambda s: (-agent_wins.get(s, 0) / agent_games[s], s)):
+        row = {"agent": spec, "seat_games": agent_games[spec], **_rate(agent_wins.get(spec, 0), agent_games[spec])}
+        row["mean_return"] = agent_returns[spec] / agent_games[spec]
+        agent_rows.append(row)
+
+    # The first player: whoever took the game's first action.
+    opened = [r for r in records if r.actors]
+    first_wins = sum(1 for r in opened if r.actors[0] in r.winners)
+    first = {
+        "games": len(opened),
+        **_rate(first_wins, len(opened)),
+        "expected": 1.0 / players,
+        "p_value": binomial_p_value(first_wins, len(opened), 1.0 / players),
+        "seats": [sum(1 for r in opened if r.actors[0] == q) for q in range(players)],
+    }
+    single = [r.winners[0] for r in records if len(r.winners) == 1]
+    chi2, df, p = chi_square_uniform([single.count(q) for q in range(players)])
+    seat_test = {"games": len(single), "chi2": chi2, "df": df, "p_value": p}
+
+    with_standing = [r for r in records if r.leaders is not None]
+    lead: dict[str, Any] | None = None
+    if with_standing:
+        changes = [lead_changes(r.leaders or []) for r in with_standing]
+        decided = [r for r in with_standing if r.winners]
+        behind = sum(1 for r in decided if winner_was_behind(r.leaders or [], r.winners, behind_after))
+        lead = {
+            "games": len(with_standing),
+            "changes": distribution(changes),
+            "games_with_change": sum(1 for c in changes if c > 0),
+            "winner_was_behind": {
+                "after": str(behind_after),
+                "games": len(decided),
+                "behind": behind,
+                **_share(behind, len(decided)),
+            },
+        }
+
+    taken: dict[str, int] = dict.fromkeys(declared_actions, 0)
+    times: dict[str, int] = dict.fromkeys(declared_actions, 0)
+    for r in records:
+        for name in set(r.names):
+            taken[name] = taken.get(name, 0) + 1
+        for name in r.names:
+            times[name] = times.get(name, 0) + 1
+    actions = {
+        name: {
+            "games": taken[name],
+            "share": taken[name] / games if games else 0.0,
+            "per_game": times[name] / games if games else 0.0,
+        }
+        for name in sorted(taken, key=lambda k: (-taken[k], k))
+    }
+    return {
+        "games": games,
+        "players": players,
+        "seats": seat_rows,
+        "agents": agent_rows,
+        "first_player": first,
+        "seat_test": seat_test,
+        "draws": draws,
+        "shared_wins": shared,
+        "truncated": truncated,
+        "length": {
+            "actions": distribution([r.actions for r in records]),
+            "turns": distribution([r.turns for r in records]),
+            "histogram": histogram([r.actions for r in records]),
+        },
+        "lead": lead,
+        "actions": actions,
+    }
+
+
+def _share(k: int, n: int) -> dict[str, Any]:
+    lo, hi = wilson(k, n)
+    return {"share": k / n if n else 0.0, "ci95": [lo, hi]}
+
+
+def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def _median(values: list[int]) -> float:
-    if not values:
-        return 0.0
-    s = sorted(values)
-    mid = len(s) // 2
-    return float(s[mid]) if len(s) % 2 else (s[mid - 1] + s[mid]) / 2
+def declared_actions(game: Game) -> list[str]:
+    """Return every action the rules declare, as ``phase.action`` (window and auction passes too)."""
+    prog = game.program
+    names = []
+    for phase in prog.phases:
+        for d in [*phase.actions, *([phase.pass_def] if phase.pass_def is not None else [])]:
+            names.append(f"{d.owner}.{d.name}")
+    for window in prog.windows:
+        for d in [*window.actions, window.pass_def]:
+            names.append(f"{d.owner}.{d.name}")
+    return names
+
+
+# ============================================================================ plotting
+
+
+def plot(stats: dict[str, Any], path: str) -> None:
+    """Draw the win rates with their 95% intervals and the histogram of game lengths to a PNG file.
+
+    Needs matplotlib (``pip install 'ruledsl[plot]'``); raises ImportError without it.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    rows = [(f"seat P{s['seat']}" + ("" if s["agent"] == "rotated" else f": {s['agent']}"), s) for s in stats["seats"]]
+    if any(s["agent"] == "rotated" for s in stats["seats"]) or len(stats["agents"]) != len(stats["seats"]):
+        rows += [(f"agent {a['agent']}", a) for a in stats["agents"]]
+    labels = [label for label, _ in rows]
+    rates = [row["win_rate"] for _, row in rows]
+    lows = [row["win_rate"] - row["ci95"][0] for _, row in rows]
+    highs = [row["ci95"][1] - row["win_rate"] for _, row in rows]
+    y = list(range(len(rows)))
+    left.errorbar(rates, y, xerr=[lows, highs], fmt="o", capsize=4)
+    left.axvline(1.0 / stats["players"], linestyle="--", linewidth=1, color="grey")
+    left.set_yticks(y, labels)
+    left.invert_yaxis()
+    left.set_xlim(0, 1)
+    left.set_xlabel("win rate (95% Wilson interval); dashed: 1/players")
+    left.set_title(f"{stats.get('game', '')}: {stats['games']} games")
+    histogram = stats["length"]["histogram"]
+    edges = histogram["edges"]
+    right.bar(
+        edges[:-1], histogram["counts"], width=[b - a for a, b in zip(edges, edges[1:], strict=False)], align="edge"
+    )
+    right.set_xlabel("actions per game")
+    right.set_ylabel("games")
+    right.set_title("game length")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

@@ -1,0 +1,199 @@
+"""Game records: written and read back, replayed exactly, refused when the rules changed, shown per seat."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import ruledsl
+from ruledsl import cli
+from ruledsl.records import (
+    FORMAT,
+    RecordError,
+    build_record,
+    load_recorded_game,
+    read_records,
+    render_replay,
+    replay,
+    rules_hash,
+    write_records,
+)
+from ruledsl.simulate import play_game
+
+
+def simulated(name: str, players: int, seed: int, seats: list[str]) -> dict:
+    game = ruledsl.load_game(name, players=players)
+    r = play_game(game, seed, seats, keep_labels=True)
+    return build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated)
+
+
+class TestFiles:
+    def test_write_and_read_back(self, tmp_path: Path) -> None:
+        records = [simulated("quasenbo", 2, s, ["random", "first"]) for s in range(3)]
+        path = tmp_path / "games.jsonl"
+        write_records(path, records[:2])
+        write_records(path, records[2:])  # appends
+        back = read_records(path)
+        assert back == json.loads(json.dumps(records))
+        assert back[0]["format"] == FORMAT
+        assert back[0]["rules_sha256"] == rules_hash(ruledsl.load_game("quasenbo"))
+
+    def test_a_bad_line_is_named(self, tmp_path: Path) -> None:
+        path = tmp_path / "bad.jsonl"
+        path.write_text('{"file": "x"}\n', encoding="utf-8")
+        with pytest.raises(RecordError, match=r"bad.jsonl:1: the record lacks 'rules_sha256', 'players'"):
+            read_records(path)
+        path.write_text("\n[1, 2]\n", encoding="utf-8")
+        with pytest.raises(RecordError, match=r"bad.jsonl:2: a record is a JSON object"):
+            read_records(path)
+        path.write_text("{oops\n", encoding="utf-8")
+        with pytest.raises(RecordError, match=r"bad.jsonl:1: not a JSON record"):
+            read_records(path)
+
+    def test_a_missing_file(self, tmp_path: Path) -> None:
+        with pytest.raises(RecordError, match="cannot read"):
+            read_records(tmp_path / "none.jsonl")
+
+
+class TestReplay:
+    @pytest.mark.parametrize(("name", "players"), [("quasenbo", 3), ("katzenjammer_blues", 3), ("cartes_magiques", 2)])
+    def test_replays_to_the_same_end(self, name: str, players: int) -> None:
+        record = simulated(name, players, 7, ["random"] * players)
+        game = load_recorded_game(record)
+        state = replay(record, game)
+        assert state.returns() == record["returns"]
+        assert state.n_actions == len(record["actions"])
+
+    def test_options_are_kept(self) -> None:
+        game = ruledsl.load_game("quasenbo", players=2, options={"excuse": "true", "hand_size": "5"})
+        r = play_game(game, 3, ["random", "random"], keep_labels=True)
+        record = json.loads(
+            json.dumps(build_record(game, 3, r.agents, r.labels or [], r.actors, r.returns, r.truncated))
+        )
+        again = load_recorded_game(record)
+        assert again.options == game.options
+        assert replay(record, again).returns() == r.returns
+
+    def test_a_changed_rule_file_is_refused(self, tmp_path: Path) -> None:
+        rules = tmp_path / "q.game"
+        shutil.copy(ruledsl.bundled_games()["quasenbo"], rules)
+        game = ruledsl.load_game(str(rules), players=2)
+        r = play_game(game, 1, ["random", "random"], keep_labels=True)
+        record = build_record(game, 1, r.agents, r.labels or [], r.actors, r.returns, r.truncated)
+        assert replay(record, load_recorded_game(record)).returns() == r.returns
+        rules.write_text(rules.read_text(encoding="utf-8") + "\n# a comment changes the hash\n", encoding="utf-8")
+        with pytest.raises(RecordError) as info:
+            load_recorded_game(record)
+        assert re.fullmatch(
+            r"'.*q\.game' has changed since this game was recorded \(rules sha256 [0-9a-f]{12}\.\.\. then, "
+            r"[0-9a-f]{12}\.\.\. now\); a replay needs the rule file the game was played with",
+            str(info.value),
+        )
+
+    def test_an_action_that_is_not_legal_is_named(self) -> None:
+        record = simulated("quasenbo", 2, 2, ["random", "random"])
+        record["actions"][3] = "play the Moon Itself"
+        with pytest.raises(RecordError, match=r"action 4 \('play the Moon Itself'\) is not legal at that point"):
+            replay(record, load_recorded_game(record))
+
+
+class TestRendering:
+    @pytest.mark.parametrize("seed", range(4))
+    def test_a_seat_sees_no_card_it_never_saw(self, seed: int) -> None:
+        record = simulated("quasenbo", 3, seed, ["random", "random", "random"])
+        game = load_recorded_game(record)
+        viewer = 1
+        seen: set[str] = set()
+        state = game.new_initial_state(seed=seed)
+        for label in [None, *record["actions"]]:
+            if label is not None:
+                state.apply_action(state.action_from_string(label))
+            obs = state.observation(viewer)
+            for zone in obs["zones"].values():
+                for z in zone if isinstance(zone, list) else [zone]:
+                    seen.update(c for c in z.get("cards", []) if c is not None)
+        text = "\n".join(render_replay(record, game, viewer))
+        shown = {name for name in game.program.card_names if re.search(re.escape(name) + r"\b", text)}
+        assert shown and shown <= seen
+        never_seen = set(game.program.card_names) - seen
+        assert never_seen  # the test means something: some cards stayed hidden
+
+    def test_each_action_is_shown_as_the_viewer_saw_it(self) -> None:
+        record = simulated("quasenbo", 2, 0, ["random", "random"])
+        game = load_recorded_game(record)
+        lines = list(render_replay(record, game, 0))
+        assert lines[0].endswith("replayed as P0 saw it")
+        acted = [line for line in lines if re.match(r"P\d: ", line)]
+        assert len(acted) == len(record["actions"])
+        assert any(line.startswith("your hand: ") for line in lines)
+        assert lines[-1].startswith("Returns: ")
+        spectator = list(render_replay(record, game, None))
+        assert not any(line.startswith("your hand") for line in spectator)
+
+
+class TestCommandLine:
+    def test_simulate_log_then_replay(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        log = tmp_path / "sim.jsonl"
+        assert (
+            cli.main(["simulate", "quasenbo", "-n", "3", "--seats", "random,first", "--log", str(log), "--json"]) == 0
+        )
+        capsys.readouterr()
+        assert len(read_records(log)) == 3
+        assert cli.main(["replay", str(log), "--game", "3", "--as", "P1"]) == 0
+        out = capsys.readouterr().out
+        assert "seed 2; replayed as P1 saw it" in out
+
+    def test_play_log_then_replay_shows_the_same_game(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        log = tmp_path / "play.jsonl"
+        assert cli.main(["play", "quasenbo", "--seats", "greedy,random", "--seed", "4", "--log", str(log)]) == 0
+        played = capsys.readouterr().out.splitlines()
+        assert cli.main(["replay", str(log)]) == 0
+        replayed = capsys.readouterr().out.splitlines()
+        # The same actions as a spectator saw them, and the same result.
+        assert [line for line in played if line.startswith("P")] == [line for line in replayed if line.startswith("P")]
+        assert played[-1] == replayed[-1]
+
+    def test_replay_usage_errors(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        log = tmp_path / "one.jsonl"
+        write_records(log, [simulated("quasenbo", 2, 0, ["random", "random"])])
+        with pytest.raises(SystemExit) as info:
+            cli.main(["replay", str(log), "--game", "2"])
+        assert info.value.code == 2
+        assert "holds games 1 to 1" in capsys.readouterr().err
+        with pytest.raises(SystemExit):
+            cli.main(["replay", str(log), "--as", "P5"])
+        assert "--as takes a seat from 0 to 1" in capsys.readouterr().err
+
+    def test_simulate_json_has_every_metric(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert cli.main(["simulate", "quasenbo", "-n", "6", "--seats", "random,first", "--rotate", "--json"]) == 0
+        stats = json.loads(capsys.readouterr().out)
+        assert {
+            "seats",
+            "agents",
+            "first_player",
+            "seat_test",
+            "length",
+            "lead",
+            "actions",
+            "draws",
+            "truncated",
+        } <= set(stats)
+        assert [s["agent"] for s in stats["seats"]] == ["rotated", "rotated"]
+        assert {a["agent"] for a in stats["agents"]} == {"random", "first"}
+
+    def test_plot_needs_matplotlib_or_draws(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        target = tmp_path / "plot.png"
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            with pytest.raises(SystemExit) as info:
+                cli.main(["simulate", "quasenbo", "-n", "2", "--plot", str(target)])
+            assert info.value.code == 2
+            assert "--plot needs matplotlib" in capsys.readouterr().err
+        else:
+            assert cli.main(["simulate", "quasenbo", "-n", "4", "--plot", str(target)]) == 0
+            assert target.read_bytes()[:4] == b"\x89PNG"

@@ -1,0 +1,241 @@
+"""Simulation statistics: each metric of docs/metrics.md on hand-built game records, then real runs."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import ruledsl
+from ruledsl.simulate import (
+    GameRecord,
+    behind_threshold,
+    binomial_p_value,
+    chi_square_uniform,
+    count_turns,
+    declared_actions,
+    distribution,
+    histogram,
+    lead_changes,
+    play_game,
+    run_games,
+    seats_for,
+    summarize,
+    wilson,
+    winner_was_behind,
+)
+
+
+def record(
+    returns: list[float],
+    actors: list[int],
+    names: list[str] | None = None,
+    leaders: list[tuple[int, ...]] | None = None,
+    agents: list[str] | None = None,
+    truncated: bool = False,
+    seed: int = 0,
+) -> GameRecord:
+    names = names if names is not None else ["play.place"] * len(actors)
+    agents = agents if agents is not None else [f"a{q}" for q in range(len(returns))]
+    return GameRecord(seed, agents, returns, truncated, actors, names, leaders)
+
+
+class TestTurns:
+    def test_a_turn_is_a_run_of_one_seats_actions(self) -> None:
+        assert count_turns([0, 0, 1, 0, 1, 1, 1]) == 4
+
+    def test_edge_cases(self) -> None:
+        assert count_turns([]) == 0
+        assert count_turns([2]) == 1
+        assert count_turns([1, 1, 1]) == 1
+        assert count_turns([0, 1, 0, 1]) == 4
+
+    def test_record_counts_actions_and_turns(self) -> None:
+        r = record([1, -1], [0, 1, 1, 0])
+        assert (r.actions, r.turns) == (4, 3)
+
+
+class TestWinners:
+    def test_single_shared_draw_and_truncated(self) -> None:
+        assert record([1, -1, -1], []).winners == [0]
+        assert record([1, 1, -1], []).winners == [0, 1]
+        assert record([0, 0], []).winners == []
+        assert record([1, -1], [], truncated=True).winners == []
+
+
+class TestLeadChanges:
+    def test_counts_changes_of_the_sole_leader(self) -> None:
+        leaders = [(0, 1), (0,), (0, 1), (0,), (1,), (0, 1), (1,), (0,)]
+        # sole leaders in order: 0, 0, 1, 1, 0 -> two changes
+        assert lead_changes(leaders) == 2
+
+    def test_a_tie_then_the_same_leader_is_no_change(self) -> None:
+        assert lead_changes([(0,), (0, 1), (0,), (0, 1, 2), (0,)]) == 0
+
+    def test_caught_then_passed_is_one_change(self) -> None:
+        assert lead_changes([(0,), (0, 1), (1,)]) == 1
+
+    def test_no_sole_leader_no_change(self) -> None:
+        assert lead_changes([(0, 1), (0, 1)]) == 0
+        assert lead_changes([]) == 0
+
+    def test_the_first_sole_leader_is_not_a_change(self) -> None:
+        assert lead_changes([(0, 1), (1,), (1,)]) == 0
+
+
+class TestWinnerBehind:
+    # leaders[k]: after k actions (leaders[0]: after setup)
+    LEADERS = [(0, 1), (0,), (0, 1), (1,), (1,), (0,), (0,)]
+
+    def test_behind_anywhere(self) -> None:
+        assert winner_was_behind(self.LEADERS, [0], 0)  # after actions 3 and 4
+        assert winner_was_behind(self.LEADERS, [1], 0)  # after action 1
+
+    def test_threshold_in_actions(self) -> None:
+        assert winner_was_behind(self.LEADERS, [0], 4)  # after action 4
+        assert not winner_was_behind(self.LEADERS, [0], 5)
+        assert winner_was_behind(self.LEADERS, [1], 6)  # the final state counts
+
+    def test_threshold_in_percent_of_the_game(self) -> None:
+        assert behind_threshold("50%", 6) == 3
+        assert behind_threshold("10%", 6) == 1  # rounded up
+        assert behind_threshold(4, 6) == 4
+        assert winner_was_behind(self.LEADERS, [0], "50%")
+        assert not winner_was_behind(self.LEADERS, [0], "75%")  # from action 5 on
+
+    def test_shared_winners_count_if_any_was_behind(self) -> None:
+        assert winner_was_behind([(0, 1), (0,), (0, 1)], [0, 1], 0)
+        assert not winner_was_behind([(0, 1), (0, 1)], [0, 1], 0)
+
+
+class TestIntervalsAndTests:
+    def test_wilson_known_values(self) -> None:
+        lo, hi = wilson(5, 10)
+        assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+        lo, hi = wilson(0, 10)
+        assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+        lo, hi = wilson(150, 200)
+        assert lo == pytest.approx(0.6857, abs=1e-4) and hi == pytest.approx(0.8049, abs=1e-4)
+        assert wilson(0, 0) == (0.0, 1.0)
+
+    def test_binomial_two_sided(self) -> None:
+        # As R's binom.test: outcomes no more likely than the observed one.
+        assert binomial_p_value(9, 10, 0.5) == pytest.approx(0.02148, abs=1e-5)
+        assert binomial_p_value(5, 10, 0.5) == pytest.approx(1.0)
+        assert binomial_p_value(60, 100, 0.5) == pytest.approx(0.05689, abs=1e-5)
+        assert binomial_p_value(20, 40, 1 / 3) == pytest.approx(0.029372, abs=1e-6)  # exact, with fractions
+        assert binomial_p_value(0, 0, 0.5) == 1.0
+
+    def test_chi_square(self) -> None:
+        stat, df, p = chi_square_uniform([10, 20])
+        assert (stat, df) == (pytest.approx(10 / 3), 1)
+        assert p == pytest.approx(0.06789, abs=1e-5)
+        assert chi_square_uniform([30, 30, 30])[2] == pytest.approx(1.0)
+        # Critical values at 5%: 5.991 (2 df), 11.070 (5 df), 31.410 (20 df).
+        from ruledsl.simulate import _chi_square_sf
+
+        assert _chi_square_sf(5.991, 2) == pytest.approx(0.05, abs=1e-4)
+        assert _chi_square_sf(11.070, 5) == pytest.approx(0.05, abs=1e-4)
+        assert _chi_square_sf(31.410, 20) == pytest.approx(0.05, abs=1e-4)
+        assert chi_square_uniform([0, 0]) == (0.0, 1, 1.0)
+
+
+class TestDistribution:
+    def test_quantiles_interpolate(self) -> None:
+        d = distribution([1, 2, 3, 4, 10])
+        assert d["mean"] == 4 and d["median"] == 3 and d["min"] == 1 and d["max"] == 10
+        assert d["p10"] == pytest.approx(1.4) and d["p90"] == pytest.approx(7.6)
+        assert d["stdev"] == pytest.approx(math.sqrt(50 / 4))
+
+    def test_histogram_bins_cover_every_value(self) -> None:
+        h = histogram([3, 3, 4, 10], bins=4)
+        assert h["edges"][0] == 3 and h["edges"][-1] > 10
+        assert sum(h["counts"]) == 4 and len(h["counts"]) == len(h["edges"]) - 1
+        assert h["counts"][0] == 3  # 3, 3, 4 in [3, 5)
+
+
+class TestSummary:
+    def records(self) -> list[GameRecord]:
+        return [
+            record([1, -1], [0, 1, 0], ["p.a", "p.b", "p.a"], [(0, 1), (0,), (0, 1), (0,)], ["x", "y"]),
+            record([-1, 1], [1, 0, 1, 1], ["p.a", "p.a", "p.a", "p.a"], [(0, 1), (1,), (0,), (1,), (1,)], ["y", "x"]),
+            record([0, 0], [0, 1], ["p.a", "p.c"], [(0, 1), (0,), (0, 1)], ["x", "y"]),
+            record([0, 0], [0], ["p.a"], [(0, 1), (0,)], ["y", "x"], truncated=True),
+        ]
+
+    def test_counts(self) -> None:
+        s = summarize(self.records(), 2, declared_actions=["p.a", "p.b", "p.c", "p.never"], behind_after=0)
+        assert s["games"] == 4 and s["draws"] == 1 and s["truncated"] == 1 and s["shared_wins"] == 0
+        assert [row["agent"] for row in s["seats"]] == ["rotated", "rotated"]
+        assert [row["wins"] for row in s["seats"]] == [1, 1]
+        agents = {row["agent"]: row for row in s["agents"]}
+        assert agents["x"]["seat_games"] == 4 and agents["x"]["wins"] == 2
+        assert agents["y"]["wins"] == 0
+        assert agents["x"]["ci95"] == pytest.approx(list(wilson(2, 4)))
+
+    def test_first_player_is_who_acted_first(self) -> None:
+        s = summarize(self.records(), 2)
+        f = s["first_player"]
+        # first actors 0, 1, 0, 0; winners [0], [1], -, - : the first player won twice
+        assert (f["games"], f["wins"], f["seats"]) == (4, 2, [3, 1])
+        assert f["p_value"] == pytest.approx(binomial_p_value(2, 4, 0.5))
+        assert s["seat_test"]["games"] == 2
+
+    def test_lengths(self) -> None:
+        s = summarize(self.records(), 2)
+        assert s["length"]["actions"]["max"] == 4 and s["length"]["actions"]["min"] == 1
+        assert s["length"]["turns"]["mean"] == pytest.approx((3 + 3 + 2 + 1) / 4)
+
+    def test_leads(self) -> None:
+        s = summarize(self.records(), 2, behind_after=0)
+        lead = s["lead"]
+        assert lead["games"] == 4
+        assert lead["changes"]["max"] == 2  # game 2: 1 -> 0 -> 1
+        assert lead["games_with_change"] == 1
+        behind = lead["winner_was_behind"]
+        assert (behind["games"], behind["behind"]) == (2, 1)  # game 2: P1 trailed after 2 actions
+
+    def test_action_shares_list_never_taken_actions(self) -> None:
+        s = summarize(self.records(), 2, declared_actions=["p.a", "p.b", "p.c", "p.never"])
+        acts = s["actions"]
+        assert acts["p.a"]["share"] == 1.0 and acts["p.a"]["per_game"] == pytest.approx(8 / 4)
+        assert acts["p.b"]["games"] == 1 and acts["p.c"]["share"] == 0.25
+        assert acts["p.never"] == {"games": 0, "share": 0.0, "per_game": 0.0}
+        assert list(acts)[-1] == "p.never"
+
+    def test_no_standing_no_lead(self) -> None:
+        s = summarize([record([1, -1], [0, 1])], 2)
+        assert s["lead"] is None
+
+    def test_fixed_seats_are_named(self) -> None:
+        s = summarize([record([1, -1], [0], agents=["ismcts", "random"])], 2, seats=["ismcts", "random"])
+        assert [row["agent"] for row in s["seats"]] == ["ismcts", "random"]
+        assert s["seats"][0]["win_rate"] == 1.0
+
+
+class TestRuns:
+    def test_rotation(self) -> None:
+        assert seats_for(0, ["a", "b", "c"], True) == ["a", "b", "c"]
+        assert seats_for(1, ["a", "b", "c"], True) == ["b", "c", "a"]
+        assert seats_for(5, ["a", "b"], False) == ["a", "b"]
+
+    def test_a_played_game_fills_its_record(self) -> None:
+        game = ruledsl.load_game("quasenbo", players=3)
+        r = play_game(game, 4, ["random", "first", "random"], keep_labels=True)
+        assert len(r.actors) == len(r.names) == len(r.labels or []) == r.actions > 0
+        assert r.leaders is not None and len(r.leaders) == r.actions + 1
+        assert set(r.names) <= set(declared_actions(game))
+        assert r.agents == ["random", "first", "random"]
+
+    def test_results_do_not_depend_on_jobs(self) -> None:
+        game = ruledsl.load_game("crazy_eights", players=2)
+        seeds = list(range(10))
+        one = run_games(game, seeds, ["random", "first"], jobs=1, rotate=True)
+        two = run_games(game, seeds, ["random", "first"], jobs=2, rotate=True)
+        assert one == two
+        assert [r.agents[0] for r in one[:2]] == ["random", "first"]
+        assert [r.seed for r in one] == seeds
+
+    def test_declared_actions_name_phases_and_windows(self) -> None:
+        names = declared_actions(ruledsl.load_game("cartes_magiques", players=3))
+        assert {"play.play", "cut.cut", "cut.pass", "complete.pass", "opening.open"} <= set(names)
