@@ -1,0 +1,846 @@
+"""Play a game at random, many times over, to find what the checker cannot see.
+
+``validate(game, games)`` plays ``games`` random games at every allowed player count
+with the default options, then with each option variant it can afford (a flag flipped,
+another choice, a number option at its low and high ends), and reports:
+
+- runtime rule errors (R5xx, with the rule's position), among them loops that exceed
+  the step budget (R501, most likely endless);
+- states where the player to act has no legal action although the game is not over (R506);
+- games stopped at the action bound (W413);
+- deals that ask for more cards than the deck holds (E408, worked out when the game is
+  loaded, without playing);
+- player counts the game cannot be loaded with at its default options (W414);
+- what never happened: actions never possible (W410), rules that never ran (W411),
+  option values never tried (W412).
+
+"Never ran" is measured by line coverage of the code the compiler generates: while an
+action is applied (and while a game is set up) ``sys.settrace`` records the generated
+lines that run, and ``Program.line_spans`` maps them back to the rule file. Listing the
+legal actions is not traced (it is most of the time spent, and what is legal is seen
+directly in the lists); so only effects count as having run, never conditions.
+
+Nothing here prints; the command line turns a ``Report`` into diagnostics
+(``Report.to_diagnostics``) or JSON (``Report.to_json``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from types import CodeType, FrameType
+from typing import Any
+
+from attrs import field, frozen
+
+from ruledsl import nodes as n
+from ruledsl.checker import CheckedGame
+from ruledsl.compiler import Program, _Load, _LoadError, option_values
+from ruledsl.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
+from ruledsl.game import DEFAULT_MAX_ACTIONS, Game, check_file, load_checked, players_range
+from ruledsl.interpreter import GameState
+from ruledsl.runtime.state import ActionDef
+from ruledsl.source import Source, Span
+
+#: At most this many ways of loading the game (player count and options) are played.
+MAX_CONFIGS = 40
+
+#: The generated functions whose lines carry the span of the rule they run: an action's
+#: effects (X), procedures (PR), triggers (TR), setup, round end, on enter (E), when won (W),
+#: when unsold (U). Other functions (listing actions, labels, the trigger dispatchers)
+#: carry the span of whatever the compiler wrote before them, so they do not count.
+_RULE_FUNCTIONS = re.compile(r"(X|PR|TR|E|W|U)\d+|SETUP|ROUND_END")
+_DEF_LINE = re.compile(r"def (\w+)\(")
+
+#: The type of the progress callback: called with (games played, games to play).
+Progress = Callable[[int, int], None]
+
+_Key = tuple[int, int]  # a span's start and end offsets: how rule-file places are compared
+
+
+# ============================================================================ the report
+
+
+@frozen
+class Config:
+    """One way of loading the game: a player count and the options given (others default)."""
+
+    players: int
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def describe(self) -> str:
+        """Return the configuration as a person reads it: ``3 players, excuse=yes``."""
+        parts = [f"{self.players} player{'s' if self.players != 1 else ''}"]
+        parts += [f"{name}={_show(value)}" for name, value in self.options]
+        return ", ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": self.players, "options": dict(self.options)}
+
+
+@frozen
+class ConfigResult:
+    """What the random games of one configuration came to."""
+
+    config: Config
+    games: int  # games started
+    ended: int  # games that reached an end of the rules
+    truncated: int  # games stopped at the action bound
+    stuck: int  # games where the player to act had no legal action
+    failed: int  # games stopped by a runtime rule error (R5xx)
+    actions: int  # actions applied in all these games
+    seconds: float = field(eq=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.config.to_json(),
+            "games": self.games,
+            "ended": self.ended,
+            "truncated": self.truncated,
+            "stuck": self.stuck,
+            "failed": self.failed,
+            "actions": self.actions,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@frozen
+class Failure:
+    """A runtime rule error (R5xx) met in one game: the first of its kind, and how often."""
+
+    diagnostic: Diagnostic
+    config: Config
+    seed: int
+    actions: int  # actions applied before it
+    games: int  # games stopped by this same error
+
+
+@frozen
+class Stuck:
+    """A state where the player to act had no legal action and the game was not over."""
+
+    phase: str
+    player: int
+    description: str  # what the table looked like
+    span: Span | None  # the phase (or window) declaration
+    config: Config
+    seed: int
+    actions: int  # actions applied before it
+    games: int  # games that got stuck in this phase
+
+
+@frozen
+class Skipped:
+    """Something the validator did not play, and why."""
+
+    what: str  # "option 'cuts' = yes", "6 players"
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"what": self.what, "reason": self.reason}
+
+
+@frozen
+class Unused:
+    """A part of the rules that never came into play in any random game."""
+
+    code: str  # W410, W411 or W412
+    message: str
+    span: Span | None
+    hint: str | None = None
+
+
+@frozen
+class OversizedDeal:
+    """A deal (or consecutive deals) needing more cards than the deck has (E408)."""
+
+    span: Span
+    players: int  # the fewest players for which it is too large
+    per_player: int
+    deck: int
+    failing: tuple[int, ...]  # every player count for which it is too large
+    deals: int = 1  # consecutive deals from one zone are counted together
+
+
+@frozen
+class Unplayable:
+    """A player count the game cannot be loaded with at its default options (W414)."""
+
+    players: int
+    diagnostic: Diagnostic
+
+
+@frozen
+class Report:
+    """Everything ``validate`` found; plain data (see ``to_diagnostics`` and ``to_json``)."""
+
+    path: str
+    game: str
+    source: Source = field(eq=False, repr=False)
+    games: int  # random games per configuration
+    seed: int
+    max_actions: int
+    results: tuple[ConfigResult, ...]
+    failures: tuple[Failure, ...]
+    stuck: tuple[Stuck, ...]
+    oversized_deals: tuple[OversizedDeal, ...]
+    unplayable: tuple[Unplayable, ...]
+    unused: tuple[Unused, ...]
+    skipped: tuple[Skipped, ...]
+    header_span: Span | None = field(default=None, eq=False, repr=False)
+
+    @property
+    def total_games(self) -> int:
+        return sum(r.games for r in self.results)
+
+    @property
+    def truncated(self) -> int:
+        return sum(r.truncated for r in self.results)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.to_diagnostics())
+
+    def to_diagnostics(self) -> tuple[Diagnostic, ...]:
+        """Return the findings as diagnostics, sorted by position (the checker's own are not repeated)."""
+        out: list[Diagnostic] = []
+        total = self.total_games
+        for f in self.failures:
+            d = f.diagnostic
+            where = f"{_games(f.games, total)}; first: {f.config.describe()}, seed {f.seed}, " + (
+                f"after {_count(f.actions, 'action')}"
+            )
+            hint = f"{d.hint} ({where})" if d.hint else where
+            out.append(Diagnostic(d.code, d.message, d.span, hint, d.severity, self.source))
+        for s in self.stuck:
+            out.append(
+                Diagnostic(
+                    "R506",
+                    f"P{s.player} has no legal action in phase '{s.phase}', but the game is not over",
+                    s.span,
+                    f"{s.description} ({_games(s.games, total)}; first: {s.config.describe()}, seed {s.seed}, "
+                    f"after {_count(s.actions, 'action')}); add an action for this case, such as one marked "
+                    "'otherwise', or end the game",
+                    Severity.ERROR,
+                    self.source,
+                )
+            )
+        for deal in self.oversized_deals:
+            need = deal.per_player * deal.players
+            others = [p for p in deal.failing if p != deal.players]
+            also = f"; also with {_list(others)} players" if others else ""
+            what = "this deal needs" if deal.deals == 1 else f"these {deal.deals} deals need"
+            out.append(
+                Diagnostic(
+                    "E408",
+                    f"with {deal.players} players {what} {need} cards ({deal.per_player} to each), "
+                    f"but the deck has {deal.deck}",
+                    deal.span,
+                    f"deal fewer cards, or refuse so many players with 'require'{also}",
+                    Severity.ERROR,
+                    self.source,
+                )
+            )
+        for bad in self.unplayable:
+            d = bad.diagnostic
+            out.append(
+                Diagnostic(
+                    "W414",
+                    f"with {bad.players} players the game cannot be loaded at its default options: {d.message}",
+                    d.span,
+                    "make the defaults depend on 'players' (option x = if players > 4 then ... else ...), "
+                    "or allow fewer players",
+                    Severity.WARNING,
+                    self.source,
+                )
+            )
+        if self.truncated:
+            configs = [f"{r.truncated} with {r.config.describe()}" for r in self.results if r.truncated]
+            out.append(
+                Diagnostic(
+                    "W413",
+                    f"{self.truncated} of {total} random games reached the bound of {self.max_actions:,} actions "
+                    "without ending",
+                    self.header_span,
+                    f"{'; '.join(configs)}; random players may play on forever where real ones would not, but a "
+                    "rule that ends the game (a round limit, a draw when everybody passes) makes sure",
+                    Severity.WARNING,
+                    self.source,
+                )
+            )
+        for u in self.unused:
+            out.append(Diagnostic(u.code, u.message, u.span, u.hint, Severity.WARNING, self.source))
+        return sort_diagnostics(out)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the report as a JSON-serialisable dict."""
+        return {
+            "file": self.path,
+            "game": self.game,
+            "games_per_configuration": self.games,
+            "seed": self.seed,
+            "max_actions": self.max_actions,
+            "games": self.total_games,
+            "truncated": self.truncated,
+            "configurations": [r.to_json() for r in self.results],
+            "skipped": [s.to_json() for s in self.skipped],
+            "diagnostics": [d.to_json() for d in self.to_diagnostics()],
+        }
+
+
+# ============================================================================ entry points
+
+
+def validate(
+    path_or_name: str | Path,
+    games: int,
+    seed: int = 0,
+    progress: Progress | None = None,
+    *,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+    max_configs: int = MAX_CONFIGS,
+) -> Report:
+    """Check a rule file (or bundled game), then play ``games`` random games per configuration.
+
+    Raises the checker's RuleDslError when the file does not check; everything found by
+    playing is in the Report. ``progress(done, total)`` is called after each game.
+    """
+    return validate_checked(
+        check_file(path_or_name), games, seed, progress, max_actions=max_actions, max_configs=max_configs
+    )
+
+
+def validate_checked(
+    checked: CheckedGame,
+    games: int,
+    seed: int = 0,
+    progress: Progress | None = None,
+    *,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+    max_configs: int = MAX_CONFIGS,
+) -> Report:
+    """Validate a game that passed the checker (see ``validate``)."""
+    if games < 0:
+        raise ValueError("games must be at least 0")
+    low, high = players_range(checked)
+    unplayable: list[Unplayable] = []
+    skipped: list[Skipped] = []
+    loaded: dict[int, Game] = {}
+    for p in range(low, high + 1):
+        if p - low >= max_configs:
+            skipped.append(Skipped(f"{p} players", f"more than {max_configs} configurations"))
+            continue
+        try:
+            loaded[p] = load_checked(checked, p, None, max_actions)
+        except RuleDslError as exc:
+            unplayable.append(Unplayable(p, exc.diagnostics[0]))
+    deals = _oversized_deals(checked, loaded)
+    plan, unused_options = _plan(checked, loaded, max_configs, max_actions, skipped)
+
+    play = _Play(checked, games, seed, progress, len(plan) * games)
+    results = [play.run(config, game) for config, game in plan]
+    unused = [*unused_options, *(play.unused() if play.played else ())]
+    return Report(
+        path=checked.source.path,
+        game=checked.file.header.name,
+        source=checked.source,
+        games=games,
+        seed=seed,
+        max_actions=max_actions,
+        results=tuple(results),
+        failures=tuple(play.failures.values()),
+        stuck=tuple(play.stuck.values()),
+        oversized_deals=tuple(deals),
+        unplayable=tuple(unplayable),
+        unused=tuple(unused),
+        skipped=tuple(skipped),
+        header_span=checked.file.header.span,
+    )
+
+
+# ============================================================================ what to play
+
+
+def _plan(
+    checked: CheckedGame, loaded: dict[int, Game], max_configs: int, max_actions: int, skipped: list[Skipped]
+) -> tuple[list[tuple[Config, Game]], list[Unused]]:
+    """Choose the configurations: defaults at every player count, then option variants."""
+    plan: list[tuple[Config, Game]] = []
+    counts = sorted(loaded)
+    for p in counts:
+        if len(plan) < max_configs:
+            plan.append((Config(p), loaded[p]))
+        else:
+            skipped.append(Skipped(f"{p} players", f"more than {max_configs} configurations"))
+    tried: dict[str, set[Any]] = {decl.name: set() for decl in checked.options}
+    for _, game in plan:
+        for name, value in game.program.options.items():
+            tried[name].add(_hashable(value))
+
+    unused: list[Unused] = []
+    turn = 0
+    for decl in checked.options:
+        for value in _variants(checked, decl, counts):
+            if _hashable(value) in tried[decl.name]:
+                continue
+            what = f"option '{decl.name}' = {_show(value)}"
+            if len(plan) >= max_configs:
+                reason = f"more than {max_configs} configurations"
+                skipped.append(Skipped(what, reason))
+                unused.append(_untried(decl, value, reason))
+                continue
+            # Spread the variants over the player counts, trying the next ones when it cannot load.
+            first_error: RuleDslError | None = None
+            for k in range(len(counts)):
+                p = counts[(turn + k) % len(counts)]
+                try:
+                    game = load_checked(checked, p, {decl.name: value}, max_actions)
+                except RuleDslError as exc:
+                    first_error = first_error or exc
+                    continue
+                plan.append((Config(p, ((decl.name, value),)), game))
+                for name, v in game.program.options.items():
+                    tried[name].add(_hashable(v))
+                turn += 1
+                break
+            else:
+                reason = first_error.diagnostics[0].message if first_error else "no player count can be loaded"
+                skipped.append(Skipped(what, f"it cannot be loaded: {reason}"))
+                unused.append(_untried(decl, value, f"it cannot be loaded with any number of players: {reason}"))
+    return plan, unused
+
+
+def _variants(checked: CheckedGame, decl: n.OptionDecl, counts: Sequence[int]) -> list[Any]:
+    """Return the values of an option worth a try: every flag and choice, a number's ends."""
+    if isinstance(decl.domain, n.ChoiceDomain):
+        return list(decl.domain.choices)
+    sym = checked.symbols.options[decl.name]
+    if sym.type.kind == "flag":
+        return [False, True]
+    if isinstance(decl.domain, n.RangeDomain) and counts:
+        ends: list[Any] = []
+        for p in counts:
+            try:
+                load = _Load(checked, p, option_values(checked, p, {}))
+                for e in (decl.domain.low, decl.domain.high):
+                    value = load.value(e)
+                    if isinstance(value, int) and value not in ends:
+                        ends.append(value)
+            except (RuleDslError, _LoadError):
+                continue
+            break
+        return ends
+    return []
+
+
+def _untried(decl: n.OptionDecl, value: Any, reason: str) -> Unused:
+    return Unused(
+        "W412",
+        f"option '{decl.name}' was never tried with the value {_show(value)}",
+        decl.span,
+        f"{reason}; try it with --option {decl.name}={_show(value)}",
+    )
+
+
+# ============================================================================ deals too large
+
+
+def _oversized_deals(checked: CheckedGame, loaded: dict[int, Game]) -> list[OversizedDeal]:
+    """Find deals of the setup needing more cards than the deck, at each player count (default options)."""
+    groups = list(_deal_groups(checked))
+    found: list[OversizedDeal] = []
+    for group in groups:
+        failing: list[tuple[int, int, int]] = []  # players, cards to each, deck size
+        for p, game in sorted(loaded.items()):
+            load = _Load(checked, p, game.program.options, game.program.n_cards)
+            try:
+                each = sum(max(0, int(load.value(d.count))) for d in group)
+            except (_LoadError, TypeError, ValueError):
+                break  # a count known only while playing: nothing to say
+            if each * p > game.program.n_cards:
+                failing.append((p, each, game.program.n_cards))
+        if failing:
+            p, each, deck = failing[0]
+            span = Span(group[0].span.start, group[-1].span.end)
+            found.append(OversizedDeal(span, p, each, deck, tuple(f[0] for f in failing), len(group)))
+    return found
+
+
+def _deal_groups(checked: CheckedGame) -> Iterator[list[n.Deal]]:
+    """Yield the deals the setup runs (directly or through procedures), consecutive ones
+    from the same zone together: between them no card can come back."""
+    seen: set[str] = set()
+    stack: list[tuple[n.Stmt, ...]] = [checked.setup.body]
+    while stack:
+        body = stack.pop()
+        group: list[n.Deal] = []
+        for s in body:
+            if isinstance(s, n.Deal) and (not group or group[-1].source == s.source):
+                group.append(s)
+                continue
+            if group:
+                yield group
+            group = [s] if isinstance(s, n.Deal) else []
+            if isinstance(s, n.If):
+                stack.extend(b for _, b in s.branches)
+                stack.append(s.else_)
+            elif isinstance(s, (n.ForEach, n.While, n.Repeat)):
+                stack.append(s.body)
+            elif isinstance(s, n.CallStmt) and s.name not in seen:
+                proc = checked.symbols.procedures.get(s.name)
+                if proc is not None and isinstance(proc.decl, n.ProcedureDecl):
+                    seen.add(s.name)
+                    stack.append(proc.decl.body)
+        if group:
+            yield group
+
+
+# ============================================================================ playing
+
+
+class _Coverage:
+    """Record the lines of one program's generated code that run (``sys.settrace``).
+
+    Only frames of the generated code (``co_filename == program.filename``) get a local
+    trace function; a code object whose lines have all been seen is not traced again.
+    """
+
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        self.lines: set[int] = set()
+        self._todo: dict[CodeType, set[int]] = {}
+
+    def hook(self, frame: FrameType, event: str, arg: Any) -> Any:
+        code = frame.f_code
+        if code.co_filename != self.filename:
+            return None
+        todo = self._todo.get(code)
+        if todo is None:
+            todo = self._todo[code] = {line for _, _, line in code.co_lines() if line is not None}
+            todo.discard(code.co_firstlineno)
+        if not todo:
+            return None
+        lines = self.lines
+
+        def local(frame: FrameType, event: str, arg: Any) -> Any:
+            if event == "line":
+                line = frame.f_lineno
+                if line in todo:
+                    todo.discard(line)
+                    lines.add(line)
+            return local
+
+        return local
+
+
+class _Play:
+    """Play random games, gathering failures, stuck states and what ran."""
+
+    def __init__(self, checked: CheckedGame, games: int, seed: int, progress: Progress | None, total: int) -> None:
+        self.checked = checked
+        self.games = games
+        self.seed = seed
+        self.progress = progress
+        self.total = total
+        self.done = 0
+        self.played = 0
+        self.failures: dict[tuple[str, str, _Key | None], Failure] = {}
+        self.stuck: dict[str, Stuck] = {}
+        self.ran: set[_Key] = set()  # spans of rules whose generated lines ran
+        self.judged: set[_Key] = set()  # spans that generated lines of rule functions carry
+        self.possible: set[_Key] = set()  # actions seen among the legal ones
+        self.chosen: set[_Key] = set()  # actions applied
+        self.owners: set[tuple[bool, str]] = set()  # (is a window, name) of where someone could act
+        self._programs: set[int] = set()
+        self._listed: set[ActionDef] = set()  # action definitions seen among the legal ones
+        self._applied: set[ActionDef] = set()
+
+    def run(self, config: Config, game: Game) -> ConfigResult:
+        start = time.perf_counter()
+        program = game.program
+        if id(program) not in self._programs:
+            self._programs.add(id(program))
+            self.judged |= _rule_spans(program)
+        coverage = _Coverage(program.filename)
+        counts = {"ended": 0, "truncated": 0, "stuck": 0, "failed": 0, "actions": 0}
+        for k in range(self.games):
+            outcome, actions = self._one(config, game, self.seed + k, coverage)
+            counts[outcome] += 1
+            counts["actions"] += actions
+            self.played += 1
+            self.done += 1
+            if self.progress is not None:
+                self.progress(self.done, self.total)
+        for line in coverage.lines:
+            span = program.span_of_line(line)
+            if span is not None and span.start.line:
+                self.ran.add(_key(span))
+        return ConfigResult(config, self.games, seconds=time.perf_counter() - start, **counts)
+
+    def _one(self, config: Config, game: Game, seed: int, coverage: _Coverage) -> tuple[str, int]:
+        """Play one game; return how it ended ("ended", "truncated", "stuck" or "failed") and its length."""
+        rng = random.Random(seed)
+        actions = 0
+        previous = sys.gettrace()
+        state: GameState | None = None
+        try:
+            sys.settrace(coverage.hook)
+            try:
+                state = game.new_initial_state(seed=seed)
+            finally:
+                sys.settrace(previous)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                if not legal:
+                    self._stuck(config, state, seed, actions)
+                    return "stuck", actions
+                for a in legal:
+                    if a.defn not in self._listed:
+                        self._listed.add(a.defn)
+                        self.owners.add((a.defn.owner_kind == "window", a.defn.owner))
+                        if a.defn.span is not None:
+                            self.possible.add(_key(a.defn.span))
+                action = rng.choice(legal)
+                if action.defn not in self._applied:
+                    self._applied.add(action.defn)
+                    if action.defn.span is not None:
+                        self.chosen.add(_key(action.defn.span))
+                # The legal actions are kept by the state, so applying does not list them again.
+                sys.settrace(coverage.hook)
+                try:
+                    state.apply_action(action)
+                finally:
+                    sys.settrace(previous)
+                actions += 1
+        except RuleRuntimeError as exc:
+            self._failed(config, exc, seed, actions)
+            return "failed", actions
+        return ("truncated" if state.truncated else "ended"), actions
+
+    def _failed(self, config: Config, exc: RuleRuntimeError, seed: int, actions: int) -> None:
+        d = exc.diagnostics[0] if exc.diagnostics else Diagnostic("R504", str(exc))
+        key = (d.code, d.message, _key(d.span) if d.span is not None else None)
+        first = self.failures.get(key)
+        if first is None:
+            self.failures[key] = Failure(d, config, seed, actions, 1)
+        else:
+            self.failures[key] = Failure(first.diagnostic, first.config, first.seed, first.actions, first.games + 1)
+
+    def _stuck(self, config: Config, state: GameState, seed: int, actions: int) -> None:
+        phase = state.phase_name()
+        sym = self.checked.symbols.phases.get(phase)
+        first = self.stuck.get(phase)
+        if first is None:
+            span = sym.decl.span if sym is not None and sym.decl is not None else None
+            self.stuck[phase] = Stuck(phase, state.current_player(), _describe(state), span, config, seed, actions, 1)
+        else:
+            self.stuck[phase] = Stuck(
+                first.phase,
+                first.player,
+                first.description,
+                first.span,
+                first.config,
+                first.seed,
+                first.actions,
+                first.games + 1,
+            )
+
+    # ------------------------------------------------------------------ what never happened
+
+    def unused(self) -> list[Unused]:
+        games = self.played
+        found: list[Unused] = []
+        ran = _Spans(self.ran)
+        judged = _Spans(self.judged)
+
+        def block_ran(node: n.Node) -> bool:
+            return not judged.any_within(node.span) or ran.any_within(node.span)
+
+        def body(stmts: tuple[n.Stmt, ...]) -> None:
+            group: list[n.Stmt] = []
+            for s in (*stmts, None):
+                if s is not None and not block_ran(s):
+                    group.append(s)
+                    continue
+                if group:
+                    found.append(_never_ran(group, games))
+                    group = []
+                if s is None:
+                    continue
+                if isinstance(s, n.If):
+                    for _, b in s.branches:
+                        body(b)
+                    body(s.else_)
+                elif isinstance(s, (n.ForEach, n.While, n.Repeat)):
+                    body(s.body)
+
+        def rule(node: n.Node, stmts: tuple[n.Stmt, ...], what: str) -> None:
+            if block_ran(node):
+                body(stmts)
+            else:
+                found.append(Unused("W411", f"{what} never ran in {_count(games, 'random game')}", node.span, None))
+
+        def action(item: n.ActionDecl | n.PassDecl, owner: str) -> None:
+            name = item.name if isinstance(item, n.ActionDecl) else "pass"
+            key = _key(item.span)
+            if key not in self.possible:
+                found.append(
+                    Unused(
+                        "W410",
+                        f"action '{name}' of '{owner}' was never possible in {_count(games, 'random game')}",
+                        item.span,
+                        _never_possible_hint(item),
+                    )
+                )
+            elif key not in self.chosen:
+                found.append(
+                    Unused(
+                        "W411",
+                        f"action '{name}' of '{owner}' was possible but never chosen in {_count(games, 'random game')}",
+                        item.span,
+                        "play more games (it is chosen at random among the legal actions)",
+                    )
+                )
+            else:
+                body(item.body)
+
+        body(self.checked.setup.body)
+        for d in self.checked.file.decls:
+            if isinstance(d, n.ProcedureDecl):
+                rule(d, d.body, f"procedure '{d.name}'")
+            elif isinstance(d, n.TriggerDecl):
+                rule(d, d.body, "this 'when ... enter' rule")
+            elif isinstance(d, n.RoundEndDecl) and d is self.checked.round_end:
+                rule(d, d.body, "'round end:'")
+            elif isinstance(d, n.PhaseDecl) and self._is_declared(d):
+                enter = next((i for i in d.items if isinstance(i, n.OnEnter)), None)
+                if (False, d.name) not in self.owners and (enter is None or not ran.any_within(enter.span)):
+                    kind = "auction" if d.is_auction else "phase"
+                    found.append(
+                        Unused(
+                            "W411",
+                            f"{kind} '{d.name}' was never played in {_count(games, 'random game')}",
+                            d.span,
+                            f"no game reached it; check the rules that 'go to {d.name}'",
+                        )
+                    )
+                    continue
+                for item in d.items:
+                    if isinstance(item, n.OnEnter):
+                        rule(item, item.body, f"'on enter:' of '{d.name}'")
+                    elif isinstance(item, n.WonHandler):
+                        rule(item, item.body, f"'when won by' of '{d.name}'")
+                    elif isinstance(item, n.UnsoldHandler):
+                        rule(item, item.body, f"'when unsold:' of '{d.name}'")
+                    elif isinstance(item, (n.ActionDecl, n.PassDecl)):
+                        action(item, d.name)
+            elif isinstance(d, n.WindowDecl) and self.checked.symbols.windows.get(d.name) is not None:
+                items = [i for i in d.items if isinstance(i, (n.ActionDecl, n.PassDecl))]
+                if (True, d.name) not in self.owners:
+                    found.append(
+                        Unused(
+                            "W411",
+                            f"window '{d.name}' was never open to anyone in {_count(games, 'random game')}",
+                            d.span,
+                            f"check the rules that 'open {d.name}', and for whom the window is",
+                        )
+                    )
+                    continue
+                for item in items:
+                    action(item, d.name)
+        return found
+
+    def _is_declared(self, d: n.PhaseDecl) -> bool:
+        sym = self.checked.symbols.phases.get(d.name)
+        return sym is not None and sym.decl is d
+
+
+def _never_possible_hint(item: n.ActionDecl | n.PassDecl) -> str:
+    if isinstance(item, n.ActionDecl) and (item.when is not None or item.choices):
+        return "its condition or its choices never allowed it; check them, or play more games"
+    return "its phase never offered it; play more games"
+
+
+def _never_ran(group: list[n.Stmt], games: int) -> Unused:
+    span = Span(group[0].span.start, group[-1].span.end)
+    what = "this rule" if len(group) == 1 else f"these {len(group)} rules"
+    return Unused("W411", f"{what} never ran in {_count(games, 'random game')}", span, None)
+
+
+def _rule_spans(program: Program) -> set[_Key]:
+    """Return the spans carried by the lines of the program's rule functions (def lines aside)."""
+    spans: set[_Key] = set()
+    inside = False
+    for number, text in enumerate(program.source_code.split("\n"), start=1):
+        if text.startswith("def "):
+            match = _DEF_LINE.match(text)
+            inside = bool(match and _RULE_FUNCTIONS.fullmatch(match.group(1)))
+            continue
+        if inside and text.strip():
+            span = program.span_of_line(number)
+            if span is not None and span.start.line:
+                spans.add(_key(span))
+    return spans
+
+
+class _Spans:
+    """A set of spans, asked whether any lies within a given span."""
+
+    def __init__(self, keys: set[_Key]) -> None:
+        self.keys = sorted(keys)
+
+    def any_within(self, span: Span) -> bool:
+        start, end = _key(span)
+        i = bisect.bisect_left(self.keys, (start, -1))
+        while i < len(self.keys) and self.keys[i][0] < end:
+            if self.keys[i][1] <= end:
+                return True
+            i += 1
+        return False
+
+
+def _describe(state: GameState) -> str:
+    """Describe the table when nobody can act: the round, and how many cards lie where."""
+    obs = state.observation(state.current_player())
+    parts = []
+    for name, zone in obs["zones"].items():
+        if isinstance(zone, list):
+            parts.append(f"{name} " + ", ".join(str(z["size"]) for z in zone))
+        else:
+            parts.append(f"{name} {zone['size']}")
+    return f"round {obs['round']}; cards: " + "; ".join(parts)
+
+
+# ============================================================================ helpers
+
+
+def _key(span: Span) -> _Key:
+    return (span.start.offset, span.end.offset)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _count(k: int, what: str) -> str:
+    return f"{k:,} {what}{'s' if k != 1 else ''}"
+
+
+def _games(k: int, total: int) -> str:
+    return f"in {k} of {_count(total, 'game')}"
+
+
+def _list(items: Sequence[int]) -> str:
+    words = [str(i) for i in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]

@@ -1,0 +1,506 @@
+"""Validator tests: small games that loop, get stuck, fail or leave rules unused, and the bundled games."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ruledsl
+from ruledsl.errors import CheckError, Severity
+from ruledsl.validate import Config, Report, validate
+
+# Line numbers matter: the tests below name them. Every game adds its rules after line 9.
+HEAD = """\
+game "T"
+players 2 to 3
+zone deck: shared, hidden
+zone hand: per player, owner
+deck:
+    card "A"
+    card "B"
+    card "C"
+var x = 0
+"""
+
+# (code, line, column, message, hint)
+Finding = tuple[str, int, int, str, str | None]
+
+
+@pytest.fixture
+def write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Write a rule file as t.game in a fresh current directory (so diagnostics name 't.game')."""
+    monkeypatch.chdir(tmp_path)
+
+    def write(text: str, name: str = "t.game") -> str:
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        return name
+
+    return write
+
+
+def findings(report: Report) -> list[Finding]:
+    return [(d.code, d.line, d.column, d.message, d.hint) for d in report.to_diagnostics()]
+
+
+def outcomes(report: Report) -> list[tuple[str, int, int, int, int, int]]:
+    """Per configuration: (description, ended, truncated, stuck, failed, actions)."""
+    return [(r.config.describe(), r.ended, r.truncated, r.stuck, r.failed, r.actions) for r in report.results]
+
+
+# ============================================================================ what goes wrong while playing
+
+
+def test_endless_loop_is_r501_at_the_loop(write: Any) -> None:
+    path = write(
+        HEAD
+        + "setup:\n    shuffle deck\n"
+        + "phase play:\n    action spin:\n        while x == 0:\n            add 0 to x\n        end game, draw\n"
+    )
+    report = validate(path, games=3)
+    assert outcomes(report) == [("2 players", 0, 0, 0, 3, 0), ("3 players", 0, 0, 0, 3, 0)]
+    assert findings(report) == [
+        (
+            "R501",
+            14,
+            9,
+            "this rule looped more than 100,000 times in one action; it would never end",
+            "make sure the loop's condition becomes false, or that 'stop' is reached "
+            "(in 6 of 6 games; first: 2 players, seed 0, after 0 actions)",
+        ),
+        ("W411", 16, 9, "this rule never ran in 6 random games", None),
+    ]
+    r501 = report.to_diagnostics()[0]
+    assert r501.severity is Severity.ERROR
+    assert (r501.end_line, r501.end_column) == (15, 23)  # the whole 'while', its body included
+    assert (
+        r501.header()
+        == "t.game:14:9: error[R501]: this rule looped more than 100,000 times in one action; it would never end"
+    )
+    assert report.has_errors
+
+
+def test_stuck_state_is_r506_with_its_phase_and_the_table(write: Any) -> None:
+    path = write(
+        HEAD
+        + "setup:\n    shuffle deck\n"
+        + "phase play:\n"
+        + "    action draw when deck is not empty:\n        move top of deck to hand\n"
+        + "    action finish when size of hand > 5:\n        end game, winner player\n"
+    )
+    report = validate(path, games=3)
+    # Three cards are drawn, then nobody can act.
+    assert outcomes(report) == [("2 players", 0, 0, 3, 0, 9), ("3 players", 0, 0, 3, 0, 9)]
+    assert findings(report) == [
+        (
+            "R506",
+            12,
+            1,
+            "P1 has no legal action in phase 'play', but the game is not over",
+            "round 1; cards: deck 0; hand 2, 1 (in 6 of 6 games; first: 2 players, seed 0, after 3 actions); "
+            "add an action for this case, such as one marked 'otherwise', or end the game",
+        ),
+        (
+            "W410",
+            15,
+            5,
+            "action 'finish' of 'play' was never possible in 6 random games",
+            "its condition or its choices never allowed it; check them, or play more games",
+        ),
+    ]
+    assert [(s.phase, s.player, s.games, s.seed) for s in report.stuck] == [("play", 1, 6, 0)]
+
+
+def test_runtime_error_is_r504_at_the_failing_rule(write: Any) -> None:
+    path = write(
+        HEAD
+        + "setup:\n    shuffle deck\n"
+        + "phase play:\n    action divide:\n        set x = 10 / x\n        end game, draw\n"
+    )
+    report = validate(path, games=3)
+    assert outcomes(report) == [("2 players", 0, 0, 0, 3, 0), ("3 players", 0, 0, 0, 3, 0)]
+    assert findings(report) == [
+        ("R504", 14, 9, "division by zero", "in 6 of 6 games; first: 2 players, seed 0, after 0 actions"),
+        ("W411", 15, 9, "this rule never ran in 6 random games", None),
+    ]
+    assert [(f.diagnostic.code, f.games, f.config, f.seed) for f in report.failures] == [("R504", 6, Config(2), 0)]
+
+
+def test_an_action_that_is_never_possible_is_w410(write: Any) -> None:
+    path = write(
+        HEAD
+        + "setup:\n    shuffle deck\n"
+        + "phase play:\n"
+        + "    action draw when deck is not empty:\n        move top of deck to hand\n"
+        + "    action wait when deck is empty:\n        end game, winner player\n"
+        + "    action hoard when size of hand > 3:\n        end game, winner player\n"
+    )
+    report = validate(path, games=3)
+    assert outcomes(report) == [("2 players", 3, 0, 0, 0, 12), ("3 players", 3, 0, 0, 0, 12)]
+    assert findings(report) == [
+        (
+            "W410",
+            17,
+            5,
+            "action 'hoard' of 'play' was never possible in 6 random games",
+            "its condition or its choices never allowed it; check them, or play more games",
+        )
+    ]
+    assert not report.has_errors
+
+
+def test_rules_never_run_are_w411_by_the_largest_part(write: Any) -> None:
+    # Everything below 'if x > 5' is reachable for the checker (no W401, W402, W403) but never happens.
+    path = write(
+        HEAD
+        + "zone vault: shared, public\n"
+        + "setup:\n    shuffle deck\n"
+        + "phase play:\n"
+        + "    action draw when deck is not empty:\n"
+        + "        move top of deck to hand\n"
+        + "        if x > 5:\n            bonus\n            open w\n            go to extra\n"
+        + "    action finish when deck is empty:\n        end game, winner player\n"
+        + "phase extra:\n    action leave:\n        go to play\n"
+        + "to bonus:\n    move top of hand to vault\n    add 1 to x\n"
+        + "when cs enter vault:\n    add 1 to x\n"
+        + "window w for players after player:\n    action grab(c: card from vault):\n        move c to hand\n"
+    )
+    assert ruledsl.check_file(path).warnings == ()
+    report = validate(path, games=3)
+    assert findings(report) == [
+        ("W411", 17, 13, "these 3 rules never ran in 6 random games", None),
+        (
+            "W411",
+            22,
+            1,
+            "phase 'extra' was never played in 6 random games",
+            "no game reached it; check the rules that 'go to extra'",
+        ),
+        ("W411", 25, 1, "procedure 'bonus' never ran in 6 random games", None),
+        ("W411", 28, 1, "this 'when ... enter' rule never ran in 6 random games", None),
+        (
+            "W411",
+            30,
+            1,
+            "window 'w' was never open to anyone in 6 random games",
+            "check the rules that 'open w', and for whom the window is",
+        ),
+    ]
+    group = report.to_diagnostics()[0]
+    assert (group.end_line, group.end_column) == (19, 24)  # the three lines of the branch
+
+
+def test_games_that_reach_the_action_bound_are_w413(write: Any) -> None:
+    path = write(
+        HEAD
+        + "setup:\n    shuffle deck\n"
+        + "phase play:\n    action wait:\n        add 1 to x\n    action finish when x < 0:\n        end game, draw\n"
+    )
+    report = validate(path, games=3, max_actions=20)
+    assert outcomes(report) == [("2 players", 0, 3, 0, 0, 60), ("3 players", 0, 3, 0, 0, 60)]
+    assert report.truncated == 6
+    assert findings(report)[0] == (
+        "W413",
+        1,
+        1,
+        "6 of 6 random games reached the bound of 20 actions without ending",
+        "3 with 2 players; 3 with 3 players; random players may play on forever where real ones would not, "
+        "but a rule that ends the game (a round limit, a draw when everybody passes) makes sure",
+    )
+    assert [f[0] for f in findings(report)] == ["W413", "W410"]
+
+
+# ============================================================================ found without playing
+
+
+def test_deals_larger_than_the_deck_are_e408(write: Any) -> None:
+    # Consecutive deals from one zone count together: 2 cards to each of 2 players > 3 cards.
+    path = write(
+        HEAD
+        + "setup:\n    shuffle deck\n    deal 1 from deck to each hand\n    deal 1 from deck to each hand\n"
+        + "phase play:\n    action stop_game:\n        end game, draw\n"
+    )
+    report = validate(path, games=0)
+    assert findings(report) == [
+        (
+            "E408",
+            12,
+            5,
+            "with 2 players these 2 deals need 4 cards (2 to each), but the deck has 3",
+            "deal fewer cards, or refuse so many players with 'require'; also with 3 players",
+        )
+    ]
+    d = report.to_diagnostics()[0]
+    assert (d.end_line, d.end_column) == (13, 34)
+    assert report.total_games == 0 and report.unused == ()  # no game played: nothing said about coverage
+    assert [r.config for r in report.results] == [Config(2), Config(3)]
+
+
+def test_deal_check_uses_players_and_option_defaults_and_procedures(write: Any) -> None:
+    # 'per_hand' defaults to 1: fine with 2 players (2 cards), too many with 3 (3 x ... no: 3 cards fit).
+    # 'extra' deals players cards to each: 2 x 2 = 4 > 3 with 2 players, 3 x 3 = 9 with 3.
+    path = write(
+        HEAD
+        + "option per_hand: 1 to 3 = 1\n"
+        + "setup:\n    shuffle deck\n    deal per_hand from deck to each hand\n    refill\n"
+        + "to refill:\n    if x == 0:\n        deal players from deck to each hand\n"
+        + "phase play:\n    action stop_game:\n        end game, draw\n"
+    )
+    report = validate(path, games=0)
+    assert findings(report) == [
+        (
+            "E408",
+            17,
+            9,
+            "with 2 players this deal needs 4 cards (2 to each), but the deck has 3",
+            "deal fewer cards, or refuse so many players with 'require'; also with 3 players",
+        )
+    ]
+
+
+def test_deal_check_leaves_counts_known_only_in_play(write: Any) -> None:
+    path = write(
+        HEAD
+        + "setup:\n    shuffle deck\n    deal x + 9 from deck to each hand\n"
+        + "phase play:\n    action stop_game:\n        end game, draw\n"
+    )
+    assert findings(validate(path, games=0)) == []
+
+
+def test_player_counts_the_defaults_cannot_load_are_w414(write: Any) -> None:
+    path = write(
+        HEAD
+        + "option per_hand: 1 to 3 = 1\n"
+        + 'require players * per_hand <= 2, "not enough cards for {players} players"\n'
+        + "setup:\n    shuffle deck\n"
+        + "phase play:\n    action stop_game:\n        end game, draw\n"
+    )
+    report = validate(path, games=1)
+    assert outcomes(report) == [("2 players", 1, 0, 0, 0, 1)]
+    assert findings(report) == [
+        (
+            "W412",
+            10,
+            1,
+            "option 'per_hand' was never tried with the value 3",
+            "it cannot be loaded with any number of players: not enough cards for 2 players; "
+            "try it with --option per_hand=3",
+        ),
+        (
+            "W414",
+            11,
+            1,
+            "with 3 players the game cannot be loaded at its default options: not enough cards for 3 players",
+            "make the defaults depend on 'players' (option x = if players > 4 then ... else ...), "
+            "or allow fewer players",
+        ),
+    ]
+    assert [(s.what, s.reason) for s in report.skipped] == [
+        ("option 'per_hand' = 3", "it cannot be loaded: not enough cards for 2 players")
+    ]
+
+
+# ============================================================================ configurations
+
+
+OPTIONS = HEAD + (
+    'option fast = no\noption mode: "short", "long" = "short"\noption reach: 1 to 3 = 1\n'
+    "setup:\n    shuffle deck\n"
+    "phase play:\n    action stop_game:\n        if fast:\n            end game, draw\n        end game, draw\n"
+)
+
+
+def test_every_player_count_then_each_option_variant(write: Any) -> None:
+    report = validate(write(OPTIONS), games=1)
+    assert [r.config for r in report.results] == [
+        Config(2),
+        Config(3),
+        Config(2, (("fast", True),)),  # variants go round the player counts
+        Config(3, (("mode", "long"),)),
+        Config(2, (("reach", 3),)),
+    ]
+    assert report.skipped == ()
+    assert findings(report) == []
+
+
+def test_variants_beyond_the_budget_are_skipped_and_w412(write: Any) -> None:
+    report = validate(write(OPTIONS), games=1, max_configs=3)
+    assert [r.config.describe() for r in report.results] == ["2 players", "3 players", "2 players, fast=yes"]
+    assert [(s.what, s.reason) for s in report.skipped] == [
+        ("option 'mode' = long", "more than 3 configurations"),
+        ("option 'reach' = 3", "more than 3 configurations"),
+    ]
+    assert findings(report) == [
+        (
+            "W412",
+            11,
+            1,
+            "option 'mode' was never tried with the value long",
+            "more than 3 configurations; try it with --option mode=long",
+        ),
+        (
+            "W412",
+            12,
+            1,
+            "option 'reach' was never tried with the value 3",
+            "more than 3 configurations; try it with --option reach=3",
+        ),
+    ]
+
+
+def test_player_counts_beyond_the_budget_are_skipped(write: Any) -> None:
+    report = validate(write(OPTIONS.replace("players 2 to 3", "players 2 to 5")), games=0, max_configs=2)
+    assert [r.config for r in report.results] == [Config(2), Config(3)]
+    assert [s.what for s in report.skipped][:2] == ["4 players", "5 players"]
+
+
+# ============================================================================ the report
+
+
+def test_report_as_json(write: Any) -> None:
+    path = write(
+        HEAD
+        + "setup:\n    shuffle deck\n"
+        + "phase play:\n    action divide:\n        set x = 10 / x\n        end game, draw\n"
+    )
+    data = validate(path, games=2, seed=5).to_json()
+    json.dumps(data)  # serialisable
+    assert {k: v for k, v in data.items() if k not in ("configurations", "diagnostics")} == {
+        "file": "t.game",
+        "game": "T",
+        "games_per_configuration": 2,
+        "seed": 5,
+        "max_actions": 20_000,
+        "games": 4,
+        "truncated": 0,
+        "skipped": [],
+    }
+    assert [{k: v for k, v in c.items() if k != "seconds"} for c in data["configurations"]] == [
+        {"players": 2, "options": {}, "games": 2, "ended": 0, "truncated": 0, "stuck": 0, "failed": 2, "actions": 0},
+        {"players": 3, "options": {}, "games": 2, "ended": 0, "truncated": 0, "stuck": 0, "failed": 2, "actions": 0},
+    ]
+    assert [(d["code"], d["line"], d["column"], d["severity"]) for d in data["diagnostics"]] == [
+        ("R504", 14, 9, "error"),
+        ("W411", 15, 9, "warning"),
+    ]
+    assert data["diagnostics"][0]["hint"] == "in 4 of 4 games; first: 2 players, seed 5, after 0 actions"
+
+
+def test_same_seed_same_report(write: Any) -> None:
+    path = write(OPTIONS)
+    first, second = validate(path, games=3, seed=9), validate(path, games=3, seed=9)
+    assert first.to_diagnostics() == second.to_diagnostics()
+    assert outcomes(first) == outcomes(second)
+
+
+def test_progress_after_each_game(write: Any) -> None:
+    calls: list[tuple[int, int]] = []
+    validate(write(OPTIONS), games=2, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(k, 10) for k in range(1, 11)]
+
+
+def test_the_trace_function_in_place_is_restored(write: Any) -> None:
+    path = write(OPTIONS)
+
+    def tracer(frame: Any, event: str, arg: Any) -> None:
+        return None
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        validate(path, games=1)
+        assert sys.gettrace() is tracer
+    finally:
+        sys.settrace(previous)
+
+
+def test_a_file_that_does_not_check_raises_the_check_error(write: Any) -> None:
+    path = write(HEAD + "setup:\n    shuffle dek\n")
+    with pytest.raises(CheckError) as info:
+        validate(path, games=1)
+    assert [d.code for d in info.value.errors][:1] == ["E201"]
+
+
+def test_negative_game_count_is_refused(write: Any) -> None:
+    with pytest.raises(ValueError):
+        validate(write(OPTIONS), games=-1)
+
+
+# ============================================================================ the bundled games
+
+
+@pytest.mark.parametrize("name", sorted(ruledsl.bundled_games()))
+def test_bundled_games_have_no_stuck_state_nor_runtime_error(name: str) -> None:
+    report = validate(name, games=1)
+    assert report.total_games == len(report.results) >= 4
+    assert report.stuck == ()
+    assert report.failures == ()
+    assert report.oversized_deals == ()
+    assert report.unplayable == ()
+    assert [d.code for d in report.to_diagnostics() if d.is_error] == []
+    assert sum(r.ended for r in report.results) >= report.total_games - report.truncated
+
+
+# ============================================================================ findings: known bugs
+#
+# Found while validating; each test states what ruledsl should do and fails today (strict:
+# turn it back into a plain test when the bug is fixed).
+
+TRIGGER_CYCLE = """\
+game "T"
+players 2 to 2
+zone deck: shared, hidden
+zone north: shared, public
+zone south: shared, public
+deck:
+    card "A"
+when cs enter north:
+    move cs to south
+when cs enter south:
+    move cs to north
+setup:
+    move top of deck to north
+phase play:
+    action finish:
+        end game, draw
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="checker._check_trigger_cycles only finds a rule refilling its own zone")
+def test_triggers_setting_each_other_off_are_e405(write: Any) -> None:
+    with pytest.raises(CheckError) as info:
+        ruledsl.check_file(write(TRIGGER_CYCLE))
+    assert [(d.code, d.line) for d in info.value.errors][:1] == [("E405", 9)]
+
+
+@pytest.mark.xfail(strict=True, reason="interpreter._rule_failed gives R503 (RecursionError) no span")
+def test_r503_points_at_a_rule_of_the_cycle(write: Any) -> None:
+    report = validate(write(TRIGGER_CYCLE), games=1)
+    (failure,) = report.failures
+    assert failure.diagnostic.code == "R503"
+    assert failure.diagnostic.span is not None and failure.diagnostic.line in (9, 11)
+
+
+@pytest.mark.xfail(strict=True, reason="interpreter._continue gives R502 no span")
+def test_r502_points_at_a_go_to_of_the_cycle(write: Any) -> None:
+    path = write(
+        HEAD
+        + "setup:\n    shuffle deck\n"
+        + "phase first:\n    on enter:\n        go to second\n    action finish:\n        end game, draw\n"
+        + "phase second:\n    on enter:\n        go to first\n    action finish:\n        end game, draw\n"
+    )
+    report = validate(path, games=1)
+    (failure,) = report.failures
+    assert failure.diagnostic.code == "R502"
+    assert failure.diagnostic.span is not None and failure.diagnostic.line in (14, 19)
+
+
+@pytest.mark.xfail(strict=True, reason="IllegalActionError's diagnostic has no source: it is shown as '<input>:1:1'")
+def test_r505_names_the_game_file(write: Any) -> None:
+    state = ruledsl.load_game(write(OPTIONS)).new_initial_state(seed=0)
+    with pytest.raises(ruledsl.IllegalActionError) as info:
+        state.action_from_string("fly away")
+    assert info.value.diagnostics[0].header().startswith("t.game:")
