@@ -17,8 +17,6 @@ import platform
 import random
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 import ruledsl  # noqa: E402
 from benchmarks import reference_crazy_eights, reference_quasenbo  # noqa: E402
+from benchmarks.harness import Playout, random_playout, run  # noqa: E402
 
 #: game name -> (hand-written module, options that make the rule file play the same game)
 GAMES = {
@@ -34,41 +33,28 @@ GAMES = {
 }
 
 
-def interpreter_playout(game: ruledsl.Game) -> Callable[[int, int, random.Random], int]:
+def interpreter_playout(game: ruledsl.Game) -> Playout:
     def playout(players: int, seed: int, rng: random.Random) -> int:
-        state = game.new_initial_state(seed=seed)
-        moves = 0
-        while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
-            moves += 1
-        return moves
+        return random_playout(game.new_initial_state(seed=seed), rng)
 
     return playout
 
 
-def timed(playout: Callable[[int, int, random.Random], int], players: int, seconds: float, seed: int) -> tuple[float, float]:
-    """Play games for about ``seconds``; return (moves/s, games/s)."""
-    rng = random.Random(seed)
-    games = moves = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        moves += playout(players, seed + games, rng)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return moves / elapsed, games / elapsed
+def moves_per_s(playout: Playout, players: int, seconds: float, seed: int) -> float:
+    games, moves, elapsed = run(playout, players, seconds, seed)
+    return moves / elapsed
 
 
 def compare(name: str, players: int, seconds: float, repeats: int) -> dict[str, object]:
     module, options = GAMES[name]
     game = ruledsl.load_game(name, players=players, options=options)
     interp = interpreter_playout(game)
-    timed(module.playout, players, seconds / 4, 10_000)  # warm-up, both sides
-    timed(interp, players, seconds / 4, 10_000)
+    moves_per_s(module.playout, players, seconds / 4, 10_000)  # warm-up, both sides
+    moves_per_s(interp, players, seconds / 4, 10_000)
     ref_rates, int_rates, ratios = [], [], []
     for r in range(repeats):
-        ref, _ = timed(module.playout, players, seconds, 1000 * r)
-        ours, _ = timed(interp, players, seconds, 1000 * r)
+        ref = moves_per_s(module.playout, players, seconds, 1000 * r)
+        ours = moves_per_s(interp, players, seconds, 1000 * r)
         ref_rates.append(ref)
         int_rates.append(ours)
         ratios.append(ours / ref)

@@ -2,8 +2,11 @@
 
 import random
 import sys
-import time
+from pathlib import Path
 from collections import namedtuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script too
+from benchmarks.harness import random_playout, report  # noqa: E402
 
 # A card is a plain named tuple; `suits` is a frozenset so shared suits are a set intersection.
 Card = namedtuple("Card", ["name", "rank", "suits"])
@@ -158,28 +161,8 @@ def playout(players: int, seed: int, rng: random.Random) -> int:
 
     A game cut off at MAX_ACTIONS counts as a draw (all returns zero); it essentially never happens.
     """
-    state = State(players, seed)
-    moves = 0
-    while not state.is_terminal() and moves < MAX_ACTIONS:
-        state.apply_action(rng.choice(state.legal_actions()))
-        moves += 1
-    return moves
-
-
-def run(seconds: float, players: int, seed: int = 0) -> tuple:
-    """Play random games for about `seconds` seconds; return (games, moves)."""
-    rng = random.Random(seed)
-    games = moves = 0
-    deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
-        moves += playout(players, seed + games, rng)
-        games += 1
-    return games, moves
+    return random_playout(State(players, seed), rng, MAX_ACTIONS)
 
 
 if __name__ == "__main__":
-    players = int(sys.argv[1]) if len(sys.argv) > 1 else 4
-    start = time.perf_counter()
-    games, moves = run(3.0, players)
-    elapsed = time.perf_counter() - start
-    print(f"quasenbo, {players} players: {games / elapsed:,.0f} games/s, {moves / elapsed:,.0f} moves/s")
+    print(report("quasenbo", playout, int(sys.argv[1]) if len(sys.argv) > 1 else 4))

@@ -10,6 +10,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 
 from benchmarks import reference_crazy_eights as ce  # noqa: E402
 from benchmarks import reference_quasenbo as qb  # noqa: E402
+from benchmarks.harness import run  # noqa: E402
 
 # (module, allowed player counts, function listing every card in the game)
 GAMES = {
@@ -97,8 +98,8 @@ def test_clone_is_independent(name, players):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_run_reports_games_and_moves(name):
-    games, moves = GAMES[name][0].run(0.05, 3)
-    assert games >= 1 and moves >= 9 * games
+    games, moves, elapsed = run(GAMES[name][0].playout, 3, 0.05)
+    assert games >= 1 and moves >= 9 * games and elapsed >= 0.05
 
 
 # ---------------------------------------------------------------- Crazy Eights
