@@ -156,29 +156,31 @@ def apply_label(state: GameState, label: str, number: int) -> None:
 
 
 def describe_view(obs: dict[str, Any], seat: int) -> list[str]:
-    """Render what ``seat`` sees, from its observation alone (so nothing hidden can show)."""
+    """Render what ``seat`` sees, from its observation alone (so nothing hidden can show).
+
+    An empty zone reads "(empty)" wherever it lies: everybody can see that it holds no card,
+    even when the observation lists no cards for it (in a game that turns cards face up or
+    down, a zone lists only the cards the viewer sees).
+    """
     lines = [f"--- round {obs['round']}, phase {obs['phase']}, {obs['direction']}"]
     for name, zone in obs["zones"].items():
         if isinstance(zone, list):
             parts = []
             for q, z in enumerate(zone):
-                who = "you" if q == seat else f"P{q}"
-                if "cards" in z and q == seat:
-                    continue
-                if "cards" in z:
-                    parts.append(f"{who}: {_cards(z) or '(empty)'}")
+                if q == seat and _lists_cards(z):
+                    lines.append(f"your {name}: {_cards(z)}")
+                elif _lists_cards(z):
+                    parts.append(f"{'you' if q == seat else f'P{q}'}: {_cards(z)}")
                 else:
-                    parts.append(f"{who} {z['size']}")
-            own = zone[seat]
-            if "cards" in own:
-                lines.append(f"your {name}: {_cards(own) or '(empty)'}")
+                    parts.append(f"{'you' if q == seat else f'P{q}'} {z['size']}")
             if parts:
                 lines.append(f"{name}: " + ", ".join(parts))
-        elif "cards" in zone:
-            lines.append(f"{name}: {_cards(zone) or '(empty)'}" + (" (top last)" if zone["size"] > 1 else ""))
+        elif _lists_cards(zone):
+            lines.append(f"{name}: {_cards(zone)}" + (" (top last)" if zone["size"] > 1 else ""))
         else:
             lines.append(f"{name}: {zone['size']} card{'s' if zone['size'] != 1 else ''}")
-    shown_vars = {k: v for k, v in obs["variables"].items() if v not in (None, [], False)}
+    # Unset values, empty lists and false flags say nothing worth a place; 0 is a number like any other.
+    shown_vars = {k: v for k, v in obs["variables"].items() if v is not None and v is not False and v != []}
     if shown_vars:
         lines.append("  " + ", ".join(f"{k} {show_value(v)}" for k, v in shown_vars.items()))
     for name, values in obs["player_variables"].items():
@@ -198,8 +200,13 @@ def describe_view(obs: dict[str, Any], seat: int) -> list[str]:
     return lines
 
 
+def _lists_cards(zone: dict[str, Any]) -> bool:
+    """Whether a zone's cards are written out: some are seen, or there are none to see."""
+    return "cards" in zone or zone["size"] == 0
+
+
 def _cards(zone: dict[str, Any]) -> str:
-    return ", ".join(c if c is not None else "?" for c in zone.get("cards", []))
+    return ", ".join(c if c is not None else "?" for c in zone.get("cards", [])) or "(empty)"
 
 
 def show_value(v: Any) -> str:

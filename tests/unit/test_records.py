@@ -15,6 +15,7 @@ from ruledsl.records import (
     FORMAT,
     RecordError,
     build_record,
+    describe_view,
     load_recorded_game,
     read_records,
     render_replay,
@@ -133,6 +134,64 @@ class TestRendering:
         assert lines[-1].startswith("Returns: ")
         spectator = list(render_replay(record, game, None))
         assert not any(line.startswith("your hand") for line in spectator)
+
+
+# Cards turned face up or down: each zone then lists only the cards its viewer sees.
+FACES = """game "Faces"
+players 2 to 2
+values rank: 1, 2, 3
+card rank: rank
+deck:
+    card "c{rank}" for rank in 1 to 3
+zone stock: shared, hidden
+zone shown: per player, public
+zone hand: per player, owner
+var score = 0
+var opener: player = seat 0
+setup:
+    shuffle stock
+    deal 1 from stock to each hand face up
+    go to play with seat 0
+phase play:
+    action take when stock is not empty:
+        move top of stock to shown face up
+    action stop when stock is empty:
+        end game, winner player
+"""
+
+
+class TestView:
+    def test_a_variable_at_zero_is_shown(self) -> None:
+        state = ruledsl.load_game("crazy_eights").new_initial_state(seed=0)
+        lines = describe_view(state.observation(0), 0)
+        assert re.fullmatch(r"  suit_now .+, passes 0", lines[-1])
+
+    def test_unset_values_empty_lists_and_false_flags_are_left_out(self) -> None:
+        obs = {
+            "round": 1,
+            "phase": "play",
+            "direction": "clockwise",
+            "zones": {},
+            "variables": {"a": 0, "b": None, "c": [], "d": False, "e": True, "f": 0.0},
+            "player_variables": {"mice": [0, None]},
+            "auction": None,
+            "finished": [],
+        }
+        assert describe_view(obs, 0)[1:] == ["  a 0, e yes, f 0.0", "  mice: you 0"]
+
+    def test_an_empty_zone_reads_empty_when_faces_are_tracked(self, tmp_path: Path) -> None:
+        rules = tmp_path / "faces.game"
+        rules.write_text(FACES, encoding="utf-8")
+        state = ruledsl.load_game(str(rules), players=2).new_initial_state(seed=0)
+        lines = describe_view(state.observation(0), 0)
+        assert "your shown: (empty)" in lines
+        assert "shown: P1: (empty)" in lines
+        assert "  score 0, opener 0" in lines
+        state.apply_action(state.action_from_string("take"))
+        lines = describe_view(state.observation(1), 1)
+        assert "stock: (empty)" in lines
+        assert "your shown: (empty)" in lines
+        assert any(re.fullmatch(r"shown: P0: c\d", line) for line in lines)
 
 
 class TestCommandLine:
