@@ -1,22 +1,28 @@
 """Game records: one JSON object per game (rules hash, options, seats, seed, actions, result), and replays.
 
 A record holds what is needed to play a game again exactly: the rule file (by path and
-SHA-256 of its text), the player count and options, the seed, and each action by its
+SHA-256 of its canonical rules), the player count and options, the seed, and each action by its
 label as its actor saw it. Replaying finds each action among the legal ones by that
-label; a record whose rule file has changed is refused (``RecordError``). Pure functions:
+label; a record whose rules have changed is refused (``RecordError``). The hash is taken
+of the rules as ``unparse`` writes them, not of the file's text, so that comments and
+layout (``ruledsl fmt``) can change without orphaning the records. Pure functions:
 the command line reads, writes and prints.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ruledsl.errors import IllegalActionError
+from ruledsl.errors import IllegalActionError, RuleDslError
 from ruledsl.game import load_game, read_source, resolve_path
+from ruledsl.parser import parse_source
+from ruledsl.source import Source
+from ruledsl.unparse import unparse
 
 if TYPE_CHECKING:
     from ruledsl.game import Game
@@ -33,8 +39,15 @@ class RecordError(ValueError):
 
 
 def rules_hash(game: Game) -> str:
-    """Return the SHA-256 of a game's rule file text (what a record is tied to)."""
-    return hashlib.sha256(game.source.text.encode("utf-8", "surrogatepass")).hexdigest()
+    """Return the SHA-256 of a game's canonical rules (what a record is tied to)."""
+    return _canonical_sha256(game.source.text, game.path)
+
+
+@functools.lru_cache(maxsize=16)
+def _canonical_sha256(text: str, path: str) -> str:
+    """Return the SHA-256 of the canonical text of rules (comments and layout left out); raise ParseError."""
+    canonical = unparse(parse_source(Source(path, text)))
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def build_record(
@@ -122,13 +135,19 @@ def _compare(record: dict[str, Any], path: str, now: str) -> None:
 def load_recorded_game(record: dict[str, Any], rules: str | None = None) -> Game:
     """Load the game a record was played with (its rule file, or ``rules``), with its players and options.
 
-    The rule file's hash is compared before anything else, so a changed file is refused
+    The rules' hash is compared before they are checked, so a changed file is refused
     with RecordError rather than with whatever error its new text may hold.
     """
     name = rules or str(record["file"])
-    path = resolve_path(name)
-    source = read_source(path, name)
-    _compare(record, name, hashlib.sha256(source.text.encode("utf-8", "surrogatepass")).hexdigest())
+    source = read_source(resolve_path(name), name)
+    try:
+        now = _canonical_sha256(source.text, source.path)
+    except RuleDslError as exc:
+        raise RecordError(
+            f"'{name}' has changed since this game was recorded: it no longer parses ({exc}); "
+            "a replay needs the rule file the game was played with"
+        ) from None
+    _compare(record, name, now)
     return load_game(name, players=int(record["players"]), options=dict(record["options"]))
 
 

@@ -79,14 +79,32 @@ class TestReplay:
         assert again.options == game.options
         assert replay(record, again).returns() == r.returns
 
-    def test_a_changed_rule_file_is_refused(self, tmp_path: Path) -> None:
+    @staticmethod
+    def recorded_copy(tmp_path: Path) -> tuple[Path, dict]:
+        """A copy of Quäsenbö's rules, and the record of a game played with it."""
         rules = tmp_path / "q.game"
         shutil.copy(ruledsl.bundled_games()["quasenbo"], rules)
         game = ruledsl.load_game(str(rules), players=2)
         r = play_game(game, 1, ["random", "random"], keep_labels=True)
         record = build_record(game, 1, r.agents, r.labels or [], r.actors, r.returns, r.truncated)
         assert replay(record, load_recorded_game(record)).returns() == r.returns
-        rules.write_text(rules.read_text(encoding="utf-8") + "\n# a comment changes the hash\n", encoding="utf-8")
+        return rules, record
+
+    def test_comments_and_layout_may_change(self, tmp_path: Path) -> None:
+        rules, record = self.recorded_copy(tmp_path)
+        text = rules.read_text(encoding="utf-8")
+        text = "# a comment at the top\n" + text.replace("players 2 to 6", "players   2 to 6   # spaced out")
+        text = text.replace("    ", "\t").replace("\t", "        ")  # indented by 8 rather than 4
+        assert "spaced out" in text
+        rules.write_text(text + "\n\n# and one at the end\n", encoding="utf-8")
+        game = load_recorded_game(record)
+        assert replay(record, game).returns() == record["returns"]
+
+    def test_a_changed_rule_is_refused(self, tmp_path: Path) -> None:
+        rules, record = self.recorded_copy(tmp_path)
+        text = rules.read_text(encoding="utf-8")
+        assert "players 2 to 6" in text
+        rules.write_text(text.replace("players 2 to 6", "players 2 to 5"), encoding="utf-8")
         with pytest.raises(RecordError) as info:
             load_recorded_game(record)
         assert re.fullmatch(
@@ -94,6 +112,14 @@ class TestReplay:
             r"[0-9a-f]{12}\.\.\. now\); a replay needs the rule file the game was played with",
             str(info.value),
         )
+
+    def test_rules_that_no_longer_parse_are_refused_as_changed(self, tmp_path: Path) -> None:
+        rules, record = self.recorded_copy(tmp_path)
+        rules.write_text(rules.read_text(encoding="utf-8").replace("players 2 to 6", "players 2 to"), encoding="utf-8")
+        with pytest.raises(
+            RecordError, match=r"q\.game' has changed since this game was recorded: it no longer parses \("
+        ):
+            load_recorded_game(record)
 
     def test_an_action_that_is_not_legal_is_named(self) -> None:
         record = simulated("quasenbo", 2, 2, ["random", "random"])
