@@ -1,8 +1,12 @@
-"""The ruledsl command line: check, play, simulate, replay, info, list. The only module that prints or exits."""
+"""The ruledsl command line: check, fmt, play, simulate, replay, bench, info, list.
+
+The only module that prints or exits.
+"""
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib.util
 import json
 import os
@@ -10,13 +14,24 @@ import sys
 import time
 import traceback
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from ruledsl import __version__
 from ruledsl.agents import AGENTS, AgentSpecError, decide, make_agent, needs_tracking, parse_spec
 from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, SourceError
-from ruledsl.game import Game, check_file, load_game, options_of, players_range
+from ruledsl.game import (
+    Game,
+    _shown_path,
+    check_file,
+    load_game,
+    options_of,
+    players_range,
+    read_source,
+    resolve_path,
+)
 from ruledsl.interpreter import GameState
+from ruledsl.parser import parse
 from ruledsl.records import (
     RecordError,
     build_record,
@@ -26,11 +41,13 @@ from ruledsl.records import (
     record_of_state,
     render_replay,
     result_lines,
+    show_value,
     write_records,
 )
 from ruledsl.render import render, summary
 from ruledsl.resources import bundled_games
 from ruledsl.simulate import agent_seed, declared_actions, plot, run_games, summarize
+from ruledsl.unparse import format_source, unparse
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -89,6 +106,89 @@ def cmd_check(args: argparse.Namespace) -> int:
     return status
 
 
+# ============================================================================ fmt
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    write = not (args.check or args.diff)
+    names = list(dict.fromkeys(args.files))
+    if write:
+        bundled = [name for name in names if not Path(name).exists() and name in bundled_games()]
+        if bundled:
+            name = bundled[0]
+            raise _Usage(
+                f"'{name}' names a bundled game, not a file: fmt rewrites files in place, so give the file's path "
+                f"({_shown_path(name, resolve_path(name))}), or use --check or --diff, which write nothing"
+            )
+    status = EXIT_OK
+    changed: list[str] = []
+    unchanged = failed = 0
+    for name in names:
+        try:
+            path = resolve_path(name)
+            source = read_source(path, _shown_path(name, path))
+            formatted = format_source(source.text, source.path)
+        except RuleDslError as exc:
+            _print_diagnostics(exc.diagnostics, sys.stderr)
+            failed += 1
+            status = max(status, EXIT_INVALID)
+            continue
+        original = path.read_bytes()
+        if formatted.encode("utf-8") == original:
+            unchanged += 1
+            continue
+        if unparse(parse(formatted, source.path)) != unparse(parse(source.text, source.path)):
+            print(
+                f"ruledsl: internal error: formatting '{source.path}' would change its rules, so it is left as it is "
+                "(please report it, with the file)",
+                file=sys.stderr,
+            )
+            failed += 1
+            status = max(status, EXIT_INTERNAL)
+            continue
+        if args.diff:
+            before = original.decode("utf-8", "replace").splitlines(keepends=True)
+            after = formatted.splitlines(keepends=True)
+            sys.stdout.writelines(_diff_lines(before, after, source.path))
+        if write:
+            try:
+                path.write_bytes(formatted.encode("utf-8"))
+            except OSError as exc:
+                print(f"ruledsl: error: cannot write '{source.path}': {exc.strerror or exc}", file=sys.stderr)
+                failed += 1
+                status = max(status, EXIT_INVALID)
+                continue
+            print(f"reformatted {source.path}", file=sys.stderr)
+        else:
+            print(f"would reformat {source.path}", file=sys.stderr)
+        changed.append(source.path)
+    print(_fmt_summary(len(changed), unchanged, failed, write), file=sys.stderr)
+    if changed and not write:
+        status = max(status, 1)
+    return status
+
+
+def _diff_lines(before: list[str], after: list[str], name: str) -> list[str]:
+    """A unified diff of a file's text, each line ending with a newline (even the file's last)."""
+    lines = list(difflib.unified_diff(before, after, name, name))
+    return [line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines]
+
+
+def _fmt_summary(changed: int, unchanged: int, failed: int, write: bool) -> str:
+    parts = []
+    if changed:
+        parts.append(f"{_files(changed)} {'reformatted' if write else 'would be reformatted'}")
+    if unchanged:
+        parts.append(f"{_files(unchanged)} {'left unchanged' if write else 'already formatted'}")
+    if failed:
+        parts.append(f"{_files(failed)} could not be formatted (see above)")
+    return ", ".join(parts) if parts else "no file"
+
+
+def _files(k: int) -> str:
+    return f"{k} file{'s' if k != 1 else ''}"
+
+
 # ============================================================================ play
 
 
@@ -126,14 +226,6 @@ def _seats(args: argparse.Namespace, players: int, default: str) -> list[str]:
 def _describe_view(state: GameState, seat: int) -> list[str]:
     """Render what ``seat`` sees, from its observation alone."""
     return describe_view(state.observation(seat), seat)
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, list):
-        return ", ".join(str(x) for x in v) or "none"
-    return "none" if v is None else str(v)
 
 
 def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
@@ -195,7 +287,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     viewer = humans[0] if len(humans) == 1 else None
     state = game.new_initial_state(seed=args.seed, log=True, track=needs_tracking(agents.values()))
     label = ", ".join(f"P{q} {spec}" for q, spec in enumerate(seats))
-    options = ", ".join(f"{k}={_value(v)}" for k, v in sorted(game.options.items()))
+    options = ", ".join(f"{k}={show_value(v)}" for k, v in sorted(game.options.items()))
     print(f"{game.name}: {game.players} players ({label}), seed {args.seed}" + (f"; options: {options}" if options else ""), file=out)
     if any(agent.omniscient for agent in agents.values()):
         print(_CHEAT_NOTE, file=out)
@@ -449,7 +541,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                 kind = " | ".join(o.choices)
             else:
                 kind = "text"
-            print(f"  {o.name} = {_value(o.default)}  ({kind})")
+            print(f"  {o.name} = {show_value(o.default)}  ({kind})")
             if o.doc:
                 print(f"      {o.doc}")
     phases = ", ".join(checked.symbols.phases)
@@ -485,6 +577,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE", help="rule files (or bundled game names)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output for people (text) or tools (json)")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser(
+        "fmt",
+        help="write rule files in the canonical layout",
+        description="Rewrite rule files in place in the canonical layout (comments kept); say which were reformatted.",
+    )
+    p.add_argument(
+        "files", nargs="+", metavar="FILE", help="rule files (with --check or --diff, also bundled game names)"
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; list the files that would be reformatted, and exit 1 if there is any",
+    )
+    p.add_argument(
+        "--diff",
+        action="store_true",
+        help="write nothing; print what would change as a unified diff, and exit 1 if anything would",
+    )
+    p.set_defaults(func=cmd_fmt)
 
     def game_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("game", metavar="GAME", help="a .game file or a bundled game's name")
