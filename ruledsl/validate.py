@@ -31,7 +31,7 @@ import random
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
@@ -304,14 +304,27 @@ def validate(
     *,
     max_actions: int = DEFAULT_MAX_ACTIONS,
     max_configs: int = MAX_CONFIGS,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Report:
     """Check a rule file (or bundled game), then play ``games`` random games per configuration.
 
     Raises the checker's RuleDslError when the file does not check; everything found by
     playing is in the Report. ``progress(done, total)`` is called after each game.
+
+    With ``players`` or ``options`` (values as ``load_game`` takes them), only that one
+    configuration is played, the other options at their defaults; a bad player count or
+    option raises OptionError, and option values left untried are not reported (W412).
     """
     return validate_checked(
-        check_file(path_or_name), games, seed, progress, max_actions=max_actions, max_configs=max_configs
+        check_file(path_or_name),
+        games,
+        seed,
+        progress,
+        max_actions=max_actions,
+        max_configs=max_configs,
+        players=players,
+        options=options,
     )
 
 
@@ -323,24 +336,33 @@ def validate_checked(
     *,
     max_actions: int = DEFAULT_MAX_ACTIONS,
     max_configs: int = MAX_CONFIGS,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Report:
     """Validate a game that passed the checker (see ``validate``)."""
     if games < 0:
         raise ValueError("games must be at least 0")
-    low, high = players_range(checked)
     unplayable: list[Unplayable] = []
     skipped: list[Skipped] = []
     loaded: dict[int, Game] = {}
-    for p in range(low, high + 1):
-        if p - low >= max_configs:
-            skipped.append(Skipped(f"{p} players", f"more than {max_configs} configurations"))
-            continue
-        try:
-            loaded[p] = load_checked(checked, p, None, max_actions)
-        except RuleDslError as exc:
-            unplayable.append(Unplayable(p, exc.diagnostics[0]))
+    if players is not None or options:
+        given = dict(options or {})
+        game = load_checked(checked, players, given, max_actions)
+        loaded[game.players] = game
+        plan = [(Config(game.players, tuple((name, game.program.options[name]) for name in given)), game)]
+        unused_options: list[Unused] = []
+    else:
+        low, high = players_range(checked)
+        for p in range(low, high + 1):
+            if p - low >= max_configs:
+                skipped.append(Skipped(f"{p} players", f"more than {max_configs} configurations"))
+                continue
+            try:
+                loaded[p] = load_checked(checked, p, None, max_actions)
+            except RuleDslError as exc:
+                unplayable.append(Unplayable(p, exc.diagnostics[0]))
+        plan, unused_options = _plan(checked, loaded, max_configs, max_actions, skipped)
     deals = _oversized_deals(checked, loaded)
-    plan, unused_options = _plan(checked, loaded, max_configs, max_actions, skipped)
 
     play = _Play(checked, games, seed, progress, len(plan) * games)
     results = [play.run(config, game) for config, game in plan]
