@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from ruledsl import __version__
 from ruledsl.agents import AGENTS, AgentSpecError, decide, make_agent, needs_tracking, parse_spec
-from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, SourceError
+from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
 from ruledsl.game import (
     Game,
     _shown_path,
@@ -48,6 +48,7 @@ from ruledsl.render import render, summary
 from ruledsl.resources import bundled_games
 from ruledsl.simulate import agent_seed, declared_actions, plot, run_games, summarize
 from ruledsl.unparse import format_source, unparse
+from ruledsl.validate import Report, validate_checked
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -82,28 +83,87 @@ def _exit_code(exc: RuleDslError) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    simulate = args.simulate is not None
+    if not simulate and (args.players is not None or args.option or args.seed is not None):
+        raise _Usage("--players, --option and --seed choose how to play: they go with --simulate N")
+    if simulate and args.simulate < 1:
+        raise _Usage(f"--simulate takes a number of games of at least 1, not {args.simulate}")
+    options = _parse_options(args.option or [])
     status = EXIT_OK
     all_diagnostics: list[Diagnostic] = []
+    reports: list[Report] = []
     for name in args.files:
+        report = None
         try:
             checked = check_file(name)
             diagnostics: Sequence[Diagnostic] = checked.warnings
-            ok = True
+            if simulate:
+                with _Progress(checked.source.path) as bar:
+                    report = validate_checked(
+                        checked, args.simulate, args.seed or 0, bar.count, players=args.players, options=options
+                    )
+                reports.append(report)
+                diagnostics = sort_diagnostics([*diagnostics, *report.to_diagnostics()])
+            code = _check_code(diagnostics)
         except RuleDslError as exc:
             diagnostics = exc.diagnostics
-            ok = False
-            status = max(status, EXIT_INVALID if not isinstance(exc, OptionError) else EXIT_USAGE)
+            code = _exit_code(exc)
+        status = max(status, code)
         all_diagnostics.extend(diagnostics)
         if args.format == "text":
-            _print_diagnostics(diagnostics, sys.stderr if not ok else sys.stdout)
-            path = diagnostics[0].path if diagnostics else name
-            if ok:
+            stream = sys.stdout if code == EXIT_OK else sys.stderr
+            _print_diagnostics(diagnostics, stream)
+            if code == EXIT_OK:
                 print(f"{checked.source.path}: ok" + (f" ({summary(diagnostics)})" if diagnostics else ""))
             else:
+                path = diagnostics[0].path if diagnostics else name
                 print(f"{path}: {summary(diagnostics)}", file=sys.stderr)
+            if report is not None:
+                for line in _simulation_lines(report):
+                    print(line)
     if args.format == "json":
-        print(json.dumps([d.to_json() for d in all_diagnostics], ensure_ascii=False, indent=2))
+        found = [d.to_json() for d in all_diagnostics]
+        if simulate:
+            simulations = [{k: v for k, v in r.to_json().items() if k != "diagnostics"} for r in reports]
+            print(json.dumps({"diagnostics": found, "simulations": simulations}, ensure_ascii=False, indent=2))
+        else:
+            print(json.dumps(found, ensure_ascii=False, indent=2))
     return status
+
+
+def _check_code(diagnostics: Sequence[Diagnostic]) -> int:
+    """The exit code of a file that checked: 70 for a rule that failed in play, 65 for another error."""
+    errors = [d for d in diagnostics if d.is_error]
+    if any(d.code.startswith("R") for d in errors):
+        return EXIT_RUNTIME
+    return EXIT_INVALID if errors else EXIT_OK
+
+
+def _simulation_lines(report: Report) -> list[str]:
+    """Render what the random games of ``check --simulate`` came to, per configuration (no timings)."""
+    n = report.games
+    lines = [f"  random games: {n:,} per configuration, seeds {report.seed} to {report.seed + n - 1}"]
+    rows: list[tuple[Any, ...]] = [("configuration", "games", "ended", "stopped", "stuck", "failed", "mean actions")]
+    for r in report.results:
+        rows.append((r.config.describe(), r.games, r.ended, r.truncated, r.stuck, r.failed, _mean(r.actions, r.games)))
+    if len(report.results) > 1:
+        totals = [sum(getattr(r, k) for r in report.results) for k in ("games", "ended", "truncated", "stuck", "failed")]
+        actions = sum(r.actions for r in report.results)
+        rows.append((f"all {len(report.results)} configurations", *totals, _mean(actions, totals[0])))
+    width = max(len(row[0]) for row in rows) + 2
+    for row in rows:
+        lines.append(f"    {row[0]:<{width}}" + "".join(f"{v:>8}" for v in row[1:6]) + f"{row[6]:>14}")
+    lines.append(
+        f"  (stopped: at the bound of {report.max_actions:,} actions; stuck: the player to act had no legal action; "
+        "failed: a rule failed)"
+    )
+    for s in report.skipped:
+        lines.append(f"  not played: {s.what} ({s.reason})")
+    return lines
+
+
+def _mean(total: int, count: int) -> str:
+    return f"{total / count:,.1f}" if count else "-"
 
 
 # ============================================================================ fmt
@@ -333,12 +393,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _check_behind_after(args.behind_after)
     seeds = list(range(args.seed, args.seed + args.n))
     started = time.perf_counter()
-    progress, close = _progress(args.n, not args.json and sys.stderr.isatty())
-    try:
+    with _Progress() as bar:
+        progress = None if args.json else lambda k: bar.add(k, args.n)
         jobs = max(1, args.jobs)
         records = run_games(game, seeds, seats, jobs, progress, rotate=args.rotate, keep_labels=bool(args.log))
-    finally:
-        close()
     elapsed = time.perf_counter() - started
     if args.log:
         write_records(
@@ -473,27 +531,50 @@ def _p(p: float) -> str:
     return f"{p:.3g}" if p >= 0.0001 else "< 0.0001"
 
 
-def _progress(total: int, enabled: bool) -> tuple[Any, Any]:
-    if not enabled:
-        return None, lambda: None
-    done = [0]
-    last = [0.0]
+class _Progress:
+    """A progress line on stderr, drawn only when stderr is a terminal (never into a file or pipe).
 
-    def update(k: int) -> None:
-        done[0] += k
+    ``count(done, total)`` draws a bar of games (at most ten times a second), ``say(text)``
+    a line of text; ``close()`` erases whatever was drawn. Used as a context manager, it
+    erases on the way out, exceptions included.
+    """
+
+    def __init__(self, label: str = "") -> None:
+        self.enabled = sys.stderr.isatty()
+        self.label = label
+        self.done = 0
+        self.width = 0
+        self.last = 0.0
+
+    def count(self, done: int, total: int) -> None:
+        self.done = done
         now = time.perf_counter()
-        if now - last[0] > 0.1 or done[0] == total:
-            last[0] = now
-            width = 30
-            filled = int(width * done[0] / total)
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done[0]}/{total} games")
+        if self.enabled and (now - self.last > 0.1 or done == total):
+            self.last = now
+            filled = int(30 * done / total) if total else 30
+            self.say(f"[{'#' * filled}{'.' * (30 - filled)}] {done:,}/{total:,} games")
+
+    def add(self, k: int, total: int) -> None:
+        self.count(self.done + k, total)
+
+    def say(self, text: str) -> None:
+        if self.enabled:
+            line = f"{self.label}: {text}" if self.label else text
+            sys.stderr.write("\r" + line.ljust(self.width))
             sys.stderr.flush()
+            self.width = max(self.width, len(line))
 
-    def close() -> None:
-        sys.stderr.write("\r" + " " * 60 + "\r")
-        sys.stderr.flush()
+    def close(self) -> None:
+        if self.enabled and self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0
 
-    return update, close
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 # ============================================================================ replay
@@ -576,6 +657,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="validate rule files", description="Check rule files and print every problem found.")
     p.add_argument("files", nargs="+", metavar="FILE", help="rule files (or bundled game names)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output for people (text) or tools (json)")
+    p.add_argument(
+        "--simulate",
+        type=int,
+        metavar="N",
+        help="then play N random games with every player count and option variant, to find rules that fail "
+        "in play, states where nobody can act, and rules that never come into play",
+    )
+    p.add_argument(
+        "--players", type=int, help="with --simulate: play only this number of players (and no option variant)"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME=VALUE",
+        help="with --simulate: play only with this option set, the others at their defaults (repeatable)",
+    )
+    p.add_argument("--seed", type=int, help="with --simulate: the seed of the first game (default 0)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser(

@@ -1,10 +1,16 @@
-"""The command line's commands beyond the golden transcripts: fmt in place, bench's figures."""
+"""The command line beyond the golden transcripts: fmt in place, check --simulate's JSON and progress, bench."""
 
 from __future__ import annotations
 
+import io
+import json
 import shutil
+import sys
 from pathlib import Path
 
+import pytest
+
+from ruledsl import cli
 from ruledsl.unparse import format_source
 from tests.golden.test_golden import ROOT, run_cli
 
@@ -49,3 +55,51 @@ class TestFmt:
         assert "error[E001]: cannot read" in err
         assert "1 file reformatted, 1 file could not be formatted (see above)" in err
         assert messy.read_text(encoding="utf-8") == format_source(MESSY.read_text(encoding="utf-8"))
+
+
+STUCK = "tests/golden/cli/check_stuck.game"
+
+
+class TestCheckSimulate:
+    def test_json_holds_the_diagnostics_and_each_simulation(self) -> None:
+        code, out, _ = run_cli(["check", "--simulate", "2", "--format", "json", "crazy_eights", STUCK])
+        assert code == 70
+        found = json.loads(out)
+        assert set(found) == {"diagnostics", "simulations"}
+        assert [d["code"] for d in found["diagnostics"] if d["severity"] == "error"] == ["R506"]
+        first, stuck = found["simulations"]
+        assert (first["file"], stuck["file"]) == ("games/crazy_eights.game", STUCK)
+        assert [c["players"] for c in stuck["configurations"]] == [2, 3]
+        assert [c["stuck"] for c in stuck["configurations"]] == [0, 2]
+        assert first["games"] == 2 * len(first["configurations"])
+
+    def test_without_simulate_json_is_the_list_of_diagnostics(self) -> None:
+        code, out, _ = run_cli(["check", "--format", "json", "crazy_eights"])
+        assert (code, json.loads(out)) == (0, [])
+
+    def test_players_and_options_choose_one_configuration(self) -> None:
+        code, out, _ = run_cli(
+            ["check", "--simulate", "2", "--seed", "5", "--players", "3", "--option", "excuse=yes", "quasenbo"]
+        )
+        assert code == 0
+        assert "  random games: 2 per configuration, seeds 5 to 6\n" in out
+        rows = [line.split() for line in out.splitlines() if line.startswith("    3 players")]
+        assert rows == [["3", "players,", "excuse=yes", "2", "2", "0", "0", "0", rows[0][-1]]]
+
+    def test_a_bad_option_is_a_usage_error(self) -> None:
+        code, _, err = run_cli(["check", "--simulate", "1", "--option", "excuse=maybe", "quasenbo"])
+        assert code == 2
+        assert "error[E602]: option 'excuse' is yes or no, not 'maybe'" in err
+
+    def test_progress_is_drawn_on_a_terminal_and_erased(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        class Terminal(io.StringIO):
+            def isatty(self) -> bool:
+                return True
+
+        terminal = Terminal()
+        monkeypatch.setattr(sys, "stderr", terminal)
+        monkeypatch.setattr(sys, "stdout", io.StringIO())
+        assert cli.main(["check", "--simulate", "2", "crazy_eights"]) == 0
+        drawn = terminal.getvalue()
+        assert "games/crazy_eights.game: [" in drawn and "8/8 games" in drawn
+        assert drawn.endswith("\r")  # erased: what follows starts on a clean line
