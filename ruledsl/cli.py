@@ -48,7 +48,7 @@ from ruledsl.render import render, summary
 from ruledsl.resources import bundled_games
 from ruledsl.simulate import agent_seed, declared_actions, plot, run_games, summarize
 from ruledsl.unparse import format_source, unparse
-from ruledsl.validate import Report, validate_checked
+from ruledsl.validate import Report, stuck_error, validate_checked
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -356,6 +356,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     actors: list[int] = []
     try:
         while not state.is_terminal():
+            if not state.legal_actions():
+                raise stuck_error(state)
             seat = state.current_player()
             if seat in humans:
                 if len(humans) > 1:

@@ -91,6 +91,10 @@ class RuleDslError(Exception):
         self.diagnostics = sort_diagnostics(diagnostics)
         super().__init__(self.diagnostics[0].header() if self.diagnostics else "ruledsl error")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt from its diagnostics, so that it can come back from a worker process (simulate --jobs).
+        return (type(self), (self.diagnostics,))
+
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.is_error)
@@ -128,6 +132,9 @@ class IllegalActionError(RuleRuntimeError):
         super().__init__(diagnostics)
         self.reason = reason
         self.args = (reason,)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason, self.diagnostics))
 
     def __str__(self) -> str:
         return self.reason

@@ -16,6 +16,7 @@ from attrs import define
 
 from ruledsl.agents import decide, make_agent, needs_tracking
 from ruledsl.game import Game, load_game
+from ruledsl.validate import stuck_error
 
 if TYPE_CHECKING:
     from ruledsl.interpreter import GameState
@@ -86,6 +87,8 @@ def play_game(game: Game, seed: int, seats: Sequence[str], keep_labels: bool = F
     actors: list[int] = []
     names: list[str] = []
     while not state.is_terminal():
+        if not state.legal_actions():
+            raise stuck_error(state)
         seat = state.current_player()
         action = decide(agents[seat], state, seat)
         state.apply_action(action)

@@ -221,11 +221,10 @@ class Report:
             out.append(
                 Diagnostic(
                     "R506",
-                    f"P{s.player} has no legal action in phase '{s.phase}', but the game is not over",
+                    _stuck_message(s.player, s.phase),
                     s.span,
                     f"{s.description} ({_games(s.games, total)}; first: {s.config.describe()}, seed {s.seed}, "
-                    f"after {_count(s.actions, 'action')}); add an action for this case, such as one marked "
-                    "'otherwise', or end the game",
+                    f"after {_count(s.actions, 'action')}); {_STUCK_FIX}",
                     Severity.ERROR,
                     self.source,
                 )
@@ -655,10 +654,9 @@ class _Play:
 
     def _stuck(self, config: Config, state: GameState, seed: int, actions: int) -> None:
         phase = state.phase_name()
-        sym = self.checked.symbols.phases.get(phase)
         first = self.stuck.get(phase)
         if first is None:
-            span = sym.decl.span if sym is not None and sym.decl is not None else None
+            span = _phase_span(self.checked, phase)
             self.stuck[phase] = Stuck(phase, state.current_player(), _describe(state), span, config, seed, actions, 1)
         else:
             self.stuck[phase] = Stuck(
@@ -824,6 +822,39 @@ class _Spans:
                 return True
             i += 1
         return False
+
+
+# ============================================================================ a game that cannot go on
+
+_STUCK_FIX = "add an action for this case, such as one marked 'otherwise', or end the game"
+
+
+def stuck_error(state: GameState) -> RuleRuntimeError:
+    """The error (R506) of a state whose player to act has no legal action, although the game is not over.
+
+    For whoever plays games (play, simulate, bench): a bot cannot choose from nothing.
+    """
+    phase = state.phase_name()
+    checked = state.game.checked
+    diagnostic = Diagnostic(
+        "R506",
+        _stuck_message(state.current_player(), phase),
+        _phase_span(checked, phase),
+        f"{_describe(state)}, after {_count(state.n_actions, 'action')}; {_STUCK_FIX} "
+        "('ruledsl check --simulate N' looks for such states)",
+        Severity.ERROR,
+        checked.source,
+    )
+    return RuleRuntimeError([diagnostic])
+
+
+def _stuck_message(player: int, phase: str) -> str:
+    return f"P{player} has no legal action in phase '{phase}', but the game is not over"
+
+
+def _phase_span(checked: CheckedGame, phase: str) -> Span | None:
+    sym = checked.symbols.phases.get(phase)
+    return sym.decl.span if sym is not None and sym.decl is not None else None
 
 
 def _describe(state: GameState) -> str:

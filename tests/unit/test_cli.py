@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 import shutil
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from ruledsl import cli
+from ruledsl.errors import Diagnostic, IllegalActionError, RuleRuntimeError
 from ruledsl.unparse import format_source
 from tests.golden.test_golden import ROOT, run_cli
 
@@ -103,3 +105,21 @@ class TestCheckSimulate:
         drawn = terminal.getvalue()
         assert "games/crazy_eights.game: [" in drawn and "8/8 games" in drawn
         assert drawn.endswith("\r")  # erased: what follows starts on a clean line
+
+
+class TestStuck:
+    """A game in which the player to act has no legal action is a rule error (R506), never a traceback."""
+
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    def test_simulate_reports_it(self, jobs: str) -> None:
+        code, _, err = run_cli(["simulate", STUCK, "--players", "3", "-n", "4", "--jobs", jobs])
+        assert code == 70
+        assert "error[R506]: P2 has no legal action in phase 'play', but the game is not over" in err
+        assert "Traceback" not in err
+
+    def test_an_error_comes_back_from_a_worker_process(self) -> None:
+        error = IllegalActionError("not now", [Diagnostic("R505", "not now", hint="wait")])
+        again = pickle.loads(pickle.dumps(error))
+        assert (type(again), str(again), again.diagnostics) == (IllegalActionError, "not now", error.diagnostics)
+        error = RuleRuntimeError([Diagnostic("R501", "endless")])
+        assert pickle.loads(pickle.dumps(error)).diagnostics == error.diagnostics
