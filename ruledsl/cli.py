@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from ruledsl import __version__
 from ruledsl.agents import AGENTS, AgentSpecError, decide, make_agent, needs_tracking, parse_spec
+from ruledsl.bench import bench
 from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
 from ruledsl.game import (
     Game,
@@ -602,6 +603,51 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ============================================================================ bench
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    if not args.seconds > 0:
+        raise _Usage(f"--seconds takes a positive number of seconds, not {args.seconds:g}")
+    if args.repeats < 1:
+        raise _Usage(f"--repeats takes a number of at least 1, not {args.repeats}")
+    options = _parse_options(args.option or [])
+    with _Progress("bench") as bar:
+        figures = bench(args.game, args.players, options, args.seconds, args.repeats, bar.say)
+    if args.json:
+        print(json.dumps(figures, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    for line in _bench_lines(figures):
+        print(line)
+    return EXIT_OK
+
+
+def _bench_lines(f: dict[str, Any]) -> list[str]:
+    """Render bench's figures for people."""
+    options = ", ".join(f"{k}={show_value(v)}" for k, v in sorted(f["options"].items()))
+    rounds = " ".join(f"{x:,}" for x in f["moves_per_s_rounds"])
+    lines = [
+        f"{f['game']} ({f['file']}), {f['players']} players" + (f"; options: {options}" if options else ""),
+        f"method: a warm-up, then {f['repeats']} rounds of {f['seconds'] / f['repeats']:.3g} s of uniformly random "
+        "games; medians of the rounds",
+        f"playouts          {f['games_per_s']:,.1f} games/s, {f['moves_per_s']:,} moves/s (rounds: {rounds})",
+        f"game length       {f['mean_moves_per_game']:,.1f} moves on average",
+    ]
+    for name in ("legal_actions", "apply_action", "clone"):
+        us = f[f"us_{name}"]
+        lines.append(f"{name:<18}" + (f"{us:,.2f} µs per call" if us is not None else "not measured (no state to act in)"))
+    if f["clone_over_apply"] is not None:
+        lines[-1] += f" ({f['clone_over_apply']:g} × apply_action)"
+    lines.append(f"load              {f['load_ms']:,.1f} ms to read, parse, check and compile")
+    lines.append(
+        f"memory            {f['peak_memory_kib_during_playouts']:,} KiB at most allocated while playing "
+        "(tracemalloc, in a pass of its own)"
+    )
+    if f["peak_rss_kib"] is not None:
+        lines.append(f"peak RSS          {f['peak_rss_kib']:,} KiB (the whole process)")
+    return lines
+
+
 # ============================================================================ info and list
 
 
@@ -698,10 +744,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_fmt)
 
-    def game_args(p: argparse.ArgumentParser) -> None:
+    def load_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("game", metavar="GAME", help="a .game file or a bundled game's name")
-        p.add_argument("--players", type=int, default=None, help="number of players (default: the least the game allows)")
-        p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option (repeatable); see 'ruledsl info GAME'")
+        p.add_argument(
+            "--players", type=int, default=None, help="number of players (default: the least the game allows)"
+        )
+        p.add_argument(
+            "--option",
+            action="append",
+            metavar="NAME=VALUE",
+            help="set a game option (repeatable); see 'ruledsl info GAME'",
+        )
+
+    def game_args(p: argparse.ArgumentParser) -> None:
+        load_args(p)
         p.add_argument("--seed", type=int, default=0, help="seed of all randomness (default 0)")
         p.add_argument(
             "--seats",
@@ -746,6 +802,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--rules", metavar="GAME", help="the rule file to replay with (default: the one the record names)")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser(
+        "bench",
+        help="measure a game's speed",
+        description="Measure how fast a game plays: random playouts per second, the cost of listing, applying and "
+        "cloning, load time and memory. A warm-up, then timed rounds; medians.",
+    )
+    load_args(p)
+    p.add_argument("--seconds", type=float, default=5.0, help="time to spend on the timed playouts (default 5)")
+    p.add_argument("--repeats", type=int, default=5, help="rounds the playout time is split into (default 5)")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("info", help="show a game's players and options", description="Show a game's player counts, options and parts.")
     p.add_argument("game", metavar="GAME")

@@ -123,3 +123,35 @@ class TestStuck:
         assert (type(again), str(again), again.diagnostics) == (IllegalActionError, "not now", error.diagnostics)
         error = RuleRuntimeError([Diagnostic("R501", "endless")])
         assert pickle.loads(pickle.dumps(error)).diagnostics == error.diagnostics
+
+
+class TestBench:
+    def test_json_has_every_figure(self) -> None:
+        code, out, err = run_cli(["bench", "crazy_eights", "--seconds", "0.05", "--repeats", "2", "--json"])
+        assert (code, err) == (0, "")
+        figures = json.loads(out)
+        positive = [
+            "games_per_s",
+            "moves_per_s",
+            "mean_moves_per_game",
+            "us_legal_actions",
+            "us_apply_action",
+            "us_clone",
+            "clone_over_apply",
+            "load_ms",
+            "peak_memory_kib_during_playouts",
+        ]
+        assert set(positive) <= set(figures)
+        assert {k: v for k, v in figures.items() if k in positive and not v > 0} == {}
+        assert len(figures["moves_per_s_rounds"]) == 2
+        assert (figures["game"], figures["players"], figures["repeats"]) == ("Crazy Eights", 2, 2)
+        if sys.platform != "win32":
+            assert figures["peak_rss_kib"] > 0
+
+    def test_text_names_each_figure(self) -> None:
+        code, out, _ = run_cli(["bench", "quasenbo", "--players", "3", "--seconds", "0.02", "--repeats", "1"])
+        assert code == 0
+        heads = [line.split()[0] for line in out.splitlines()]
+        named = ["Quäsenbö", "method:", "playouts", "game", "legal_actions", "apply_action", "clone", "load", "memory"]
+        assert heads in (named, [*named, "peak"])  # the peak RSS where the system tells it
+        assert "3 players" in out.splitlines()[0]
