@@ -696,7 +696,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ruledsl",
-        description="Write card games as rule files; check, play and simulate them.",
+        description="Write card games as rule files; check, format, play, simulate and measure them.",
         epilog="GAME is a path to a .game file or the name of a bundled game (see 'ruledsl list').",
     )
     parser.add_argument("--version", action="version", version=f"ruledsl {__version__}")
@@ -816,7 +816,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("info", help="show a game's players and options", description="Show a game's player counts, options and parts.")
-    p.add_argument("game", metavar="GAME")
+    p.add_argument("game", metavar="GAME", help="a .game file or a bundled game's name")
     p.add_argument("--players", type=int, default=None, help="show option defaults for this many players")
     p.set_defaults(func=cmd_info)
 
