@@ -53,6 +53,7 @@ from ruledsl.validate import Report, stuck_error, validate_checked
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
+EXIT_REFORMAT = 1  # fmt --check or --diff: a file would be reformatted
 EXIT_USAGE = 2
 EXIT_INVALID = 65
 EXIT_RUNTIME = 70
@@ -198,7 +199,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
         if formatted.encode("utf-8") == original:
             unchanged += 1
             continue
-        if unparse(parse(formatted, source.path)) != unparse(parse(source.text, source.path)):
+        if not _same_rules(source.text, formatted, source.path):
             print(
                 f"ruledsl: internal error: formatting '{source.path}' would change its rules, so it is left as it is "
                 "(please report it, with the file)",
@@ -225,8 +226,16 @@ def cmd_fmt(args: argparse.Namespace) -> int:
         changed.append(source.path)
     print(_fmt_summary(len(changed), unchanged, failed, write), file=sys.stderr)
     if changed and not write:
-        status = max(status, 1)
+        status = max(status, EXIT_REFORMAT)
     return status
+
+
+def _same_rules(text: str, formatted: str, path: str) -> bool:
+    """Whether the formatted text of a rule file parses to the rules of its text (a guard against fmt's bugs)."""
+    try:
+        return unparse(parse(formatted, path)) == unparse(parse(text, path))
+    except RuleDslError:
+        return False
 
 
 def _diff_lines(before: list[str], after: list[str], name: str) -> list[str]:

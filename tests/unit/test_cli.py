@@ -49,6 +49,18 @@ class TestFmt:
             assert out.startswith(f"--- {messy}\n+++ {messy}\n") == (flags == ["--diff"])
             assert messy.read_bytes() == MESSY.read_bytes()
 
+    @pytest.mark.parametrize("broken", ["players 2 to 9", "players 2 to"])
+    def test_a_formatter_bug_never_changes_the_rules(
+        self, broken: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        messy = tmp_path / "messy.game"
+        shutil.copy(MESSY, messy)
+        monkeypatch.setattr(cli, "format_source", lambda text, path: text.replace("players 2 to 3", broken))
+        code, _, err = run_cli(["fmt", str(messy)])
+        assert code == 1
+        assert f"ruledsl: internal error: formatting '{messy}' would change its rules, so it is left as it is" in err
+        assert messy.read_bytes() == MESSY.read_bytes()
+
     def test_a_file_that_cannot_be_read_leaves_the_others_formatted(self, tmp_path: Path) -> None:
         messy = tmp_path / "messy.game"
         shutil.copy(MESSY, messy)
