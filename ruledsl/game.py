@@ -132,25 +132,28 @@ def read_source(path: Path, shown: str | None = None) -> Source:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        from ruledsl.source import Pos, Span
-
-        span = Span(Pos(line, col, exc.start), Pos(line, col + 1, exc.start + 1))
+        # Placed as the parser would count: lines end at \r\n, \r or \n, columns are
+        # characters (the bytes before the bad one decode), after any byte-order mark.
+        source = Source(shown, _without_bom(data.decode("utf-8", "replace")))
+        before = _without_bom(data[: exc.start].decode("utf-8"))
+        span = source.span_at(len(before), len(before) + 1)
         raise SourceError(
             [
                 Diagnostic(
                     "E003",
-                    f"the file is not valid UTF-8 (byte {exc.start:,}, line {line})",
+                    f"the file is not valid UTF-8 (byte {exc.start:,}, line {span.start.line})",
                     span,
                     "save the file as UTF-8",
-                    source=Source(shown, data.decode("utf-8", "replace")),
+                    source=source,
                 )
             ]
         ) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]  # an editor's byte-order mark is not part of the rules
-    return Source(shown, text)
+    return Source(shown, _without_bom(text))
+
+
+def _without_bom(text: str) -> str:
+    """The text without an editor's byte-order mark, which is not part of the rules."""
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def _file_diagnostic(path: str, code: str, message: str, hint: str | None) -> Diagnostic:

@@ -58,10 +58,14 @@ class Source:
         return len(self._lines)
 
     def pos_at(self, offset: int) -> Pos:
-        """Return the position of a 0-based character offset (clamped to the text)."""
+        """Return the position of a 0-based character offset (clamped to the text).
+
+        Lines end as the parser counts them (\\r\\n, \\r or \\n); columns count characters.
+        """
         offset = max(0, min(offset, len(self.text)))
-        line = self.text.count("\n", 0, offset) + 1
-        line_start = self.text.rfind("\n", 0, offset) + 1
+        text = self.text
+        line = text.count("\n", 0, offset) + text.count("\r", 0, offset) - text.count("\r\n", 0, offset) + 1
+        line_start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
         return Pos(line, offset - line_start + 1, offset)
 
     def span_at(self, start: int, end: int) -> Span:

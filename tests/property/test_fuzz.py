@@ -119,8 +119,6 @@ def assert_positions(diagnostics: Iterable[Diagnostic], text: str) -> None:
     source = Source("t.game", text)
     last = _line_count(text) + 1
     for d in diagnostics:
-        if d.code == "E003":
-            continue  # a known bug, pinned by test_e003_is_placed_as_the_parser_counts: remove with its fix
         where = f"{d.header()} (the file has {last - 1} lines)"
         assert 1 <= d.line <= last, where
         assert 1 <= d.column <= len(source.line_text(d.line)) + 1, (
@@ -555,7 +553,6 @@ def _checked(text: str) -> CheckedGame:
     return check_source(Source("t.game", text))
 
 
-@pytest.mark.xfail(strict=True, reason="game.read_source counts E003's line by \\n only and its column in bytes")
 def test_e003_is_placed_as_the_parser_counts(tmp_path: Path) -> None:
     places = []
     for data in (b'game "x"\r\xff\r', b'game "\xe2\x99\xa0\xe2\x99\xa0\xff"\n'):
