@@ -201,6 +201,9 @@ class _Checker:
             found = singles.get(kind, [])
             if not found:
                 self.error("E401", f"the game has no {what} declaration", self.file.header, _MISSING_HINTS[kind])
+        if not singles.get(n.PhaseDecl):
+            # Play starts in the first phase: without one, nobody could ever act.
+            self.error("E401", "the game has no phase", self.file.header, "add one, with what its player may do: phase play: action name: ...")
         for kind, what in (
             (n.PlayersDecl, "'players'"),
             (n.DeckDecl, "'deck:'"),

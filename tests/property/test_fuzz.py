@@ -150,8 +150,6 @@ def play(checked: CheckedGame, text: str, seed: int) -> str:
     try:
         low, high = players_range(checked)
         # Known bugs, each pinned by a strict xfail below: remove these lines with their fixes.
-        if not checked.symbols.phases:
-            return "known bug: no phase (test_a_game_without_a_phase_is_refused)"
         if low < 1:
             return "known bug: no player (test_a_players_range_below_one_is_refused)"
         players = low + seed % max(1, min(high - low + 1, 8))
@@ -424,7 +422,7 @@ def test_validator_on_mutated_games_raises_only_rule_dsl_errors(
     except RuleDslError:
         event("outcome: does not check")
         return
-    if not checked.symbols.phases or low < 1:
+    if low < 1:
         event("outcome: known bug")  # see the findings below
         return
     try:
@@ -565,9 +563,6 @@ def test_e003_is_placed_as_the_parser_counts(tmp_path: Path) -> None:
     assert places == [("E003", 2, 1), ("E003", 1, 9)]
 
 
-@pytest.mark.xfail(
-    strict=True, raises=IndexError, reason="the checker accepts a game without a phase; interpreter._enter fails"
-)
 def test_a_game_without_a_phase_is_refused() -> None:
     text = _TINY + "setup:\n    shuffle deck\n"
     try:

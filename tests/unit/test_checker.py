@@ -460,6 +460,7 @@ def test_e401_every_missing_declaration() -> None:
             1,
             "add 'setup:' with the shuffle, the deal and who starts",
         ),
+        ("E401", "the game has no phase", 1, 1, "add one, with what its player may do: phase play: action name: ..."),
     ]
 
 

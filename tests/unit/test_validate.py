@@ -418,7 +418,7 @@ def test_the_trace_function_in_place_is_restored(write: Any) -> None:
 
 
 def test_a_file_that_does_not_check_raises_the_check_error(write: Any) -> None:
-    path = write(HEAD + "setup:\n    shuffle dek\n")
+    path = write(HEAD + "setup:\n    shuffle dek\nphase play:\n    action finish:\n        end game, draw\n")
     with pytest.raises(CheckError) as info:
         validate(path, games=1)
     assert [d.code for d in info.value.errors][:1] == ["E201"]
