@@ -404,9 +404,9 @@ class _Checker:
             scope = _Scope(has_player=False, load_time=True, options_visible=set())
             for e in (d.low, d.high):
                 self._expect(e, scope, NUMBER)
-            if isinstance(d.low, n.Number) and isinstance(d.high, n.Number):
-                if d.low.value < 1 or d.high.value < d.low.value or d.high.value > 16:
-                    self.error("E302", f"cannot play with {d.low.value} to {d.high.value} players", d, "write a range such as 'players 2 to 6' (at most 16)")
+            low, high = _constant_number(d.low), _constant_number(d.high)
+            if low is not None and high is not None and not valid_players(low, high):
+                self.error("E302", players_message(low, high), d, PLAYERS_HINT)
         elif isinstance(d, n.OptionDecl):
             self._check_option(d)
         elif isinstance(d, n.ValuesDecl):
@@ -1530,6 +1530,42 @@ class _Checker:
                 decl = self.symbols.procedures[s.name].decl
                 if isinstance(decl, n.ProcedureDecl):
                     stack.extend(decl.body)
+
+
+#: The most players a game may have.
+MAX_PLAYERS = 16
+PLAYERS_HINT = f"write a range such as 'players 2 to 6' (at most {MAX_PLAYERS})"
+
+
+def valid_players(low: object, high: object) -> bool:
+    """Whether a game may be for ``low`` to ``high`` players."""
+    return isinstance(low, int) and isinstance(high, int) and 1 <= low <= high <= MAX_PLAYERS
+
+
+def players_message(low: object, high: object) -> str:
+    return f"cannot play with {low} to {high} players"
+
+
+def _constant_number(e: n.Expr) -> int | None:
+    """The value of a number written with literals alone (``0+0``, ``-1``), else None."""
+    if isinstance(e, n.Number):
+        return e.value
+    if isinstance(e, n.Negate):
+        value = _constant_number(e.operand)
+        return None if value is None else -value
+    if isinstance(e, n.Arith):
+        a, b = _constant_number(e.left), _constant_number(e.right)
+        if a is None or b is None or (e.op in ("/", "%") and b == 0):
+            return None
+        if e.op == "/":
+            return a // b
+        return a % b if e.op == "%" else {"+": a + b, "-": a - b, "*": a * b}[e.op]
+    if isinstance(e, n.Call) and e.name in ("max", "min", "abs") and (len(e.args) == 1) == (e.name == "abs") and e.args:
+        args = [_constant_number(a) for a in e.args]
+        if any(a is None for a in args):
+            return None
+        return {"max": max, "min": min, "abs": abs}[e.name](*args)  # type: ignore[arg-type]
+    return None
 
 
 def _grammar_keywords() -> frozenset[str]:

@@ -10,9 +10,9 @@ from typing import Any
 from attrs import define
 
 from ruledsl import nodes as n
-from ruledsl.checker import CheckedGame, check
+from ruledsl.checker import PLAYERS_HINT, CheckedGame, check, players_message, valid_players
 from ruledsl.compiler import Program, _Load, _LoadError, compile_game, load_error, option_values
-from ruledsl.errors import Diagnostic, OptionError, SourceError
+from ruledsl.errors import CheckError, Diagnostic, OptionError, SourceError
 from ruledsl.interpreter import GameState
 from ruledsl.parser import MAX_SOURCE_BYTES, parse_source
 from ruledsl.render import did_you_mean
@@ -191,11 +191,17 @@ def _shown_path(game: str | Path, path: Path) -> str:
 
 
 def players_range(checked: CheckedGame) -> tuple[int, int]:
+    """Return the least and the most players a checked game allows."""
     load = _Load(checked, 0, {})
+    decl = checked.players_decl
     try:
-        return load.value(checked.players_decl.low), load.value(checked.players_decl.high)
+        low, high = load.value(decl.low), load.value(decl.high)
     except _LoadError as exc:
         raise load_error(checked, exc) from None
+    # The checker tests the ranges it can work out alone; this catches the others.
+    if not valid_players(low, high):
+        raise CheckError([Diagnostic("E302", players_message(low, high), decl.span, PLAYERS_HINT, source=checked.source)])
+    return low, high
 
 
 def options_of(checked: CheckedGame, players: int | None = None) -> list[OptionInfo]:
