@@ -573,7 +573,7 @@ def test_a_players_range_below_one_is_refused(players: str) -> None:
     text = _TINY.replace("players 2 to 2", f"players {players}") + "setup:\n    shuffle deck\n" + _PLAY
     try:
         checked = _checked(text)
-        players_range(checked)
+        low, _ = players_range(checked)
         load_checked(checked, low).new_initial_state(seed=0)
     except RuleDslError as exc:
         assert exc.diagnostics[0].code in ("E302", "E603", "E604")
