@@ -551,26 +551,85 @@ class _Checker:
                         self.error("E203", f"the card name uses '{{{part}}}', but cards have no attribute '{part}'", entry, did_you_mean(part, attrs, "attributes"))
 
     def _define_type(self, sym: DefineSym) -> Type:
+        """The type of a definition, checking its body (and those it uses) the first time."""
         decl = sym.decl
         assert isinstance(decl, n.DefineDecl)
         if sym.name not in self._define_pending:
             return sym.type
         if sym.name in self._define_stack:
-            cycle = " -> ".join(self._define_stack[self._define_stack.index(sym.name) :] + [sym.name])
+            chain = self._define_stack[self._define_stack.index(sym.name) :] + [sym.name]
+            if len(chain) > 8:
+                chain = [*chain[:4], "...", *chain[-3:]]  # a long cycle, shown by its ends
+            cycle = " -> ".join(chain)
             self.error("E405", f"'{sym.name}' is defined in terms of itself ({cycle})", decl, "a definition cannot use itself, even through others")
             sym.type = ANY
             self._define_pending.discard(sym.name)
             return ANY
-        self._define_stack.append(sym.name)
+        # The definitions it uses are checked before it, the deepest first: checking a body
+        # then finds the types it needs known, and a long chain of definitions costs no
+        # recursion (only a cycle meets a definition still being checked).
+        outer = self._define_stack
+        for name, path in self._define_order(sym.name, outer):
+            self._define_stack = path
+            self._check_define_body(self.symbols.defines[name])
+        self._define_stack = outer
+        return sym.type
+
+    def _check_define_body(self, sym: DefineSym) -> None:
+        decl = sym.decl
+        assert isinstance(decl, n.DefineDecl)
+        if sym.name not in self._define_pending:
+            return
         scope = _Scope(has_player=True)
         for pname, ptype in sym.params:
             scope.locals[pname] = LocalSym(pname, decl, ptype, "param")
         t = self._expr(decl.body, scope)
-        self._define_stack.pop()
         if sym.name in self._define_pending:
             sym.type = t
             self._define_pending.discard(sym.name)
-        return sym.type
+
+    def _define_order(self, start: str, outer: list[str]) -> list[tuple[str, list[str]]]:
+        """The pending definitions ``start`` uses, then itself, each after those it uses; with
+        each, the chain of uses that leads to it (a depth-first walk, without recursion)."""
+        order: list[tuple[str, list[str]]] = []
+        seen = {start, *outer}
+        path = [*outer, start]
+        stack = [iter(self._defines_used(start))]
+        while stack:
+            for name in stack[-1]:
+                if name not in seen and name in self._define_pending:
+                    seen.add(name)
+                    path.append(name)
+                    stack.append(iter(self._defines_used(name)))
+                    break
+            else:
+                stack.pop()
+                order.append((path[-1], path[:]))
+                path.pop()
+        return order
+
+    def _defines_used(self, name: str) -> list[str]:
+        """The definitions a definition's body names, in order (its own locals hide them)."""
+        sy = self.symbols
+        decl = sy.defines[name].decl
+        assert isinstance(decl, n.DefineDecl)
+        found: dict[str, None] = {}
+        stack: list[tuple[n.Node, frozenset[str]]] = [(decl.body, frozenset(p.name for p in decl.params))]
+        while stack:
+            node, bound = stack.pop()
+            if isinstance(node, n.Name) and node.id not in bound and node.id in sy.defines:
+                found[node.id] = None
+            elif isinstance(node, n.Call) and node.name in sy.defines:
+                found[node.name] = None
+            elif isinstance(node, n.RunOf) and node.key not in sy.attributes and node.key in sy.defines:
+                found[node.key] = None
+            elif isinstance(node, n.Attribute) and isinstance(node.obj, n.Name) and node.obj.id in sy.values and node.obj.id not in bound:
+                continue  # a value of a list (suit.hearts), not a definition
+            binder = node.var if isinstance(node, _BINDERS) else None
+            for child in reversed(list(node.children())):
+                inside = binder is not None and child is not node.iterable  # type: ignore[attr-defined]
+                stack.append((child, bound | {binder} if inside else bound))
+        return list(found)
 
     def _check_phase(self, d: n.PhaseDecl, phase: PhaseSym) -> None:
         scope = _Scope(has_player=True)
@@ -1469,17 +1528,23 @@ class _Checker:
 
     def _zone_families(self, e: n.Expr) -> set[str]:
         """Return the names of the zones an expression may denote (for trigger analysis)."""
-        ref = self.refs.get(id(e))
-        if isinstance(ref, tuple) and ref[0] in ("zone", "zone_family"):
-            return {ref[1].name}
-        if isinstance(e, n.IfExpr):
-            return self._zone_families(e.then) | self._zone_families(e.else_)
-        if isinstance(ref, tuple) and ref[0] == "define":
-            body = ref[1].decl.body if isinstance(ref[1].decl, n.DefineDecl) else None
-            return self._zone_families(body) if body is not None else set()
-        if isinstance(e, (n.Call,)):
-            return set(self.symbols.zones)
-        return set()
+        families: set[str] = set()
+        followed: set[str] = set()  # definitions, each followed once (they may form a cycle)
+        stack = [e]
+        while stack:
+            e = stack.pop()
+            ref = self.refs.get(id(e))
+            if isinstance(ref, tuple) and ref[0] in ("zone", "zone_family"):
+                families.add(ref[1].name)
+            elif isinstance(e, n.IfExpr):
+                stack += [e.then, e.else_]
+            elif isinstance(ref, tuple) and ref[0] == "define":
+                if isinstance(ref[1].decl, n.DefineDecl) and ref[1].name not in followed:
+                    followed.add(ref[1].name)
+                    stack.append(ref[1].decl.body)
+            elif isinstance(e, n.Call):
+                return set(self.symbols.zones)
+        return families
 
     def _check_structure(self) -> None:
         sy = self.symbols
@@ -1573,6 +1638,9 @@ def _grammar_keywords() -> frozenset[str]:
 
     return keywords()
 
+
+#: Expressions that bind a name (``var``) in everything but their ``iterable``.
+_BINDERS = (n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate)
 
 _MISSING_HINTS = {
     n.PlayersDecl: "add a line such as: players 2 to 6",

@@ -501,6 +501,45 @@ def test_e405_definition_cycle() -> None:
     )
 
 
+def test_definitions_are_typed_before_the_definitions_using_them() -> None:
+    # Used before they are declared, through a call, a run key and a quantifier.
+    text = append(
+        "card rank: number\n"
+        "define top_rank = if deck is empty then 0 else rank_of(top of deck)\n"
+        "define rank_of(c: card) = c.rank + bonus\n"
+        "define any_high = any c in deck where rank_of(c) > bonus\n"
+        "define bonus = 1\n",
+        replace("when deck is not empty", "when deck is not empty and top_rank > 0 and any_high"),
+    )
+    checked = check_text(text)
+    assert {name: str(d.type) for name, d in checked.symbols.defines.items()} == {
+        "top_rank": "a number",
+        "rank_of": "a number",
+        "any_high": "yes or no",
+        "bonus": "a number",
+    }
+
+
+def test_a_name_a_quantifier_binds_is_not_the_definition_of_that_name() -> None:
+    # 'c' of 'any c in ...' hides the definition 'c': no cycle through it.
+    text = append("define c = 1\ndefine d = any c in hand where uses(c)\ndefine uses(c: card) = d\n")
+    assert [s[0] for s in map(summary, diagnostics(text))] == ["E405"]
+    text = append("define c = d\ndefine d = any c in hand where c == top of hand\n")
+    assert diagnostics(text) == ()
+
+
+def test_a_zone_defined_in_terms_of_itself_is_e405_once() -> None:
+    text = append("define z = z\nto f:\n    move top of deck to z\n")
+    assert [summary(d)[:3] for d in diagnostics(text) if d.is_error] == [
+        ("E405", "'z' is defined in terms of itself (z -> z)", NEXT_LINE)
+    ]
+
+
+def test_a_long_cycle_of_definitions_is_named_by_its_ends() -> None:
+    text = append("".join(f"define d{i} = d{i + 1}\n" for i in range(20)) + "define d20 = d0\n")
+    assert only(text)[1] == "'d0' is defined in terms of itself (d0 -> d1 -> d2 -> d3 -> ... -> d19 -> d20 -> d0)"
+
+
 def test_e405_procedure_cycle() -> None:
     assert only(append("to p:\n    q\nto q:\n    p\n")) == (
         "E405",
