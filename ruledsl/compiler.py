@@ -1022,6 +1022,12 @@ class _Compiler:
                     em.line(f"st.set_faces(({c},), {face})")
                 if zone.index in self.trigger_families:
                     em.line(f"TRIG{zone.index}(st, {ctx.player}, [{c}])")
+            # Once the source is empty the rounds left deal nothing: a huge count costs no time.
+            em.line(f"if not {src}:")
+            with em.block():
+                em.line("break")
+            if zone.index in self.trigger_families:
+                self._count_step()  # the rules set off may fill the source again, without end
 
     def _st_Shuffle(self, s: n.Shuffle, ctx: _Ctx) -> None:
         self.em.line(f"op_shuffle_zone(st, {self.ex(s.zone, ctx)})")

@@ -590,14 +590,20 @@ def test_a_long_chain_of_definitions_is_checked() -> None:
         pass  # a diagnostic (a limit on nesting, say) is as good as success
 
 
-@pytest.mark.xfail(
-    strict=True, raises=_Timeout, reason="a deal goes on counting after its zone is empty (compiler._st_Deal)"
-)
 def test_a_deal_of_a_huge_count_stops_when_the_zone_is_empty() -> None:
     checked = _checked(_TINY + "setup:\n    deal 1000000000 from deck to each hand\n" + _PLAY)
     with within(1.0):
         state = load_checked(checked, 2).new_initial_state(seed=0)
     assert state.observation(0)["zones"]["hand"][0]["size"] == 1
+
+
+def test_a_deal_its_rules_keep_refilling_meets_the_step_budget() -> None:
+    # Each card dealt goes back to the deck: the deal would never run out of cards.
+    refill = "when cs enter hand:\n    move cs to deck\n"
+    checked = _checked(_TINY + "setup:\n    deal 1000000000 from deck to each hand\n" + _PLAY + refill)
+    with within(1.0), pytest.raises(RuleRuntimeError) as info:
+        load_checked(checked, 2).new_initial_state(seed=0)
+    assert (info.value.diagnostics[0].code, info.value.diagnostics[0].line) == ("R501", 9)
 
 
 @pytest.mark.xfail(
