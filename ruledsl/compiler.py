@@ -10,6 +10,7 @@ time is reported at its place in the rule file.
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -30,7 +31,7 @@ from ruledsl.symbols import (
     ZoneSym,
 )
 
-#: Loop rounds (while, repeat) one action may take before it is stopped as endless.
+#: Loop rounds (while, repeat, for each) one action may take before it is stopped as endless.
 STEP_BUDGET = 100_000
 #: Definitions this small (in nodes) are written in place of their calls, up to this depth.
 _MAX_INLINE_NODES = 40
@@ -347,6 +348,7 @@ class _Compiler:
         self._inline_depth = 0
         self._listing = False  # compiling a function that lists legal actions
         self.listing_calls_defines = False  # ... and it calls a definition (which memoises)
+        self._loop_rest: str | None = None  # the iterator of the 'for each' a 'stop' leaves, if that is the loop
 
     # ------------------------------------------------------------------ helpers
 
@@ -1077,6 +1079,8 @@ class _Compiler:
         self.em.line(f"{self._target(s.target, ctx)} -= {self.ex(s.value, ctx)}")
 
     def _st_Stop(self, s: n.Stop, ctx: _Ctx) -> None:
+        if self._loop_rest is not None:
+            self.em.line(f"st.steps -= length_hint({self._loop_rest})")  # the rounds of a 'for each' it skips
         self.em.line("break")
 
     def _st_Again(self, s: n.Again, ctx: _Ctx) -> None:
@@ -1168,39 +1172,57 @@ class _Compiler:
                 self.body(s.else_, ctx.child())
 
     def _st_ForEach(self, s: n.ForEach, ctx: _Ctx) -> None:
+        em = self.em
         v, inner = self._bind(s.var, ctx)
         t = self.type_of(s.iterable)
         seq = self.iterable(s.iterable, ctx)
         if t.kind in ("zone", "cards"):
             seq = f"list({seq})"  # the body may move these very cards
-        self.em.line(f"for {v} in {seq}:")
-        with self.em.block():
+        rounds = self.fresh("seq")
+        em.line(f"{rounds} = {seq}")
+        # Its rounds count against the step budget all at once, before the first (a range
+        # may be huge): no cost per round. A 'stop' gives back the rounds it skips.
+        self._count_step(f"len({rounds})")
+        outer_rest = self._loop_rest
+        if _stops_its_loop(s.body):
+            self._loop_rest = self.fresh("it")
+            em.line(f"{self._loop_rest} = iter({rounds})")
+            em.line(f"for {v} in {self._loop_rest}:")
+        else:
+            self._loop_rest = None
+            em.line(f"for {v} in {rounds}:")
+        with em.block():
             if s.where is not None:
-                self.em.line(f"if not {self.ex(s.where, inner)}:")
-                with self.em.block():
-                    self.em.line("continue")
+                em.line(f"if not {self.ex(s.where, inner)}:")
+                with em.block():
+                    em.line("continue")
             self.body(s.body, inner)
+        self._loop_rest = outer_rest
 
-    def _count_step(self) -> None:
-        self.em.line("st.steps += 1")
+    def _count_step(self, steps: str = "1") -> None:
+        self.em.line(f"st.steps += {steps}")
         self.em.line(f"if st.steps > {STEP_BUDGET}:")
         with self.em.block():
             self.em.line("st.over_budget()")
 
     def _st_While(self, s: n.While, ctx: _Ctx) -> None:
         self.em.line(f"while {self.ex(s.cond, ctx)}:")
+        outer_rest, self._loop_rest = self._loop_rest, None
         with self.em.block():
             self._count_step()
             self.body(s.body, ctx.child())
+        self._loop_rest = outer_rest
 
     def _st_Repeat(self, s: n.Repeat, ctx: _Ctx) -> None:
         if s.count is None:
             self.em.line("while True:")
         else:
             self.em.line(f"for _ in range({self.ex(s.count, ctx)}):")
+        outer_rest, self._loop_rest = self._loop_rest, None
         with self.em.block():
             self._count_step()
             self.body(s.body, ctx.child())
+        self._loop_rest = outer_rest
 
     # ------------------------------------------------------------------ functions
 
@@ -1928,7 +1950,7 @@ _SAFE_BUILTINS = {
     "len": len, "range": range, "list": list, "tuple": tuple, "set": set, "frozenset": frozenset,
     "sum": sum, "max": max, "min": min, "abs": abs, "any": any, "all": all, "next": next,
     "reversed": reversed, "sorted": sorted, "enumerate": enumerate, "str": str, "bool": bool,
-    "None": None, "True": True, "False": False,
+    "None": None, "True": True, "False": False, "iter": iter, "length_hint": operator.length_hint,
 }
 
 
@@ -1947,6 +1969,20 @@ def _conjuncts(e: n.Expr | None) -> list[n.Expr]:
     if isinstance(e, n.BoolOp) and e.op == "and":
         return _conjuncts(e.left) + _conjuncts(e.right)
     return [e]
+
+
+def _stops_its_loop(body: tuple[n.Stmt, ...]) -> bool:
+    """Whether a loop's body has a 'stop' of its own (not only those of loops inside it)."""
+    stack = list(body)
+    while stack:
+        s = stack.pop()
+        if isinstance(s, n.Stop):
+            return True
+        if isinstance(s, n.If):
+            for _cond, branch in s.branches:
+                stack.extend(branch)
+            stack.extend(s.else_)
+    return False
 
 
 def _walk(node: n.Node) -> Iterator[n.Node]:

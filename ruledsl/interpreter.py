@@ -692,6 +692,8 @@ def _runtime_message(exc: Exception) -> str:
         return "a value was needed here, but there was none (an empty zone's top card, or an unset variable)"
     if isinstance(exc, IndexError):
         return str(exc) if "seat" in str(exc) else "a card or player was asked for that is not there"
+    if isinstance(exc, OverflowError):
+        return "a number too large to work with (such as the length of a huge range)"
     if isinstance(exc, LookupError):
         return "a chosen card is no longer where it was"
     return f"this rule failed: {exc}"

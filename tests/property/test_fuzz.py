@@ -606,9 +606,6 @@ def test_a_deal_its_rules_keep_refilling_meets_the_step_budget() -> None:
     assert (info.value.diagnostics[0].code, info.value.diagnostics[0].line) == ("R501", 9)
 
 
-@pytest.mark.xfail(
-    strict=True, raises=_Timeout, reason="'for each' loops do not count against the step budget (compiler._st_ForEach)"
-)
 def test_a_for_each_over_a_huge_range_meets_the_step_budget() -> None:
     action = (
         "phase play:\n    action finish:\n        for each i in 1 to 1000000000:\n            add 1 to x\n"
@@ -618,6 +615,20 @@ def test_a_for_each_over_a_huge_range_meets_the_step_budget() -> None:
     with within(1.0), pytest.raises(RuleRuntimeError) as info:
         state.apply_action(state.legal_actions()[0])
     assert info.value.diagnostics[0].code == "R501"
+
+
+def test_a_for_each_left_by_stop_counts_only_the_rounds_it_ran() -> None:
+    # 50 loops of 10,000 rounds would be over the budget; each stops after 3 (nested: 3 x 3).
+    action = (
+        "phase play:\n    action finish:\n        repeat 50 times:\n"
+        "            for each i in 1 to 10000:\n"
+        "                for each j in 1 to 3:\n                    add 1 to x\n"
+        "                if i == 3:\n                    stop\n"
+        "        end game, draw\n"
+    )
+    state = load_checked(_checked(_TINY + "setup:\n    shuffle deck\n" + action), 2).new_initial_state(seed=0)
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal() and state.observation(0)["variables"]["x"] == 450
 
 
 @pytest.mark.xfail(strict=True, raises=_Timeout, reason="a number choice lists every value of its range")
