@@ -1486,7 +1486,14 @@ class _Compiler:
         """Open the loop of a non-card choice; push its key; return the blocks opened."""
         em = self.em
         if isinstance(shape, n.NumberChoice):
-            em.line(f"for {py} in range({self.ex(shape.low, ctx)}, {self.ex(shape.high, ctx)} + 1):")
+            # Every number is an action: they count against the step budget, once per loop.
+            numbers = self.fresh("r")
+            em.line(f"{numbers} = range({self.ex(shape.low, ctx)}, {self.ex(shape.high, ctx)} + 1)")
+            em.line(f"st.steps += len({numbers})")
+            em.line(f"if st.steps > {STEP_BUDGET}:")
+            with em.block():
+                em.line("st.too_many_choices()")
+            em.line(f"for {py} in {numbers}:")
             em.indent += 1
             key_parts.append(py)
             return 1

@@ -19,6 +19,7 @@ from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, TERMINAL, Action, Act
 if TYPE_CHECKING:
     from ruledsl.compiler import Program
     from ruledsl.game import Game
+    from ruledsl.source import Span
 
 #: Rule entries (on enter, a won auction...) that hand the turn on in one action, at most.
 _MAX_CHAINED_PHASES = 1000
@@ -321,19 +322,35 @@ class GameState:
         self.opened.append((window, [q for q in players if not self.out[q]]))
 
     def over_budget(self) -> None:
-        frame = sys._getframe(1)
-        span = self.prog.span_of_line(frame.f_lineno) if frame.f_code.co_filename == self.prog.filename else None
         raise RuleRuntimeError(
             [
                 Diagnostic(
                     "R501",
                     f"this rule looped more than {self._budget()} times in one action; it would never end",
-                    span,
+                    self._caller_span(),
                     "make sure the loop's condition becomes false, or that 'stop' is reached",
                     source=self.game.source,
                 )
             ]
         )
+
+    def too_many_choices(self) -> None:
+        raise RuleRuntimeError(
+            [
+                Diagnostic(
+                    "R507",
+                    f"with this choice there are more than {self._budget()} actions to choose from",
+                    self._caller_span(),
+                    "narrow the range of its numbers: nobody can choose among so many",
+                    source=self.game.source,
+                )
+            ]
+        )
+
+    def _caller_span(self) -> Span | None:
+        """The rule of the compiled line that called the caller."""
+        frame = sys._getframe(2)
+        return self.prog.span_of_line(frame.f_lineno) if frame.f_code.co_filename == self.prog.filename else None
 
     @staticmethod
     def _budget() -> str:
@@ -363,6 +380,7 @@ class GameState:
             return []
         out: list[Action] = []
         p = self.actor
+        self.steps = 0  # the numbers chosen from count against it
         # While the actions are listed the state cannot change: definitions are memoised.
         if self.prog.uses_memo:
             self.memo = {}
