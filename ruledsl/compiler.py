@@ -10,6 +10,7 @@ time is reported at its place in the rule file.
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 import re
 from collections.abc import Callable, Iterator
@@ -33,6 +34,8 @@ from ruledsl.symbols import (
 
 #: Loop rounds (while, repeat, for each) one action may take before it is stopped as endless.
 STEP_BUDGET = 100_000
+#: The most cards a deck may have.
+MAX_DECK = 10_000
 #: Definitions this small (in nodes) are written in place of their calls, up to this depth.
 _MAX_INLINE_NODES = 40
 _MAX_INLINE_DEPTH = 3
@@ -250,11 +253,18 @@ def _build_deck(checked: CheckedGame, load: _Load) -> list[_Card]:
                 walk(entry.body if load.value(entry.cond) else entry.else_)
             elif isinstance(entry, n.DeckRepeat):
                 for _ in range(max(0, load.value(entry.count))):
+                    before = len(cards)
                     walk(entry.body)
+                    if len(cards) == before:
+                        break  # each round adds the same cards (it depends on nothing that changes): none
             elif isinstance(entry, n.CardEntry):
                 copies = load.value(entry.copies) if entry.copies is not None else 1
                 fixed = {a.name: load.value(a.value) for a in entry.assigns}
                 loops = [(lp.name, range(load.value(lp.low), load.value(lp.high) + 1)) for lp in entry.loops]
+                # How many cards the entry makes is known before they are made: refuse too many first.
+                adding = max(0, copies) * math.prod(max(0, r.stop - r.start) for _, r in loops)
+                if len(cards) + adding > MAX_DECK:
+                    raise _LoadError(entry, f"the deck has more than {MAX_DECK:,} cards")
                 combos = itertools.product(*(r for _, r in loops)) if loops else [()]
                 for combo in combos:
                     values = dict(fixed)
@@ -266,8 +276,6 @@ def _build_deck(checked: CheckedGame, load: _Load) -> list[_Card]:
                     name = name.replace("{{", "{").replace("}}", "}")
                     for _ in range(max(0, copies)):
                         cards.append(_Card(name, values))
-                if len(cards) > 10_000:
-                    raise _LoadError(entry, "the deck has more than 10,000 cards")
 
     walk(checked.deck.entries)
     return cards
