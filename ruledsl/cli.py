@@ -144,7 +144,8 @@ def _check_code(diagnostics: Sequence[Diagnostic]) -> int:
 def _simulation_lines(report: Report) -> list[str]:
     """Render what the random games of ``check --simulate`` came to, per configuration (no timings)."""
     n = report.games
-    lines = [f"  random games: {n:,} per configuration, seeds {report.seed} to {report.seed + n - 1}"]
+    seeds = f"seed {report.seed}" if n == 1 else f"seeds {report.seed} to {report.seed + n - 1}"
+    lines = [f"  random games: {n:,} per configuration, {seeds}"]
     rows: list[tuple[Any, ...]] = [("configuration", "games", "ended", "stopped", "stuck", "failed", "mean actions")]
     for r in report.results:
         rows.append((r.config.describe(), r.games, r.ended, r.truncated, r.stuck, r.failed, _mean(r.actions, r.games)))
@@ -154,7 +155,7 @@ def _simulation_lines(report: Report) -> list[str]:
         rows.append((f"all {len(report.results)} configurations", *totals, _mean(actions, totals[0])))
     width = max(len(row[0]) for row in rows) + 2
     for row in rows:
-        lines.append(f"    {row[0]:<{width}}" + "".join(f"{v:>8}" for v in row[1:6]) + f"{row[6]:>14}")
+        lines.append(f"    {row[0]:<{width}}" + "".join(f"{_thousands(v):>8}" for v in row[1:6]) + f"{row[6]:>14}")
     lines.append(
         f"  (stopped: at the bound of {report.max_actions:,} actions; stuck: the player to act had no legal action; "
         "failed: a rule failed)"
@@ -166,6 +167,10 @@ def _simulation_lines(report: Report) -> list[str]:
 
 def _mean(total: int, count: int) -> str:
     return f"{total / count:,.1f}" if count else "-"
+
+
+def _thousands(v: Any) -> str:
+    return f"{v:,}" if isinstance(v, int) else str(v)
 
 
 # ============================================================================ fmt
