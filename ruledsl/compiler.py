@@ -1305,11 +1305,13 @@ class _Compiler:
                 self.body(t.body, ctx)
                 self.end_function(block)
                 parts.append(fn)
+            self.em.at(None)  # dispatching is no rule of the file
             self.em.line(f"def TRIG{family}(st, p, moved):")
             with self.em.block():
                 for fn in parts:
                     self.em.line(f"{fn}(st, p, moved)")
             self.em.line("")
+        self.em.at(None)
         self.em.line("def FIRE(st, p, dst, moved):")
         with self.em.block():
             self.em.line("fam = ZFAM[dst]")

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import collections
 import random
 import sys
 import traceback
@@ -657,12 +658,28 @@ class GameState:
     def _rule_failed(self, exc: Exception) -> Exception:
         """Return the RuleRuntimeError for a failure inside compiled rules (or ``exc`` itself,
         a fault of ruledsl, when no rule of the file was running)."""
+        spans = [
+            span
+            for frame, line in traceback.walk_tb(exc.__traceback__)
+            if frame.f_code.co_filename == self.prog.filename and (span := self.prog.span_of_line(line)) is not None
+        ]
         if isinstance(exc, RecursionError):
-            return RuleRuntimeError([Diagnostic("R503", "the rules nested too deeply while running", None, source=self.game.source)])
-        span = None
-        for frame, line in traceback.walk_tb(exc.__traceback__):
-            if frame.f_code.co_filename == self.prog.filename:
-                span = self.prog.span_of_line(line) or span
+            # The rules that set each other off fill the stack: the most frequent there, the
+            # first of them reached when tied (max keeps the first), is a rule of the cycle.
+            counts = collections.Counter(spans)
+            span = max(counts, key=counts.__getitem__) if counts else None
+            return RuleRuntimeError(
+                [
+                    Diagnostic(
+                        "R503",
+                        "the rules nested too deeply while running",
+                        span,
+                        "rules here set each other off without end; one of them must stop doing so",
+                        source=self.game.source,
+                    )
+                ]
+            )
+        span = spans[-1] if spans else None
         if span is None:
             return exc
         return RuleRuntimeError([Diagnostic("R504", _runtime_message(exc), span, _runtime_hint(exc), source=self.game.source)])

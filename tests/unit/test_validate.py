@@ -476,7 +476,6 @@ def test_triggers_setting_each_other_off_are_e405(write: Any) -> None:
     assert [(d.code, d.line) for d in info.value.errors][:1] == [("E405", 9)]
 
 
-@pytest.mark.xfail(strict=True, reason="interpreter._rule_failed gives R503 (RecursionError) no span")
 def test_r503_points_at_a_rule_of_the_cycle(write: Any) -> None:
     report = validate(write(TRIGGER_CYCLE), games=1)
     (failure,) = report.failures
