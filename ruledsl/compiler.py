@@ -1112,7 +1112,8 @@ class _Compiler:
         phase = self.ref(s)
         player = self.ex(s.player, ctx) if s.player is not None else "None"
         self.em.line(f"st.next_kind = {GO_TO}")
-        self.em.line(f"st.next_goto = ({phase.index}, {player})")
+        # With its place in the file, for R502 when phases hand on to each other forever.
+        self.em.line(f"st.next_goto = ({phase.index}, {player}, {self.const(s.span, 'S')})")
 
     def _st_Open(self, s: n.Open, ctx: _Ctx) -> None:
         window = self.ref(s)

@@ -425,7 +425,7 @@ class GameState:
         kind = self.next_kind
         target = None
         if kind == GO_TO:
-            target, player = self.next_goto
+            target, player, _where = self.next_goto
             if player is not None:
                 self.turn = player
         elif kind == AGAIN:
@@ -447,7 +447,18 @@ class GameState:
                 break
             target = self._enter(target)
         else:
-            raise RuleRuntimeError([Diagnostic("R502", "phases keep handing on to each other without any player acting", None, source=self.game.source)])
+            where = self.next_goto[2] if self.next_goto is not None else None  # the last 'go to' taken
+            raise RuleRuntimeError(
+                [
+                    Diagnostic(
+                        "R502",
+                        "phases keep handing on to each other without any player acting",
+                        where,
+                        "let one 'go to' of the cycle depend on a condition that changes, or move it into an action",
+                        source=self.game.source,
+                    )
+                ]
+            )
         self.windows = None
         self.actor = self.turn
 
@@ -465,7 +476,7 @@ class GameState:
         self.next_goto = None
         phase.enter(self, self.turn)
         if self.next_kind == GO_TO:
-            target, player = self.next_goto
+            target, player, _where = self.next_goto
             if player is not None:
                 self.turn = player
             return target
@@ -553,7 +564,7 @@ class GameState:
         try:
             self.prog.setup(self, 0)
             if self.next_kind == GO_TO:
-                target, player = self.next_goto
+                target, player, _where = self.next_goto
                 if player is not None:
                     self.turn = player
             else:

@@ -483,7 +483,6 @@ def test_r503_points_at_a_rule_of_the_cycle(write: Any) -> None:
     assert failure.diagnostic.span is not None and failure.diagnostic.line in (9, 11)
 
 
-@pytest.mark.xfail(strict=True, reason="interpreter._continue gives R502 no span")
 def test_r502_points_at_a_go_to_of_the_cycle(write: Any) -> None:
     path = write(
         HEAD
