@@ -182,7 +182,7 @@ class GameState:
                     action = a
                     break
             else:
-                raise IllegalActionError(self._why_illegal(action))
+                raise self._illegal(self._why_illegal(action))
         self._legal = None
         self._hist = (action, self._hist)
         self.n_actions += 1
@@ -248,7 +248,7 @@ class GameState:
         for a in self.legal_actions():
             if _normalise(str(a)) == wanted:
                 return a
-        raise IllegalActionError(f"'{text}' is not a legal action now")
+        raise self._illegal(f"'{text}' is not a legal action now")
 
     def describe_last(self, viewer: int | None) -> str:
         """Return the last action's label as ``viewer`` sees it now (None: a spectator)."""
@@ -694,6 +694,18 @@ class GameState:
         if span is None:
             return exc
         return RuleRuntimeError([Diagnostic("R504", _runtime_message(exc), span, _runtime_hint(exc), source=self.game.source)])
+
+    def _illegal(self, reason: str) -> IllegalActionError:
+        """The error for an action that is not legal, at the phase or window being played."""
+        span = None
+        if not self.terminal:
+            symbols = self.game.checked.symbols
+            if self.windows is not None:
+                span = symbols.windows[self.prog.windows[self.windows[0][0]].name].decl.span
+            else:
+                span = symbols.phases[self.prog.phases[self.phase].name].decl.span
+        hint = "choose one of the legal actions (legal_actions() lists them)"
+        return IllegalActionError(reason, [Diagnostic("R505", reason, span, hint, source=self.game.source)])
 
     def _why_illegal(self, action: object) -> str:
         if self.terminal:

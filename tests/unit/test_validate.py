@@ -496,7 +496,6 @@ def test_r502_points_at_a_go_to_of_the_cycle(write: Any) -> None:
     assert failure.diagnostic.span is not None and failure.diagnostic.line in (14, 19)
 
 
-@pytest.mark.xfail(strict=True, reason="IllegalActionError's diagnostic has no source: it is shown as '<input>:1:1'")
 def test_r505_names_the_game_file(write: Any) -> None:
     state = ruledsl.load_game(write(OPTIONS)).new_initial_state(seed=0)
     with pytest.raises(ruledsl.IllegalActionError) as info:
