@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -1529,7 +1530,7 @@ class _Checker:
     def _zone_families(self, e: n.Expr) -> set[str]:
         """Return the names of the zones an expression may denote (for trigger analysis)."""
         families: set[str] = set()
-        followed: set[str] = set()  # definitions, each followed once (they may form a cycle)
+        followed: set[int] = set()  # definitions and lets, each followed once (they may form a cycle)
         stack = [e]
         while stack:
             e = stack.pop()
@@ -1539,9 +1540,15 @@ class _Checker:
             elif isinstance(e, n.IfExpr):
                 stack += [e.then, e.else_]
             elif isinstance(ref, tuple) and ref[0] == "define":
-                if isinstance(ref[1].decl, n.DefineDecl) and ref[1].name not in followed:
-                    followed.add(ref[1].name)
-                    stack.append(ref[1].decl.body)
+                decl = ref[1].decl
+                if isinstance(decl, n.DefineDecl) and id(decl) not in followed:
+                    followed.add(id(decl))
+                    stack.append(decl.body)
+            elif isinstance(ref, tuple) and ref[0] == "local" and isinstance(ref[1].decl, n.Let):
+                decl = ref[1].decl  # let there = south
+                if id(decl) not in followed:
+                    followed.add(id(decl))
+                    stack.append(decl.value)
             elif isinstance(e, n.Call):
                 return set(self.symbols.zones)
         return families
@@ -1573,14 +1580,63 @@ class _Checker:
         self._check_trigger_cycles()
 
     def _check_trigger_cycles(self) -> None:
-        """A rule on cards entering a zone must not move cards into that zone again."""
+        """A rule on cards entering a zone must not move cards into that zone again, even
+        through the rules of other zones: they would set each other off without end."""
+        hint = "move the cards elsewhere, or run the effect from the action instead"
+        watched: dict[str, list[n.TriggerDecl]] = {}  # zone -> the rules on cards entering it
         for t in (d for d in self.file.decls if isinstance(d, n.TriggerDecl)):
             zone = self.refs.get(id(t))
-            if zone is None:
+            if zone is not None:
+                watched.setdefault(zone.name, []).append(t)
+        # What each rule moves cards into (only zones that are watched), in file order.
+        fills: dict[int, list[tuple[n.Stmt, str]]] = {}
+        for rules in watched.values():
+            for t in rules:
+                found = []
+                for s in self._reachable_stmts(t.body):
+                    if isinstance(s, n.Move):
+                        found += [(s, z) for z in sorted(self._zone_families(s.to)) if z in watched]
+                    elif isinstance(s, n.Deal) and isinstance(self.refs.get(id(s)), ZoneSym) and self.refs[id(s)].name in watched:
+                        found.append((s, self.refs[id(s)].name))
+                fills[id(t)] = sorted(found, key=lambda f: (f[0].span.start.offset, f[1]))
+        in_a_cycle: set[int] = set()  # rules already reported, so that a cycle is reported once
+        for t in (d for d in self.file.decls if isinstance(d, n.TriggerDecl)):
+            own = self.refs.get(id(t))
+            if own is None or id(t) in in_a_cycle:
                 continue
-            for s in self._reachable_stmts(t.body):
-                if isinstance(s, n.Move) and zone.name in self._zone_families(s.to):
-                    self.error("E405", f"this rule moves cards into '{zone.name}', which sets itself off again", s, "move the cards elsewhere, or run the effect from the action instead")
+            for s, zone in fills[id(t)]:
+                if zone == own.name:
+                    self.error("E405", f"this rule moves cards into '{own.name}', which sets itself off again", s, hint)
+                    in_a_cycle.add(id(t))
+            for s, zone in fills[id(t)]:
+                if id(t) in in_a_cycle:
+                    break
+                path = self._trigger_path(zone, own.name, watched, fills)
+                if path is not None:
+                    chain = " -> ".join([own.name, *path])
+                    self.error("E405", f"this rule moves cards into '{zone}', which sets off rules that move cards back into '{own.name}' ({chain})", s, hint)
+                    in_a_cycle.add(id(t))
+                    in_a_cycle.update(id(r) for z in path for r in watched[z])
+
+    def _trigger_path(
+        self, start: str, goal: str, watched: dict[str, list[n.TriggerDecl]], fills: dict[int, list[tuple[n.Stmt, str]]]
+    ) -> list[str] | None:
+        """The zones from ``start`` to ``goal``, each filled by a rule on the one before (breadth first)."""
+        came_from: dict[str, str | None] = {start: None}
+        queue = collections.deque([start])
+        while queue:
+            zone = queue.popleft()
+            for rule in watched[zone]:
+                for _s, nxt in fills[id(rule)]:
+                    if nxt == goal:
+                        path = [goal, zone]
+                        while came_from[path[-1]] is not None:
+                            path.append(came_from[path[-1]])  # type: ignore[arg-type]
+                        return path[::-1]
+                    if nxt not in came_from:
+                        came_from[nxt] = zone
+                        queue.append(nxt)
+        return None
 
     def _reachable_stmts(self, body: tuple[n.Stmt, ...]) -> Iterator[n.Stmt]:
         seen: set[str] = set()

@@ -564,6 +564,45 @@ def test_e405_trigger_sets_itself_off() -> None:
     )
 
 
+ZONES = "zone north: shared, public\nzone south: shared, public\nzone east: shared, public\n"
+
+
+def test_e405_triggers_setting_each_other_off_through_three_zones() -> None:
+    text = append(
+        ZONES
+        + "when cs enter north:\n    move cs to south\n"
+        + "when cs enter south:\n    let there = east\n    move cs to there\n"
+        + "when cs enter east:\n    if size of east > 2:\n        move all of east to north\n"
+        + "to start:\n    move top of deck to north\n",
+        replace("shuffle deck", "start"),
+    )
+    assert only(text) == (
+        "E405",
+        "this rule moves cards into 'south', which sets off rules that move cards back into 'north' "
+        "(north -> south -> east -> north)",
+        NEXT_LINE + 4,
+        5,
+        "move the cards elsewhere, or run the effect from the action instead",
+    )
+
+
+def test_triggers_handing_cards_on_without_a_cycle_are_clean() -> None:
+    text = append(
+        ZONES
+        + "when cs enter north:\n    move cs to south\n"
+        + "when cs enter south:\n    move cs to east\n"
+        + "when cs enter east:\n    move top of deck to hand\n"
+        + "to start:\n    move top of deck to north\n",
+        replace("shuffle deck", "start"),
+    )
+    assert diagnostics(text) == ()
+
+
+def test_e405_a_deal_sets_off_the_rule_of_its_zone() -> None:
+    text = append("when cs enter hand:\n    deal 1 from deck to each hand\n")
+    assert only(text)[:3] == ("E405", "this rule moves cards into 'hand', which sets itself off again", NEXT_LINE + 1)
+
+
 def test_e406_stop_outside_a_loop() -> None:
     assert only(replace("shuffle deck", "stop")) == (
         "E406",
