@@ -498,10 +498,10 @@ def test_every_bundled_game_is_a_seed() -> None:
     assert set(GAMES) == set(ruledsl.bundled_games()) and len(GAMES) >= 4
 
 
-# ============================================================================ findings: known bugs
+# ============================================================================ findings
 #
-# Each test states what ruledsl should do and fails today (strict: it must be turned back
-# into a plain test when the bug is fixed).
+# Found by fuzzing, pinned as strict xfails until fixed: each test states what ruledsl does
+# with such input.
 
 _TINY = (
     'game "g"\nplayers 2 to 2\nzone deck: shared, hidden\nzone hand: per player, owner\nvar x = 0\n'

@@ -444,10 +444,10 @@ def test_bundled_games_have_no_stuck_state_nor_runtime_error(name: str) -> None:
     assert sum(r.ended for r in report.results) >= report.total_games - report.truncated
 
 
-# ============================================================================ findings: known bugs
+# ============================================================================ findings
 #
-# Found while validating; each test states what ruledsl should do and fails today (strict:
-# turn it back into a plain test when the bug is fixed).
+# Found while validating, pinned as strict xfails until fixed: rules that set each other
+# off, and the places of R502, R503 and R505.
 
 TRIGGER_CYCLE = """\
 game "T"
