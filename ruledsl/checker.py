@@ -204,7 +204,8 @@ class _Checker:
                 self.error("E401", f"the game has no {what} declaration", self.file.header, _MISSING_HINTS[kind])
         if not singles.get(n.PhaseDecl):
             # Play starts in the first phase: without one, nobody could ever act.
-            self.error("E401", "the game has no phase", self.file.header, "add one, with what its player may do: phase play: action name: ...")
+            hint = "add one, with what its player may do: phase play: action name: ..."
+            self.error("E401", "the game has no phase", self.file.header, hint)
         for kind, what in (
             (n.PlayersDecl, "'players'"),
             (n.DeckDecl, "'deck:'"),
@@ -624,12 +625,14 @@ class _Checker:
                 found[node.name] = None
             elif isinstance(node, n.RunOf) and node.key not in sy.attributes and node.key in sy.defines:
                 found[node.key] = None
-            elif isinstance(node, n.Attribute) and isinstance(node.obj, n.Name) and node.obj.id in sy.values and node.obj.id not in bound:
-                continue  # a value of a list (suit.hearts), not a definition
-            binder = node.var if isinstance(node, _BINDERS) else None
+            elif isinstance(node, n.Attribute) and isinstance(node.obj, n.Name):
+                if node.obj.id in sy.values and node.obj.id not in bound:
+                    continue  # a value of a list (suit.hearts), not a definition
+            inner = bound | {node.var} if isinstance(node, _BINDERS) else bound
             for child in reversed(list(node.children())):
-                inside = binder is not None and child is not node.iterable  # type: ignore[attr-defined]
-                stack.append((child, bound | {binder} if inside else bound))
+                # The name is bound in all but what it goes through.
+                outside = isinstance(node, _BINDERS) and child is node.iterable
+                stack.append((child, bound if outside else inner))
         return list(found)
 
     def _check_phase(self, d: n.PhaseDecl, phase: PhaseSym) -> None:
@@ -1592,12 +1595,14 @@ class _Checker:
         fills: dict[int, list[tuple[n.Stmt, str]]] = {}
         for rules in watched.values():
             for t in rules:
-                found = []
+                found: list[tuple[n.Stmt, str]] = []
                 for s in self._reachable_stmts(t.body):
                     if isinstance(s, n.Move):
                         found += [(s, z) for z in sorted(self._zone_families(s.to)) if z in watched]
-                    elif isinstance(s, n.Deal) and isinstance(self.refs.get(id(s)), ZoneSym) and self.refs[id(s)].name in watched:
-                        found.append((s, self.refs[id(s)].name))
+                    elif isinstance(s, n.Deal):
+                        dealt_to = self.refs.get(id(s))
+                        if isinstance(dealt_to, ZoneSym) and dealt_to.name in watched:
+                            found.append((s, dealt_to.name))
                 fills[id(t)] = sorted(found, key=lambda f: (f[0].span.start.offset, f[1]))
         in_a_cycle: set[int] = set()  # rules already reported, so that a cycle is reported once
         for t in (d for d in self.file.decls if isinstance(d, n.TriggerDecl)):
@@ -1614,7 +1619,8 @@ class _Checker:
                 path = self._trigger_path(zone, own.name, watched, fills)
                 if path is not None:
                     chain = " -> ".join([own.name, *path])
-                    self.error("E405", f"this rule moves cards into '{zone}', which sets off rules that move cards back into '{own.name}' ({chain})", s, hint)
+                    back = f"which sets off rules that move cards back into '{own.name}' ({chain})"
+                    self.error("E405", f"this rule moves cards into '{zone}', {back}", s, hint)
                     in_a_cycle.add(id(t))
                     in_a_cycle.update(id(r) for z in path for r in watched[z])
 
@@ -1681,11 +1687,13 @@ def _constant_number(e: n.Expr) -> int | None:
         if e.op == "/":
             return a // b
         return a % b if e.op == "%" else {"+": a + b, "-": a - b, "*": a * b}[e.op]
-    if isinstance(e, n.Call) and e.name in ("max", "min", "abs") and (len(e.args) == 1) == (e.name == "abs") and e.args:
-        args = [_constant_number(a) for a in e.args]
-        if any(a is None for a in args):
-            return None
-        return {"max": max, "min": min, "abs": abs}[e.name](*args)  # type: ignore[arg-type]
+    if isinstance(e, n.Call) and e.name in ("max", "min", "abs"):
+        args = [a for a in map(_constant_number, e.args) if a is not None]
+        if len(args) != len(e.args) or not args or (len(args) == 1) != (e.name == "abs"):
+            return None  # not constant, or the wrong number of arguments (an error of its own)
+        if e.name == "abs":
+            return abs(args[0])
+        return max(args) if e.name == "max" else min(args)
     return None
 
 

@@ -200,7 +200,8 @@ def players_range(checked: CheckedGame) -> tuple[int, int]:
         raise load_error(checked, exc) from None
     # The checker tests the ranges it can work out alone; this catches the others.
     if not valid_players(low, high):
-        raise CheckError([Diagnostic("E302", players_message(low, high), decl.span, PLAYERS_HINT, source=checked.source)])
+        refused = Diagnostic("E302", players_message(low, high), decl.span, PLAYERS_HINT, source=checked.source)
+        raise CheckError([refused])
     return low, high
 
 

@@ -478,7 +478,8 @@ def test_triggers_setting_each_other_off_are_e405(write: Any) -> None:
 def test_r503_points_at_a_rule_of_the_cycle(write: Any) -> None:
     # The checker refuses TRIGGER_CYCLE (E405); through a procedure's zone parameter it
     # cannot see where the cards go, and the cycle is found in play.
-    text = TRIGGER_CYCLE.replace("move cs to south", "pass_on(cs, south)").replace("move cs to north", "pass_on(cs, north)")
+    text = TRIGGER_CYCLE.replace("move cs to south", "pass_on(cs, south)")
+    text = text.replace("move cs to north", "pass_on(cs, north)")
     text = text.replace("setup:", "to pass_on(cs: cards, z: zone):\n    move cs to z\nsetup:")
     report = validate(write(text), games=1)
     (failure,) = report.failures
