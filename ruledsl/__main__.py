@@ -1,0 +1,7 @@
+"""Let 'python -m ruledsl' run the command line, as the 'ruledsl' script does."""
+
+import sys
+
+from ruledsl.cli import main
+
+sys.exit(main())
