@@ -41,6 +41,9 @@ _MAX_INLINE_NODES = 40
 _MAX_INLINE_DEPTH = 3
 
 
+#: An attribute table read at a card, as the compiler writes it: ``A3[(v12)]``.
+_ATTRIBUTE_READ = re.compile(r"(?<![\w.])A\d+\[\(\w+\)\]")
+
 # ============================================================================ the compiled program
 
 
@@ -1013,10 +1016,11 @@ class _Compiler:
     def _st_Deal(self, s: n.Deal, ctx: _Ctx) -> None:
         zone: ZoneSym = self.ref(s)
         base = self.zone_base(zone)
-        src, q, i, order, c = (self.fresh(x) for x in ("z", "q", "i", "o", "c"))
+        src, q, i, order, c, plain = (self.fresh(x) for x in ("z", "q", "i", "o", "c", "plain"))
         start = self.ex(s.start, ctx) if s.start is not None else "0"
         em = self.em
         em.line(f"{src} = Z[{self.ex(s.source, ctx)}]")
+        em.line(f"{plain} = st.known is None  # nobody's knowledge to keep: move the cards directly")
         em.line(f"{order} = [({start} + {i}) % {self.players} for {i} in range({self.players})]")
         em.line(f"for {i} in range({self.ex(s.count, ctx)}):")
         with em.block():
@@ -1025,8 +1029,15 @@ class _Compiler:
                 em.line(f"if not {src}:")
                 with em.block():
                     em.line("break")
-                em.line(f"{c} = {src}[-1]")
-                em.line(f"op_move_card(st, {c}, {base} + {q}, 0)")
+                em.line(f"if {plain}:")
+                with em.block():
+                    em.line(f"{c} = {src}.pop()")
+                    em.line(f"Z[{base} + {q}].append({c})")
+                    em.line(f"st.loc[{c}] = {base} + {q}")
+                em.line("else:")
+                with em.block():
+                    em.line(f"{c} = {src}[-1]")
+                    em.line(f"op_move_card(st, {c}, {base} + {q}, 0)")
                 if self.uses_faces:
                     face = {"up": "True", "down": "False", None: "None"}[s.facing]
                     em.line(f"st.set_faces(({c},), {face})")
@@ -1394,7 +1405,10 @@ class _Compiler:
         em = self.em
         opened = 0
         if levels[i]:
-            em.line("if " + " and ".join(self.ex(cj, ctx) for cj in levels[i]) + ":")
+            test = " and ".join(self.ex(cj, ctx) for cj in levels[i])
+            if i > 0 and isinstance(a.choices[i - 1].shape, n.CardChoice):
+                test = self._read_attributes_once(test, names[i - 1])
+            em.line("if " + test + ":")
             em.indent += 1
             opened += 1
         if i == len(a.choices):
@@ -1433,6 +1447,15 @@ class _Compiler:
                 self._emit_level(a, info, bid, names, ctx, levels, i + 1, key_parts)
                 key_parts.pop()
         em.indent -= opened
+
+    def _read_attributes_once(self, test: str, card: str) -> str:
+        """Read each attribute of the chosen card that a test reads twice or more once, before it."""
+        for read in sorted(set(r for r in _ATTRIBUTE_READ.findall(test) if r.endswith(f"[({card})]"))):
+            if test.count(read) > 1:
+                name = self.fresh("t")
+                self.em.line(f"{name} = {read}")  # a card's attribute is always there: safe before the test
+                test = test.replace(read, name)
+        return test
 
     def _emit_card_loop(self, shape: n.CardChoice, py: str, ctx: _Ctx, inner: Callable[[str], None]) -> None:
         """Loop over one card choice: by kind over cards the chooser sees, by place otherwise."""
@@ -1575,7 +1598,13 @@ class _Compiler:
             elif not key_parts:
                 em.line(f"out.append(CONST{idx})")  # an action with no choice is always the same object
             else:
-                em.line(f"out.append(INTERN(AD{idx}, {key}))")
+                act, k = self.fresh("a"), self.fresh("k")
+                em.line(f"{k} = {key}")
+                em.line(f"{act} = ACT{idx}.get({k})")
+                em.line(f"if {act} is None:")
+                with em.block():
+                    em.line(f"{act} = ACT{idx}[{k}] = INTERN(AD{idx}, {k})")
+                em.line(f"out.append({act})")
         else:
             assert a.label is not None
             labels = []
