@@ -380,27 +380,28 @@ class GameState:
         if self.terminal:
             return []
         out: list[Action] = []
-        p = self.actor
+        prog = self.prog
         self.steps = 0  # the numbers chosen from count against it
         # While the actions are listed the state cannot change: definitions are memoised.
-        if self.prog.uses_memo:
+        if prog.uses_memo:
             self.memo = {}
         try:
             if self.windows is None:
-                phase = self.prog.phases[self.phase]
-                phase.legal(self, p, out)
+                phase = prog.phases[self.phase]
+                phase.legal(self, self.actor, out)
                 if phase.is_auction and phase.pass_def is not None:
                     out.append(_pass_action(phase.pass_def))
             else:
-                window = self.prog.windows[self.windows[0][0]]
-                window.legal(self, p, out)
+                window = prog.windows[self.windows[0][0]]
+                window.legal(self, self.actor, out)
                 out.append(_pass_action(window.pass_def))
         except RuleDslError:
             raise
         except Exception as exc:
             raise self._rule_failed(exc) from None
         finally:
-            self.memo = None
+            if prog.uses_memo:
+                self.memo = None
         return out
 
     def _apply_special(self, defn: ActionDef, p: int, action: Action) -> None:
