@@ -42,19 +42,32 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 def shuffle(state: int, items: list[int]) -> int:
     """Shuffle a list in place (Fisher-Yates, exactly uniform); return the new state."""
+    # Each 64-bit draw gives two 32-bit ones (Lemire's multiply-shift, with its rejection),
+    # and next_u64 is written out: a shuffle is most of a game's setup time.
     mask = _MASK
-    for i in range(len(items) - 1, 0, -1):
+    low32 = 0xFFFFFFFF
+    i = len(items) - 1
+    z = 0
+    half = False  # whether z's high half is still unused
+    while i > 0:
         n = i + 1
-        # next_u64 and below, written out: a shuffle is most of a game's setup time.
-        state = (state + _GOLDEN) & mask
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        m = (z ^ (z >> 31)) * n
-        if m & mask < n:
-            threshold = ((1 << 64) - n) % n
-            while m & mask < threshold:
+        if half:
+            r = z >> 32
+            half = False
+        else:
+            state = (state + _GOLDEN) & mask
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            z ^= z >> 31
+            r = z & low32
+            half = True
+        m = r * n
+        if m & low32 < n:
+            threshold = ((1 << 32) - n) % n
+            while m & low32 < threshold:
                 state, r = next_u64(state)
-                m = r * n
-        j = m >> 64
+                m = (r & low32) * n
+        j = m >> 32
         items[i], items[j] = items[j], items[i]
+        i -= 1
     return state

@@ -45,5 +45,6 @@ def test_random_games_end(name: str, players: int) -> None:
             truncated += 1
             assert returns == [0.0] * players
         else:
-            assert max(returns) > min(returns) or name == "katzenjammer_blues"  # a shared win is possible there
+            # Katzenjammer Blues has shared wins; Crazy Eights a draw when the blocked hands tie.
+            assert max(returns) > min(returns) or name in ("katzenjammer_blues", "crazy_eights")
     assert truncated <= MAX_TRUNCATED_SHARE.get(name, 0.0) * PLAYOUTS

@@ -129,7 +129,8 @@ class TestReplay:
 
 
 class TestRendering:
-    @pytest.mark.parametrize("seed", range(4))
+    # Games in which some card never comes into seat 1's view (in a long game every card can).
+    @pytest.mark.parametrize("seed", [0, 1, 3, 4])
     def test_a_seat_sees_no_card_it_never_saw(self, seed: int) -> None:
         record = simulated("quasenbo", 3, seed, ["random", "random", "random"])
         game = load_recorded_game(record)
