@@ -9,6 +9,7 @@ time is reported at its place in the rule file.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import operator
@@ -22,7 +23,7 @@ from ruledsl import nodes as n
 from ruledsl.checker import CheckedGame
 from ruledsl.errors import Diagnostic, OptionError
 from ruledsl.runtime import ops
-from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, Action, ActionDef, GameOver, RoundOver
+from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, Action, ActionCache, ActionDef, GameOver, RoundOver
 from ruledsl.source import Span
 from ruledsl.symbols import (
     AttributeSym,
@@ -1369,7 +1370,6 @@ class _Compiler:
             "static_label": static,
         }
         self.action_defs.append(info)
-        self.constants[f"ACT{index}"] = {}
         return info
 
     def _enumerate(self, a: n.ActionDecl, info: dict[str, Any], bid: bool) -> None:
@@ -1587,24 +1587,12 @@ class _Compiler:
             opened += 1
         key = "(" + "".join(k + ", " for k in key_parts) + ")"
         if info["static_label"]:
-            if len(key_parts) == 1 and isinstance(a.choices[0].shape, n.CardChoice):
-                act, k = self.fresh("a"), self.fresh("k")
-                em.line(f"{k} = {key_parts[0]}")
-                em.line(f"{act} = ACT{idx}.get({k})")
-                em.line(f"if {act} is None:")
-                with em.block():
-                    em.line(f"{act} = ACT{idx}[{k}] = INTERN(AD{idx}, ({k},))")
-                em.line(f"out.append({act})")
-            elif not key_parts:
+            if not key_parts:
                 em.line(f"out.append(CONST{idx})")  # an action with no choice is always the same object
             else:
-                act, k = self.fresh("a"), self.fresh("k")
-                em.line(f"{k} = {key}")
-                em.line(f"{act} = ACT{idx}.get({k})")
-                em.line(f"if {act} is None:")
-                with em.block():
-                    em.line(f"{act} = ACT{idx}[{k}] = INTERN(AD{idx}, {k})")
-                em.line(f"out.append({act})")
+                # One card chosen: the card is the cache's key, with no tuple to build.
+                info["single"] = len(key_parts) == 1 and isinstance(a.choices[0].shape, n.CardChoice)
+                em.line(f"out.append(ACT{idx}[{key_parts[0] if info['single'] else key}])")
         else:
             assert a.label is not None
             labels = []
@@ -1903,6 +1891,7 @@ class _Compiler:
             )
             namespace[f"AD{idx}"] = d
             namespace[f"CONST{idx}"] = intern(d, ())
+            namespace[f"ACT{idx}"] = ActionCache(functools.partial(intern, d), info.get("single", False))
             defs.append(d)
         phases = []
         for phase, infos in self.phase_infos:

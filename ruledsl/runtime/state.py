@@ -95,6 +95,25 @@ class Action:
         return self.defn.name
 
 
+class ActionCache(dict):  # type: ignore[type-arg]
+    """The actions of one rule-file action by their choices, made the first time they are asked for.
+
+    Listing legal actions reads ``cache[choices]``: one lookup, no call, once an action
+    exists. ``single`` caches take the lone choice itself as their key, not a 1-tuple.
+    """
+
+    __slots__ = ("make", "single")
+
+    def __init__(self, make: Callable[[tuple[Any, ...]], Action], single: bool) -> None:
+        super().__init__()
+        self.make = make
+        self.single = single
+
+    def __missing__(self, choices: Any) -> Action:
+        action = self[choices] = self.make((choices,) if self.single else choices)
+        return action
+
+
 class GameOver(Exception):
     """Raised inside rules by ``end game``: stops the action at once."""
 
