@@ -134,7 +134,15 @@ class IsmctsAgent:
             if not legal:
                 break
             children = node.children
-            untried = [a for a in legal if a not in children]
+            # Every child legal in this deal was available to choose, whether or not the
+            # node is fully expanded yet: its exploration term counts this visit.
+            untried = []
+            for a in legal:
+                ch = children.get(a)
+                if ch is None:
+                    untried.append(a)
+                else:
+                    ch.available += 1
             if untried:
                 action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
                 child = children[action] = _Node(state.current_player())
@@ -146,7 +154,6 @@ class IsmctsAgent:
             child = children[action]
             for a in legal:
                 ch = children[a]
-                ch.available += 1
                 score = ch.reward / ch.visits + c * sqrt(log(ch.available) / ch.visits)
                 if score > best_score:
                     best_score, action, child = score, a, ch

@@ -139,6 +139,17 @@ class TestPlaying:
         assert time.perf_counter() - started < 2.0
         assert 0 < agent.total_iterations < 1000000
 
+    def test_a_child_is_available_in_every_iteration_since_it_was_made(self) -> None:
+        # The searching seat's own actions are legal in every deal, so each root child
+        # was available in each iteration from the one that made it: N, N-1, ... N-m+1.
+        state = played("quasenbo", 2, seed=4, steps=2)
+        seat = state.current_player()
+        agent = IsmctsAgent(seed=1, iterations=40, depth=4)
+        root = agent.search(SeatView(state, seat))
+        m = len(state.legal_actions())
+        assert len(root.children) == m > 1
+        assert sorted(ch.available for ch in root.children.values()) == list(range(40 - m + 1, 41))
+
     def test_iterations_are_counted(self) -> None:
         state = played("quasenbo", 2, seed=4, steps=2)
         agent = make_agent("ismcts:iterations=37", 0)
