@@ -263,7 +263,7 @@ class Report:
             out.append(
                 Diagnostic(
                     "W413",
-                    f"{self.truncated} of {total} random games reached the bound of {self.max_actions:,} actions "
+                    f"{self.truncated:,} of {total:,} random games reached the bound of {self.max_actions:,} actions "
                     "without ending",
                     self.header_span,
                     f"{'; '.join(configs)}; random players may play on forever where real ones would not, but a "
