@@ -167,3 +167,11 @@ class TestBench:
         named = ["Quäsenbö", "method:", "playouts", "game", "legal_actions", "apply_action", "clone", "load", "memory"]
         assert heads in (named, [*named, "peak"])  # the peak RSS where the system tells it
         assert "3 players" in out.splitlines()[0]
+
+
+def test_python_dash_m_runs_the_command_line() -> None:
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "ruledsl", "list"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0
+    assert "quasenbo" in done.stdout and done.stderr == ""
