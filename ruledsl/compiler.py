@@ -732,7 +732,8 @@ class _Compiler:
         return isinstance(ref, tuple) and ref[0] in ("member", "option")
 
     def _ex_RangeLiteral(self, e: n.RangeLiteral, ctx: _Ctx) -> str:
-        return f"range({self.ex(e.low, ctx)}, {self.ex(e.high, ctx)} + 1)"
+        # Counting, summing or testing over a range costs a step per number: a huge one is refused.
+        return f"op_numbers({self.ex(e.low, ctx)}, {self.ex(e.high, ctx)})"
 
     def _ex_Negate(self, e: n.Negate, ctx: _Ctx) -> str:
         return f"-{self.ex(e.operand, ctx)}"
@@ -757,6 +758,8 @@ class _Compiler:
         x = self.ex(e.element, ctx)
         if t.kind == "set" and t.of != "number":
             test = f"op_has({self.ex(e.collection, ctx)}, {x})"
+        elif isinstance(e.collection, n.RangeLiteral):  # a test of bounds, however long the range
+            test = f"({self.ex(e.collection.low, ctx)} <= {x} <= {self.ex(e.collection.high, ctx)})"
         else:
             test = f"{x} in {self.iterable(e.collection, ctx)}"
         return f"not {test}" if e.negated else test
@@ -1196,7 +1199,10 @@ class _Compiler:
         em = self.em
         v, inner = self._bind(s.var, ctx)
         t = self.type_of(s.iterable)
-        seq = self.iterable(s.iterable, ctx)
+        if isinstance(s.iterable, n.RangeLiteral):  # its rounds are counted below, as R501
+            seq = f"range({self.ex(s.iterable.low, ctx)}, {self.ex(s.iterable.high, ctx)} + 1)"
+        else:
+            seq = self.iterable(s.iterable, ctx)
         if t.kind in ("zone", "cards"):
             seq = f"list({seq})"  # the body may move these very cards
         rounds = self.fresh("seq")

@@ -12,6 +12,21 @@ from typing import Any
 
 from ruledsl.runtime import chance, knowledge
 
+#: The most numbers a range in a rule ('1 to n') may hold: the step budget of one action.
+MAX_RANGE = 100_000
+
+
+class RangeTooLong(ValueError):
+    """A range in a rule holds more numbers than a rule may go through in one action."""
+
+
+def numbers(low: int, high: int) -> range:
+    """The numbers from ``low`` to ``high``, both included; RangeTooLong past MAX_RANGE of them."""
+    if high - low >= MAX_RANGE:
+        raise RangeTooLong(f"the range {low:,} to {high:,} holds more than {MAX_RANGE:,} numbers")
+    return range(low, high + 1)
+
+
 _WORDS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty"

@@ -617,6 +617,27 @@ def test_a_for_each_over_a_huge_range_meets_the_step_budget() -> None:
     assert info.value.diagnostics[0].code == "R501"
 
 
+@pytest.mark.parametrize(
+    "test",
+    ["(count i in (1 to 1000000000) where i == 3) > 0", "any i in (1 to 1000000000) where i == 3", "(total i for i in (1 to 1000000000)) > 0"],
+)
+def test_going_through_a_huge_range_is_refused_at_once(test: str) -> None:
+    action = f"phase play:\n    action finish when {test}:\n        end game, draw\n"
+    state = load_checked(_checked(_TINY + "setup:\n    shuffle deck\n" + action), 2).new_initial_state(seed=0)
+    with within(1.0), pytest.raises(RuleRuntimeError) as info:
+        state.legal_actions()
+    d = info.value.diagnostics[0]
+    assert (d.code, d.line, d.message) == ("R504", 11, "the range 1 to 1,000,000,000 holds more than 100,000 numbers")
+    assert d.hint is not None and d.hint.startswith("narrow the range")
+
+
+def test_a_number_in_a_huge_range_is_a_test_of_its_bounds() -> None:
+    action = "phase play:\n    action finish when x + 7 in (1 to 1000000000) and not (0 in (1 to 1000000000)):\n        end game, draw\n"
+    state = load_checked(_checked(_TINY + "setup:\n    shuffle deck\n" + action), 2).new_initial_state(seed=0)
+    with within(1.0):
+        assert [str(a) for a in state.legal_actions()] == ["finish"]
+
+
 def test_a_for_each_left_by_stop_counts_only_the_rounds_it_ran() -> None:
     # 50 loops of 10,000 rounds would be over the budget; each stops after 3 (nested: 3 x 3).
     action = (
