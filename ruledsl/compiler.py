@@ -1563,6 +1563,12 @@ class _Compiler:
             gen = f"op_different_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild})"
         em.line(f"for {py} in {gen}:")
         em.indent += 1
+        # A hand's groups of cards may be countless (2 ** 30 subsets of 30 cards): each
+        # counts against the step budget, as numbers do.
+        em.line("st.steps += 1")
+        em.line(f"if st.steps > {STEP_BUDGET}:")
+        with em.block():
+            em.line("st.too_many_choices(True)")
         # Sorted kinds: the same cards make the same action, whatever order they lie in.
         key_parts.append(f"tuple(sorted(KIND[c_] for c_ in {py}))")
         return 1

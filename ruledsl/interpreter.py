@@ -335,14 +335,19 @@ class GameState:
             ]
         )
 
-    def too_many_choices(self) -> None:
+    def too_many_choices(self, groups: bool = False) -> None:
+        """R507: a choice offers more actions than the step budget (``groups``: of cards, else of numbers)."""
+        if groups:
+            hint = "choose a set number of cards ('2 cards from hand'), or from fewer: nobody can choose among so many"
+        else:
+            hint = "narrow the range of its numbers: nobody can choose among so many"
         raise RuleRuntimeError(
             [
                 Diagnostic(
                     "R507",
                     f"with this choice there are more than {self._budget()} actions to choose from",
                     self._caller_span(),
-                    "narrow the range of its numbers: nobody can choose among so many",
+                    hint,
                     source=self.game.source,
                 )
             ]

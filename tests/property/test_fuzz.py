@@ -631,6 +631,21 @@ def test_going_through_a_huge_range_is_refused_at_once(test: str) -> None:
     assert d.hint is not None and d.hint.startswith("narrow the range")
 
 
+def test_a_choice_among_the_subsets_of_a_big_hand_is_refused() -> None:
+    # 30 different cards in hand: 2 ** 30 - 1 subsets to list.
+    game = (
+        'game "g"\nplayers 2 to 2\ncard n: number\ndeck:\n    card "c{n}" for n in 1 to 60\n'
+        "zone deck: shared, hidden\nzone hand: per player, owner\nsetup:\n    deal 30 from deck to each hand\n"
+        "phase play:\n    action give(cs: cards from hand):\n        end game, draw\n"
+    )
+    state = load_checked(_checked(game), 2).new_initial_state(seed=0)
+    with within(10.0), pytest.raises(RuleRuntimeError) as info:
+        state.legal_actions()
+    d = info.value.diagnostics[0]
+    assert (d.code, d.line, d.column) == ("R507", 11, 17)
+    assert d.hint is not None and d.hint.startswith("choose a set number of cards")
+
+
 def test_a_number_in_a_huge_range_is_a_test_of_its_bounds() -> None:
     action = "phase play:\n    action finish when x + 7 in (1 to 1000000000) and not (0 in (1 to 1000000000)):\n        end game, draw\n"
     state = load_checked(_checked(_TINY + "setup:\n    shuffle deck\n" + action), 2).new_initial_state(seed=0)
