@@ -185,15 +185,17 @@ def describe_view(obs: dict[str, Any], seat: int) -> list[str]:
     for name, zone in obs["zones"].items():
         if isinstance(zone, list):
             parts = []
+            separator = ", "
             for q, z in enumerate(zone):
                 if q == seat and _lists_cards(z):
                     lines.append(f"your {name}: {_cards(z)}")
                 elif _lists_cards(z):
                     parts.append(f"{'you' if q == seat else f'P{q}'}: {_cards(z)}")
+                    separator = "; "  # the cards of one player are joined by commas
                 else:
                     parts.append(f"{'you' if q == seat else f'P{q}'} {z['size']}")
             if parts:
-                lines.append(f"{name}: " + ", ".join(parts))
+                lines.append(f"{name}: " + separator.join(parts))
         elif _lists_cards(zone):
             lines.append(f"{name}: {_cards(zone)}" + (" (top last)" if zone["size"] > 1 else ""))
         else:

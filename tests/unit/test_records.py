@@ -150,6 +150,13 @@ class TestRendering:
         never_seen = set(game.program.card_names) - seen
         assert never_seen  # the test means something: some cards stayed hidden
 
+    def test_the_cards_of_each_player_are_kept_apart(self) -> None:
+        record = simulated("cartes_magiques", 3, 0, ["random", "random", "random"])
+        game = load_recorded_game(record)
+        line = next(x for x in render_replay(record, game, 0) if x.startswith("faceup: "))
+        p1, p2 = line.removeprefix("faceup: ").split("; ")
+        assert p1.startswith("P1: ") and p2.startswith("P2: ") and p1.count(", ") == 2
+
     def test_each_action_is_shown_as_the_viewer_saw_it(self) -> None:
         record = simulated("quasenbo", 2, 0, ["random", "random"])
         game = load_recorded_game(record)
