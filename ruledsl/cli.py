@@ -23,7 +23,7 @@ from ruledsl.bench import bench
 from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
 from ruledsl.game import (
     Game,
-    _shown_path,
+    shown_path,
     check_file,
     load_game,
     options_of,
@@ -185,7 +185,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             name = bundled[0]
             raise _Usage(
                 f"'{name}' names a bundled game, not a file: fmt rewrites files in place, so give the file's path "
-                f"({_shown_path(name, resolve_path(name))}), or use --check or --diff, which write nothing"
+                f"({shown_path(name, resolve_path(name))}), or use --check or --diff, which write nothing"
             )
     status = EXIT_OK
     changed: list[str] = []
@@ -193,7 +193,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     for name in names:
         try:
             path = resolve_path(name)
-            source = read_source(path, _shown_path(name, path))
+            source = read_source(path, shown_path(name, path))
             formatted = format_source(source.text, source.path)
         except RuleDslError as exc:
             _print_diagnostics(exc.diagnostics, sys.stderr)

@@ -175,10 +175,10 @@ def check_source(source: Source) -> CheckedGame:
 def check_file(game: str | Path) -> CheckedGame:
     """Parse and check a rule file, or a bundled game by name."""
     path = resolve_path(game)
-    return check_source(read_source(path, _shown_path(game, path)))
+    return check_source(read_source(path, shown_path(game, path)))
 
 
-def _shown_path(game: str | Path, path: Path) -> str:
+def shown_path(game: str | Path, path: Path) -> str:
     """How to name a rule file in messages: as given, or a bundled game's file name."""
     if Path(game).exists():
         return str(game)
@@ -283,7 +283,7 @@ def load_game(
     Raises a RuleDslError subclass for anything wrong with the file, players or options.
     """
     path = resolve_path(game)
-    checked = check_source(read_source(path, _shown_path(game, path)))
+    checked = check_source(read_source(path, shown_path(game, path)))
     return load_checked(checked, players, options, max_actions, path.resolve())
 
 
