@@ -23,13 +23,13 @@ from ruledsl.bench import bench
 from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
 from ruledsl.game import (
     Game,
-    shown_path,
     check_file,
     load_game,
     options_of,
     players_range,
     read_source,
     resolve_path,
+    shown_path,
 )
 from ruledsl.interpreter import GameState
 from ruledsl.parser import parse
