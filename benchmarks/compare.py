@@ -85,7 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'game':<14}{'hand-written':>14}{'ruledsl':>12}{'ratio':>8}   per round")
     for r in results:
         rounds = " ".join(f"{x:.2f}" for x in r["ratios"])  # type: ignore[union-attr]
-        print(f"{r['game']:<14}{r['reference_moves_per_s']:>14,}{r['interpreter_moves_per_s']:>12,}{r['ratio']:>8.2f}   {rounds}")
+        print(
+            f"{r['game']:<14}{r['reference_moves_per_s']:>14,}{r['interpreter_moves_per_s']:>12,}"
+            f"{r['ratio']:>8.2f}   {rounds}"
+        )
     return 0
 
 

@@ -36,7 +36,10 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             pool.map(work, tasks)
             parallel = time.perf_counter() - start
-            print(f"1 process {serial:.2f} s, {args.jobs} processes {parallel:.2f} s: {serial / parallel:.2f} times faster")
+            print(
+                f"1 process {serial:.2f} s, {args.jobs} processes {parallel:.2f} s: "
+                f"{serial / parallel:.2f} times faster"
+            )
     return 0
 
 

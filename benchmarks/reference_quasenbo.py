@@ -1,9 +1,9 @@
-"""Hand-written Quäsenbö (base game, basic Decktet) in plain Python, a speed yardstick for the rules-language interpreter."""
+"""Hand-written Quäsenbö (base game, basic Decktet) in plain Python, a speed yardstick for the interpreter."""
 
 import random
 import sys
-from pathlib import Path
 from collections import namedtuple
+from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script too
 from benchmarks.harness import random_playout, report  # noqa: E402

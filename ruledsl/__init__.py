@@ -1,10 +1,10 @@
 """ruledsl: a declarative rules language for card games, and the engine that plays them.
 
-    import ruledsl
-    game = ruledsl.load_game("games/crazy_eights.game", players=3)
-    state = game.new_initial_state(seed=7)
-    while not state.is_terminal():
-        state.apply_action(state.legal_actions()[0])
+import ruledsl
+game = ruledsl.load_game("games/crazy_eights.game", players=3)
+state = game.new_initial_state(seed=7)
+while not state.is_terminal():
+    state.apply_action(state.legal_actions()[0])
 """
 
 from ruledsl.errors import (

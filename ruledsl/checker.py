@@ -166,13 +166,21 @@ class _Checker:
         text = self.source.line_text(span.start.line)
         start_col = span.start.col - 1
         if isinstance(node, (n.Decl, n.Let, n.ValueMember)) and not isinstance(node, n.VarDecl):
-            start_col += len(text[start_col:]) - len(text[start_col:].split(None, 1)[-1]) if text[start_col:].split(None, 1)[1:] else 0
+            start_col += (
+                len(text[start_col:]) - len(text[start_col:].split(None, 1)[-1])
+                if text[start_col:].split(None, 1)[1:]
+                else 0
+            )
         elif isinstance(node, n.VarDecl):
             after_var = re.search(r"\bvar\b\s*", text[start_col:])
             if after_var:
                 start_col += after_var.end()
         end_col = span.end.col - 1 if span.end.line == span.start.line else len(text)
-        matches = [m for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text) if start_col <= m.start() < max(end_col, start_col + 1)]
+        matches = [
+            m
+            for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text)
+            if start_col <= m.start() < max(end_col, start_col + 1)
+        ]
         if not matches:
             return span
         m = matches[-1] if last else matches[0]
@@ -253,7 +261,12 @@ class _Checker:
 
     def _reserved(self, name: str, node: n.Node) -> bool:
         if name in RESERVED:
-            self.error("E106", f"'{name}' is a keyword of the language and cannot be used as a name", self.name_span(node, name), f"choose another name, such as '{name}_'")
+            self.error(
+                "E106",
+                f"'{name}' is a keyword of the language and cannot be used as a name",
+                self.name_span(node, name),
+                f"choose another name, such as '{name}_'",
+            )
             return True
         return False
 
@@ -262,7 +275,9 @@ class _Checker:
         if self._reserved(name, node):
             return False
         if name in _BUILTIN_NAMES:
-            self.error("E202", f"'{name}' is a name the language provides; it cannot name {what}", node, "choose another name")
+            self.error(
+                "E202", f"'{name}' is a name the language provides; it cannot name {what}", node, "choose another name"
+            )
             return False
         if name in self._unique:
             first = self._unique[name]
@@ -467,14 +482,32 @@ class _Checker:
 
     def _check_option(self, d: n.OptionDecl) -> None:
         sym = self.symbols.options.get(d.name)
-        visible = {name for name, o in self.symbols.options.items() if o.decl is not None and o.decl.span.start.offset < d.span.start.offset}
+        visible = {
+            name
+            for name, o in self.symbols.options.items()
+            if o.decl is not None and o.decl.span.start.offset < d.span.start.offset
+        }
         scope = _Scope(has_player=False, load_time=True, options_visible=visible)
         if isinstance(d.domain, n.ChoiceDomain):
             t = self._expr(d.default, scope, TEXT)
             if t.kind not in ("text", "any"):
-                self.error("E301", f"this option takes one of {', '.join(repr(c) for c in d.domain.choices)}, so its default must be text, not {t}", d.default)
-            if isinstance(d.default, n.Text) and len(d.default.parts) == 1 and d.default.parts[0] not in d.domain.choices:
-                self.error("E302", f"the default '{d.default.parts[0]}' is not one of the choices", d.default, "choices: " + ", ".join(d.domain.choices))
+                self.error(
+                    "E301",
+                    f"this option takes one of {', '.join(repr(c) for c in d.domain.choices)}, "
+                    f"so its default must be text, not {t}",
+                    d.default,
+                )
+            if (
+                isinstance(d.default, n.Text)
+                and len(d.default.parts) == 1
+                and d.default.parts[0] not in d.domain.choices
+            ):
+                self.error(
+                    "E302",
+                    f"the default '{d.default.parts[0]}' is not one of the choices",
+                    d.default,
+                    "choices: " + ", ".join(d.domain.choices),
+                )
             t = TEXT
         elif isinstance(d.domain, n.RangeDomain):
             for e in (d.domain.low, d.domain.high):
@@ -498,7 +531,12 @@ class _Checker:
         t = self._expr(d.init, scope, declared)
         if declared is None:
             if t.kind == "none":
-                self.error("E303", f"the type of '{d.name}' cannot be told from 'none'", d.init, f"write its type, such as: var {d.name}: card = none")
+                self.error(
+                    "E303",
+                    f"the type of '{d.name}' cannot be told from 'none'",
+                    d.init,
+                    f"write its type, such as: var {d.name}: card = none",
+                )
                 declared = ANY
             else:
                 declared = t
@@ -533,7 +571,9 @@ class _Checker:
                     seen.add(name)
                     attr = attrs.get(name)
                     if attr is None:
-                        self.error("E203", f"cards have no attribute '{name}'", item, did_you_mean(name, attrs, "attributes"))
+                        self.error(
+                            "E203", f"cards have no attribute '{name}'", item, did_you_mean(name, attrs, "attributes")
+                        )
                         continue
                     self.refs[id(item)] = attr
                     if isinstance(item, n.CardAssign):
@@ -550,7 +590,12 @@ class _Checker:
                             self.error("E301", f"a card can loop over numbers or values, not over {want}", item)
                 for part in _template_fields(entry.name):
                     if part not in seen and part not in attrs:
-                        self.error("E203", f"the card name uses '{{{part}}}', but cards have no attribute '{part}'", entry, did_you_mean(part, attrs, "attributes"))
+                        self.error(
+                            "E203",
+                            f"the card name uses '{{{part}}}', but cards have no attribute '{part}'",
+                            entry,
+                            did_you_mean(part, attrs, "attributes"),
+                        )
 
     def _define_type(self, sym: DefineSym) -> Type:
         """The type of a definition, checking its body (and those it uses) the first time."""
@@ -563,7 +608,12 @@ class _Checker:
             if len(chain) > 8:
                 chain = [*chain[:4], "...", *chain[-3:]]  # a long cycle, shown by its ends
             cycle = " -> ".join(chain)
-            self.error("E405", f"'{sym.name}' is defined in terms of itself ({cycle})", decl, "a definition cannot use itself, even through others")
+            self.error(
+                "E405",
+                f"'{sym.name}' is defined in terms of itself ({cycle})",
+                decl,
+                "a definition cannot use itself, even through others",
+            )
             sym.type = ANY
             self._define_pending.discard(sym.name)
             return ANY
@@ -647,25 +697,38 @@ class _Checker:
                 self._check_action(item, scope, is_bid=d.is_auction)
             elif isinstance(item, n.PassDecl):
                 if not d.is_auction:
-                    self.error("E406", "'pass:' belongs in an auction or a window", item, "in a phase, write an action named pass")
+                    self.error(
+                        "E406",
+                        "'pass:' belongs in an auction or a window",
+                        item,
+                        "in a phase, write an action named pass",
+                    )
                 self._check_pass(item, scope)
             elif isinstance(item, n.WonHandler):
                 if not d.is_auction:
-                    self.error("E406", "'when won' belongs in an auction", item, "declare the phase with 'auction name:'")
+                    self.error(
+                        "E406", "'when won' belongs in an auction", item, "declare the phase with 'auction name:'"
+                    )
                 inner = scope.child()
                 inner.locals[item.var] = LocalSym(item.var, item, PLAYER, "param")
                 self._block(item.body, inner)
             elif isinstance(item, n.UnsoldHandler):
                 if not d.is_auction:
-                    self.error("E406", "'when unsold' belongs in an auction", item, "declare the phase with 'auction name:'")
+                    self.error(
+                        "E406", "'when unsold' belongs in an auction", item, "declare the phase with 'auction name:'"
+                    )
                 self._block(item.body, scope.child())
         if d.is_auction:
             if not any(isinstance(i, n.WonHandler) for i in d.items):
                 self.error("E403", f"auction '{d.name}' has no 'when won by <name>:'", d, "say what the winner gets")
             if not any(isinstance(i, n.UnsoldHandler) for i in d.items):
-                self.error("E403", f"auction '{d.name}' has no 'when unsold:'", d, "say what happens when everybody passes")
+                self.error(
+                    "E403", f"auction '{d.name}' has no 'when unsold:'", d, "say what happens when everybody passes"
+                )
         if not any(isinstance(i, n.ActionDecl) for i in d.items):
-            self.error("E403", f"phase '{d.name}' has no action", d, "a phase lists what its player may do: action name: ...")
+            self.error(
+                "E403", f"phase '{d.name}' has no action", d, "a phase lists what its player may do: action name: ..."
+            )
 
     def _check_window(self, d: n.WindowDecl, window: WindowSym) -> None:
         scope = _Scope(has_player=True)
@@ -701,13 +764,23 @@ class _Checker:
             self._expect(a.label, inner, TEXT)
         if is_bid:
             if a.strength is None:
-                self.error("E403", f"bid '{a.name}' has no 'strength'", a, "give each bid a strength such as: strength (count, 1, value)")
+                self.error(
+                    "E403",
+                    f"bid '{a.name}' has no 'strength'",
+                    a,
+                    "give each bid a strength such as: strength (count, 1, value)",
+                )
             else:
                 t = self._expr(a.strength, inner)
                 if t.kind not in ("number", "tuple", "any"):
                     self.error("E301", f"a bid's strength is a number or a tuple of numbers, not {t}", a.strength)
         elif a.strength is not None:
-            self.error("E406", "'strength' belongs to the bids of an auction", a.strength, "declare the phase with 'auction name:'")
+            self.error(
+                "E406",
+                "'strength' belongs to the bids of an auction",
+                a.strength,
+                "declare the phase with 'auction name:'",
+            )
         if a.otherwise and is_bid:
             self.error("E406", "a bid cannot be 'otherwise': passing is always possible in an auction", a)
         self._block(a.body, inner)
@@ -720,7 +793,12 @@ class _Checker:
         if isinstance(shape, n.ValueChoice):
             if shape.type_name in self.symbols.values:
                 return value_type(shape.type_name)
-            self.error("E210", f"unknown values '{shape.type_name}'", shape, did_you_mean(shape.type_name, self.symbols.values, "values"))
+            self.error(
+                "E210",
+                f"unknown values '{shape.type_name}'",
+                shape,
+                did_you_mean(shape.type_name, self.symbols.values, "values"),
+            )
             return ANY
         if isinstance(shape, n.PlayerChoice):
             t = self._expr(shape.pool, scope)
@@ -739,11 +817,18 @@ class _Checker:
         if isinstance(shape, (n.SameChoice, n.ValuedChoice, n.DifferentChoice)):
             attr = self.symbols.attributes.get(shape.attr)
             if attr is None:
-                self.error("E203", f"cards have no attribute '{shape.attr}'", shape, did_you_mean(shape.attr, self.symbols.attributes, "attributes"))
+                self.error(
+                    "E203",
+                    f"cards have no attribute '{shape.attr}'",
+                    shape,
+                    did_you_mean(shape.attr, self.symbols.attributes, "attributes"),
+                )
             else:
                 self.refs[id(shape)] = attr
                 if attr.type.kind not in ("number", "value", "text", "flag", "any"):
-                    self.error("E301", f"cards can be grouped by a single value, but '{shape.attr}' is {attr.type}", shape)
+                    self.error(
+                        "E301", f"cards can be grouped by a single value, but '{shape.attr}' is {attr.type}", shape
+                    )
                 if isinstance(shape, n.ValuedChoice):
                     vt = self._expr(shape.value, scope, attr.type)
                     if not self._fits(vt, attr.type, shape.value):
@@ -765,7 +850,12 @@ class _Checker:
                 self.error("E301", f"'{name}' must take one card and say yes or no", node)
             self.refs[(id(node), what)] = d
             return
-        self.error("E203", f"'{name}' is neither a card attribute nor a definition", node, did_you_mean(name, [*self.symbols.attributes, *self.symbols.defines], "names"))
+        self.error(
+            "E203",
+            f"'{name}' is neither a card attribute nor a definition",
+            node,
+            did_you_mean(name, [*self.symbols.attributes, *self.symbols.defines], "names"),
+        )
 
     def _static_zone(self, e: n.Expr) -> ZoneSym | None:
         if isinstance(e, n.Name) and e.id in self.symbols.zones:
@@ -773,7 +863,12 @@ class _Checker:
             self.refs[id(e)] = ("zone_family", z)
             self.types[id(e)] = ZONE
             return z
-        self.error("E303", "a 'when ... enter' rule watches a zone, named plainly", e, "write the zone's name, such as: when cs enter pile:")
+        self.error(
+            "E303",
+            "a 'when ... enter' rule watches a zone, named plainly",
+            e,
+            "write the zone's name, such as: when cs enter pile:",
+        )
         return None
 
     # ------------------------------------------------------------------ statements
@@ -789,7 +884,9 @@ class _Checker:
     def _stmt_Move(self, s: n.Move, scope: _Scope) -> None:
         t = self._expr(s.what, scope)
         if t.kind == "zone":
-            self.error("E304", "move cards, not a zone", s.what, "to move every card of a zone, write 'all of' before it")
+            self.error(
+                "E304", "move cards, not a zone", s.what, "to move every card of a zone, write 'all of' before it"
+            )
         elif t.kind not in ("card", "cards", "any"):
             self.error("E301", f"only cards can move, not {t}", s.what)
         self._expect_zone(s.to, scope)
@@ -801,7 +898,12 @@ class _Checker:
         self._expect_zone(s.source, scope)
         zone = self.symbols.zones.get(s.target)
         if zone is None:
-            self.error("E201", f"unknown zone '{s.target}'", self.name_span(s, s.target, last=True), did_you_mean(s.target, self.symbols.zones, "zones"))
+            self.error(
+                "E201",
+                f"unknown zone '{s.target}'",
+                self.name_span(s, s.target, last=True),
+                did_you_mean(s.target, self.symbols.zones, "zones"),
+            )
         elif not zone.per_player:
             self.error("E303", f"'{s.target}' is shared; 'deal ... to each' needs a zone of each player", s)
         else:
@@ -831,7 +933,12 @@ class _Checker:
         if self._reserved(s.name, s):
             pass
         elif s.name in scope.locals:
-            self.error("E202", f"'{s.name}' is already named in this block", s, "use 'set' to change a variable, or choose another name")
+            self.error(
+                "E202",
+                f"'{s.name}' is already named in this block",
+                s,
+                "use 'set' to change a variable, or choose another name",
+            )
         elif s.name in self._unique or s.name in _BUILTIN_NAMES:
             self.error("E202", f"'{s.name}' already names something else", s, "choose another name for this value")
         scope.locals[s.name] = LocalSym(s.name, s, t, "let")
@@ -845,7 +952,12 @@ class _Checker:
             return t
         if t.kind != "any":
             what = "a local name" if kind == "local" else "this"
-            self.error("E304", f"{what} cannot be given a new value", target, "only variables declared with 'var' (or 'player var', 'card var') can change")
+            self.error(
+                "E304",
+                f"{what} cannot be given a new value",
+                target,
+                "only variables declared with 'var' (or 'player var', 'card var') can change",
+            )
         return ANY
 
     def _stmt_SetStmt(self, s: n.SetStmt, scope: _Scope) -> None:
@@ -868,7 +980,12 @@ class _Checker:
 
     def _stmt_Stop(self, s: n.Stop, scope: _Scope) -> None:
         if not scope.in_loop:
-            self.error("E406", "'stop' leaves a loop, but it is not inside one", s, "use it inside 'repeat', 'while' or 'for each'")
+            self.error(
+                "E406",
+                "'stop' leaves a loop, but it is not inside one",
+                s,
+                "use it inside 'repeat', 'while' or 'for each'",
+            )
 
     def _stmt_Again(self, s: n.Again, scope: _Scope) -> None:
         pass
@@ -886,7 +1003,12 @@ class _Checker:
 
     def _stmt_GoTo(self, s: n.GoTo, scope: _Scope) -> None:
         if s.phase not in self.symbols.phases:
-            self.error("E205", f"unknown phase '{s.phase}'", self.name_span(s, s.phase), did_you_mean(s.phase, self.symbols.phases, "phases"))
+            self.error(
+                "E205",
+                f"unknown phase '{s.phase}'",
+                self.name_span(s, s.phase),
+                did_you_mean(s.phase, self.symbols.phases, "phases"),
+            )
         else:
             self.refs[id(s)] = self.symbols.phases[s.phase]
             self._goto_targets.add(s.phase)
@@ -895,7 +1017,12 @@ class _Checker:
 
     def _stmt_Open(self, s: n.Open, scope: _Scope) -> None:
         if s.window not in self.symbols.windows:
-            self.error("E209", f"unknown window '{s.window}'", self.name_span(s, s.window), did_you_mean(s.window, self.symbols.windows, "windows"))
+            self.error(
+                "E209",
+                f"unknown window '{s.window}'",
+                self.name_span(s, s.window),
+                did_you_mean(s.window, self.symbols.windows, "windows"),
+            )
         else:
             self.refs[id(s)] = self.symbols.windows[s.window]
             self._opened_windows.add(s.window)
@@ -913,9 +1040,20 @@ class _Checker:
         proc = self.symbols.procedures.get(s.name)
         if proc is None:
             if s.name in self.symbols.defines or s.name in self._unique:
-                self.error("E304", f"'{s.name}' is a value, not something to do", s, "a line of effects starts with a statement (move, set, ...) or the name of a procedure (to name: ...)")
+                self.error(
+                    "E304",
+                    f"'{s.name}' is a value, not something to do",
+                    s,
+                    "a line of effects starts with a statement (move, set, ...) "
+                    "or the name of a procedure (to name: ...)",
+                )
             else:
-                self.error("E208", f"unknown procedure '{s.name}'", self.name_span(s, s.name), did_you_mean(s.name, self.symbols.procedures, "procedures"))
+                self.error(
+                    "E208",
+                    f"unknown procedure '{s.name}'",
+                    self.name_span(s, s.name),
+                    did_you_mean(s.name, self.symbols.procedures, "procedures"),
+                )
             for a in s.args:
                 self._expr(a, scope)
             return
@@ -924,10 +1062,16 @@ class _Checker:
             self._procedure_calls.setdefault(self._current_procedure, set()).add(s.name)
         self._check_args(s.args, proc.params, s, s.name, scope)
 
-    def _check_args(self, args: tuple[n.Expr, ...], params: tuple[tuple[str, Type], ...], node: n.Node, name: str, scope: _Scope) -> None:
+    def _check_args(
+        self, args: tuple[n.Expr, ...], params: tuple[tuple[str, Type], ...], node: n.Node, name: str, scope: _Scope
+    ) -> None:
         if len(args) != len(params):
             want = ", ".join(p for p, _ in params)
-            self.error("E302", f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''} ({want}), not {len(args)}", node)
+            self.error(
+                "E302",
+                f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''} ({want}), not {len(args)}",
+                node,
+            )
         for arg, (pname, ptype) in zip(args, params):
             t = self._expr(arg, scope, ptype)
             if not self._fits(t, ptype, arg):
@@ -960,7 +1104,12 @@ class _Checker:
         elif not any(isinstance(x, n.Stop) for x in _walk_stmts(s.body)) and not any(
             isinstance(x, (n.EndGame, n.EndRound)) for x in _walk_stmts(s.body)
         ):
-            self.error("E407", "this 'repeat' has no count and no 'stop': it would never end", s, "write 'repeat N times:' or put a 'stop' in it")
+            self.error(
+                "E407",
+                "this 'repeat' has no count and no 'stop': it would never end",
+                s,
+                "write 'repeat N times:' or put a 'stop' in it",
+            )
         self._block(s.body, scope.child(in_loop=True))
 
     # ------------------------------------------------------------------ expressions
@@ -1020,7 +1169,9 @@ class _Checker:
         t = self._expr(e, scope)
         elem = element_type(t)
         if elem is None:
-            self.error("E301", f"cannot go through {t} one by one", e, "go through a zone, cards, players, a set or a range")
+            self.error(
+                "E301", f"cannot go through {t} one by one", e, "go through a zone, cards, players, a set or a range"
+            )
             return ANY
         return elem
 
@@ -1056,11 +1207,19 @@ class _Checker:
             return local.type
         sy = self.symbols
         if name in _BUILTIN_NAMES and not scope.load_time:
-            self.refs[id(e)] = ("builtin_direction" if name == "direction" else "builtin", BuiltinSym(name, None, _BUILTIN_NAMES[name]))
+            self.refs[id(e)] = (
+                "builtin_direction" if name == "direction" else "builtin",
+                BuiltinSym(name, None, _BUILTIN_NAMES[name]),
+            )
             return _BUILTIN_NAMES[name]
         if name in sy.options:
             if scope.options_visible is not None and name not in scope.options_visible:
-                self.error("E211", f"option '{name}' is declared later and cannot be used here", e, "an option's default may use 'players' and the options above it")
+                self.error(
+                    "E211",
+                    f"option '{name}' is declared later and cannot be used here",
+                    e,
+                    "an option's default may use 'players' and the options above it",
+                )
                 return ANY
             self.refs[id(e)] = ("option", sy.options[name])
             return sy.options[name].type if sy.options[name].type.kind != "any" else self._option_type(sy.options[name])
@@ -1070,7 +1229,12 @@ class _Checker:
             return value_type(m.values.name)
         if scope.load_time:
             if name in sy.game_vars or name in sy.zones or name in sy.defines or name in sy.player_vars:
-                self.error("E211", f"'{name}' cannot be used here: only options, 'players' and fixed values are known when the game is loaded", e)
+                self.error(
+                    "E211",
+                    f"'{name}' cannot be used here: "
+                    "only options, 'players' and fixed values are known when the game is loaded",
+                    e,
+                )
                 return ANY
         elif name in sy.game_vars:
             v = sy.game_vars[name]
@@ -1079,7 +1243,9 @@ class _Checker:
         elif name in sy.player_vars:
             v = sy.player_vars[name]
             if not scope.has_player:
-                self.error("E212", f"'{name}' is a variable of each player; say whose", e, f"write p.{name} for a player p")
+                self.error(
+                    "E212", f"'{name}' is a variable of each player; say whose", e, f"write p.{name} for a player p"
+                )
                 return ANY
             self.refs[id(e)] = ("player_var", v, None)
             return self._var_type(v)
@@ -1093,7 +1259,12 @@ class _Checker:
         elif name in sy.defines:
             d = sy.defines[name]
             if d.params:
-                self.error("E302", f"'{name}' takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}", e, f"write {name}({', '.join(p for p, _ in d.params)})")
+                self.error(
+                    "E302",
+                    f"'{name}' takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}",
+                    e,
+                    f"write {name}({', '.join(p for p, _ in d.params)})",
+                )
                 return ANY
             self.refs[id(e)] = ("define", d)
             return self._define_type(d)
@@ -1101,10 +1272,20 @@ class _Checker:
             self.error("E304", f"'{name}' is a procedure: it does something and has no value", e)
             return ANY
         if name in sy.values:
-            self.error("E304", f"'{name}' names a list of values, not one value", e, f"write one of: {', '.join(sy.values[name].members[:8])}")
+            self.error(
+                "E304",
+                f"'{name}' names a list of values, not one value",
+                e,
+                f"write one of: {', '.join(sy.values[name].members[:8])}",
+            )
             return ANY
         if name in sy.attributes or name in sy.card_vars:
-            self.error("E201", f"'{name}' is a card attribute; say which card", e, f"write c.{name} for a card c, such as (top of pile).{name}")
+            self.error(
+                "E201",
+                f"'{name}' is a card attribute; say which card",
+                e,
+                f"write c.{name} for a card c, such as (top of pile).{name}",
+            )
             return ANY
         self.error("E201", f"unknown name '{name}'", e, self._name_hint(name, scope))
         return ANY
@@ -1141,7 +1322,11 @@ class _Checker:
         if e.name in _BUILTIN_FUNCTIONS and e.name not in self.symbols.defines:
             low, high = _BUILTIN_FUNCTIONS[e.name]
             if len(e.args) < low or (high is not None and len(e.args) > high):
-                self.error("E302", f"'{e.name}' takes {'at least ' if high is None else ''}{low} argument{'s' if low != 1 else ''}", e)
+                self.error(
+                    "E302",
+                    f"'{e.name}' takes {'at least ' if high is None else ''}{low} argument{'s' if low != 1 else ''}",
+                    e,
+                )
             for a in e.args:
                 self._expect(a, scope, NUMBER)
             self.refs[id(e)] = ("builtin", e.name)
@@ -1153,7 +1338,12 @@ class _Checker:
             elif e.name in self.symbols.procedures:
                 self.error("E304", f"'{e.name}' is a procedure: write it alone on a line", e)
             else:
-                self.error("E208", f"unknown definition '{e.name}'", e, did_you_mean(e.name, [*self.symbols.defines, *_BUILTIN_FUNCTIONS], "definitions"))
+                self.error(
+                    "E208",
+                    f"unknown definition '{e.name}'",
+                    e,
+                    did_you_mean(e.name, [*self.symbols.defines, *_BUILTIN_FUNCTIONS], "definitions"),
+                )
             for a in e.args:
                 self._expr(a, scope)
             return ANY
@@ -1170,7 +1360,9 @@ class _Checker:
             values = sy.values[e.obj.id]
             idx = values.index_of(e.name)
             if idx is None:
-                self.error("E204", f"'{e.obj.id}' has no value '{e.name}'", e, did_you_mean(e.name, values.members, "values"))
+                self.error(
+                    "E204", f"'{e.obj.id}' has no value '{e.name}'", e, did_you_mean(e.name, values.members, "values")
+                )
                 return ANY
             self.refs[id(e)] = ("member", MemberSym(e.name, None, values, idx))
             return value_type(values.name)
@@ -1190,7 +1382,12 @@ class _Checker:
                 v = sy.card_vars[e.name]
                 self.refs[id(e)] = ("card_var", v)
                 return self._var_type(v)
-            self.error("E203", f"cards have no attribute '{e.name}'", e, did_you_mean(e.name, [*sy.attributes, *sy.card_vars], "attributes"))
+            self.error(
+                "E203",
+                f"cards have no attribute '{e.name}'",
+                e,
+                did_you_mean(e.name, [*sy.attributes, *sy.card_vars], "attributes"),
+            )
             return ANY
         if t.kind == "player":
             if e.name in sy.player_vars:
@@ -1200,14 +1397,25 @@ class _Checker:
             if e.name in sy.zones:
                 z = sy.zones[e.name]
                 if not z.per_player:
-                    self.error("E303", f"'{e.name}' is a shared zone; it belongs to no player", e, f"write {e.name} alone")
+                    self.error(
+                        "E303", f"'{e.name}' is a shared zone; it belongs to no player", e, f"write {e.name} alone"
+                    )
                     return ANY
                 self.refs[id(e)] = ("zone", z, e.obj)
                 return ZONE
-            self.error("E203", f"players have no zone or variable '{e.name}'", e, did_you_mean(e.name, [*sy.player_vars, *(z for z, s in sy.zones.items() if s.per_player)], "names"))
+            self.error(
+                "E203",
+                f"players have no zone or variable '{e.name}'",
+                e,
+                did_you_mean(e.name, [*sy.player_vars, *(z for z, s in sy.zones.items() if s.per_player)], "names"),
+            )
             return ANY
         if t.kind == "zone":
-            hint = f"for the top card's {e.name}, write (top of {_short(e.obj)}).{e.name}" if e.name in sy.attributes else None
+            hint = (
+                f"for the top card's {e.name}, write (top of {_short(e.obj)}).{e.name}"
+                if e.name in sy.attributes
+                else None
+            )
             self.error("E301", f"a zone has no attribute '{e.name}'", e, hint)
             return ANY
         self.error("E301", f"{t} has no attribute '{e.name}'", e)
@@ -1341,7 +1549,12 @@ class _Checker:
     def _expr_IsNamed(self, e: n.IsNamed, scope: _Scope, want: Type | None) -> Type:
         self._expect(e.operand, scope, CARD)
         if e.card_name not in self.symbols.card_names and not self.symbols.has_card_templates:
-            self.error("E207", f"no card is named '{e.card_name}'", e, did_you_mean(e.card_name, self.symbols.card_names, "cards"))
+            self.error(
+                "E207",
+                f"no card is named '{e.card_name}'",
+                e,
+                did_you_mean(e.card_name, self.symbols.card_names, "cards"),
+            )
         return FLAG
 
     def _expr_Not(self, e: n.Not, scope: _Scope, want: Type | None) -> Type:
@@ -1370,7 +1583,12 @@ class _Checker:
             return a if (a.nullable or not b.nullable) else b
         if {a.kind, b.kind} <= {"zone", "cards", "card"}:
             return CARDS
-        self.error("E301", f"the two branches give {a} and {b}", e, "both branches of 'if … then … else' must give the same kind of value")
+        self.error(
+            "E301",
+            f"the two branches give {a} and {b}",
+            e,
+            "both branches of 'if … then … else' must give the same kind of value",
+        )
         return ANY
 
     def _binder(self, var: str, iterable: n.Expr, scope: _Scope, owner: n.Node) -> _Scope:
@@ -1483,7 +1701,12 @@ class _Checker:
                 self.error("E302", f"'{e.key}' must take one card to key a run", e)
             self.refs[id(e)] = ("define", d)
         else:
-            self.error("E203", f"'{e.key}' is neither a card attribute nor a definition of one card", e, did_you_mean(e.key, [*self.symbols.attributes, *self.symbols.defines], "names"))
+            self.error(
+                "E203",
+                f"'{e.key}' is neither a card attribute nor a definition of one card",
+                e,
+                did_you_mean(e.key, [*self.symbols.attributes, *self.symbols.defines], "names"),
+            )
         return CARDS
 
     def _expr_EveryCard(self, e: n.EveryCard, scope: _Scope, want: Type | None) -> Type:
@@ -1559,15 +1782,30 @@ class _Checker:
     def _check_structure(self) -> None:
         sy = self.symbols
         if not self._end_game_seen and sy.phases:
-            self.error("E402", "the game never ends: no rule says 'end game'", self.file.header, "add a rule such as: if hand is empty: end game, winner player")
+            self.error(
+                "E402",
+                "the game never ends: no rule says 'end game'",
+                self.file.header,
+                "add a rule such as: if hand is empty: end game, winner player",
+            )
         # Phases reached by no 'go to' are dead, except the first, where play starts.
         first = next(iter(sy.phases.values()), None)
         for phase in sy.phases.values():
             if phase is not first and phase.name not in self._goto_targets:
-                self.warning("W401", f"phase '{phase.name}' is never reached: no rule goes to it", phase.decl, f"write 'go to {phase.name}' where it should begin, or remove it")
+                self.warning(
+                    "W401",
+                    f"phase '{phase.name}' is never reached: no rule goes to it",
+                    phase.decl,
+                    f"write 'go to {phase.name}' where it should begin, or remove it",
+                )
         for window in sy.windows.values():
             if window.name not in self._opened_windows:
-                self.warning("W402", f"window '{window.name}' is never opened", window.decl, f"write 'open {window.name}' in the rule after which it applies")
+                self.warning(
+                    "W402",
+                    f"window '{window.name}' is never opened",
+                    window.decl,
+                    f"write 'open {window.name}' in the rule after which it applies",
+                )
         for d in self.file.decls:
             if isinstance(d, n.TriggerDecl):
                 zone = self.refs.get(id(d))
@@ -1578,7 +1816,12 @@ class _Checker:
             path = _find_cycle(name, self._procedure_calls)
             if path:
                 decl = sy.procedures[name].decl
-                self.error("E405", f"procedure '{name}' runs itself ({' -> '.join(path)})", decl, "use 'repeat' or 'while' for a rule that repeats")
+                self.error(
+                    "E405",
+                    f"procedure '{name}' runs itself ({' -> '.join(path)})",
+                    decl,
+                    "use 'repeat' or 'while' for a rule that repeats",
+                )
                 break
         self._check_trigger_cycles()
 

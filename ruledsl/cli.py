@@ -150,7 +150,9 @@ def _simulation_lines(report: Report) -> list[str]:
     for r in report.results:
         rows.append((r.config.describe(), r.games, r.ended, r.truncated, r.stuck, r.failed, _mean(r.actions, r.games)))
     if len(report.results) > 1:
-        totals = [sum(getattr(r, k) for r in report.results) for k in ("games", "ended", "truncated", "stuck", "failed")]
+        totals = [
+            sum(getattr(r, k) for r in report.results) for k in ("games", "ended", "truncated", "stuck", "failed")
+        ]
         actions = sum(r.actions for r in report.results)
         rows.append((f"all {len(report.results)} configurations", *totals, _mean(actions, totals[0])))
     width = max(len(row[0]) for row in rows) + 2
@@ -291,7 +293,9 @@ def _seats(args: argparse.Namespace, players: int, default: str) -> list[str]:
     else:
         seats = [default] + ["random"] * (players - 1)
     if len(seats) != players:
-        raise _Usage(f"--seats names {len(seats)} seat{'s' if len(seats) != 1 else ''}, but the game has {players} players")
+        raise _Usage(
+            f"--seats names {len(seats)} seat{'s' if len(seats) != 1 else ''}, but the game has {players} players"
+        )
     for spec in seats:
         if parse_spec(spec)[0] != "human":
             make_agent(spec, 0)  # fail early on unknown agents
@@ -322,7 +326,11 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
         if text.lower() in ("q", "quit", "exit"):
             raise EOFError
         if text.lower() in ("?", "help", "h"):
-            print("Type the number of an action, or its text (♠♥♦♣ may be typed s h d c); 'v' shows your view again; 'q' quits.", file=out)
+            print(
+                "Type the number of an action, or its text (♠♥♦♣ may be typed s h d c); "
+                "'v' shows your view again; 'q' quits.",
+                file=out,
+            )
             continue
         if text.lower() in ("v", "view"):
             for view_line in _describe_view(state, seat):
@@ -343,9 +351,14 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1:
-            print(f"'{text}' could be: " + "; ".join(str(a) for a in matches[:6]) + ". Type more of it, or its number.", file=out)
+            print(
+                f"'{text}' could be: " + "; ".join(str(a) for a in matches[:6]) + ". Type more of it, or its number.",
+                file=out,
+            )
         else:
-            print(f"'{text}' is not one of your actions now. Type a number from 1 to {len(legal)}, or 'help'.", file=out)
+            print(
+                f"'{text}' is not one of your actions now. Type a number from 1 to {len(legal)}, or 'help'.", file=out
+            )
 
 
 def _normal(text: str) -> str:
@@ -363,7 +376,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     state = game.new_initial_state(seed=args.seed, log=True, track=needs_tracking(agents.values()))
     label = ", ".join(f"P{q} {spec}" for q, spec in enumerate(seats))
     options = ", ".join(f"{k}={show_value(v)}" for k, v in sorted(game.options.items()))
-    print(f"{game.name}: {game.players} players ({label}), seed {args.seed}" + (f"; options: {options}" if options else ""), file=out)
+    print(
+        f"{game.name}: {game.players} players ({label}), seed {args.seed}"
+        + (f"; options: {options}" if options else ""),
+        file=out,
+    )
     if any(agent.omniscient for agent in agents.values()):
         print(_CHEAT_NOTE, file=out)
     for line in state.take_log():
@@ -649,7 +666,9 @@ def _bench_lines(f: dict[str, Any]) -> list[str]:
     ]
     for name in ("legal_actions", "apply_action", "clone"):
         us = f[f"us_{name}"]
-        lines.append(f"{name:<18}" + (f"{us:,.2f} µs per call" if us is not None else "not measured (no state to act in)"))
+        lines.append(
+            f"{name:<18}" + (f"{us:,.2f} µs per call" if us is not None else "not measured (no state to act in)")
+        )
     if f["clone_over_apply"] is not None:
         lines[-1] += f" ({f['clone_over_apply']:g} × apply_action)"
     lines.append(f"load              {f['load_ms']:,.1f} ms to read, parse, check and compile")
@@ -716,9 +735,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ruledsl {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("check", help="validate rule files", description="Check rule files and print every problem found.")
+    p = sub.add_parser(
+        "check", help="validate rule files", description="Check rule files and print every problem found."
+    )
     p.add_argument("files", nargs="+", metavar="FILE", help="rule files (or bundled game names)")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output for people (text) or tools (json)")
+    p.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output for people (text) or tools (json)"
+    )
     p.add_argument(
         "--simulate",
         type=int,
@@ -779,7 +802,11 @@ def build_parser() -> argparse.ArgumentParser:
             help="one agent per seat: human, random, first, greedy, ismcts, cheat (options as ismcts:iterations=500)",
         )
 
-    p = sub.add_parser("play", help="play a game in the terminal", description="Play a game at the terminal against bots, or watch bots play.")
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal",
+        description="Play a game at the terminal against bots, or watch bots play.",
+    )
     game_args(p)
     p.add_argument("--log", metavar="FILE.jsonl", help="append a record of the game to this file (see replay)")
     p.set_defaults(func=cmd_play)
@@ -812,7 +839,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE.jsonl", help="a file written by play or simulate --log")
     p.add_argument("--game", type=int, default=1, metavar="K", help="which record of the file, from 1 (default 1)")
     p.add_argument(
-        "--as", dest="as_", metavar="PLAYER", help="the seat whose view to show (0, 1, ... or P0, P1, ...); default: a spectator's"
+        "--as",
+        dest="as_",
+        metavar="PLAYER",
+        help="the seat whose view to show (0, 1, ... or P0, P1, ...); default: a spectator's",
     )
     p.add_argument("--rules", metavar="GAME", help="the rule file to replay with (default: the one the record names)")
     p.set_defaults(func=cmd_replay)
@@ -829,7 +859,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("info", help="show a game's players and options", description="Show a game's player counts, options and parts.")
+    p = sub.add_parser(
+        "info", help="show a game's players and options", description="Show a game's player counts, options and parts."
+    )
     p.add_argument("game", metavar="GAME", help="a .game file or a bundled game's name")
     p.add_argument("--players", type=int, default=None, help="show option defaults for this many players")
     p.set_defaults(func=cmd_info)

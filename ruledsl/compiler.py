@@ -141,7 +141,9 @@ class Program:
 class _Load:
     """Evaluate expressions known when the game is loaded: options, the deck, first values."""
 
-    def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any], deck_size: int | None = None) -> None:
+    def __init__(
+        self, checked: CheckedGame, players: int, options: dict[str, Any], deck_size: int | None = None
+    ) -> None:
         self.checked = checked
         self.players = players
         self.options = options
@@ -187,7 +189,11 @@ class _Load:
             a, b = self.value(e.left), self.value(e.right)
             return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
         if isinstance(e, n.BoolOp):
-            return (self.value(e.left) and self.value(e.right)) if e.op == "and" else (self.value(e.left) or self.value(e.right))
+            return (
+                (self.value(e.left) and self.value(e.right))
+                if e.op == "and"
+                else (self.value(e.left) or self.value(e.right))
+            )
         if isinstance(e, n.Not):
             return not self.value(e.operand)
         if isinstance(e, n.IfExpr):
@@ -481,7 +487,6 @@ class _Compiler:
 
     def _total(self, e: n.Expr) -> bool:
         """Whether evaluating ``e`` can never fail (so it may be computed early)."""
-        t = self.type_of(e)
         if isinstance(e, (n.Number, n.BoolLit, n.NoneLit, n.Text, n.ActingPlayer, n.AllPlayers, n.EveryCard)):
             return True
         if isinstance(e, n.Name):
@@ -651,7 +656,11 @@ class _Compiler:
             ]
             if len(uses) > 1 and not _cheap(arg, self.c):
                 return None
-            code = f"list({self.cards(arg, ctx)})" if ptype.kind == "cards" and self.type_of(arg).kind in ("card", "zone") else self.ex(arg, ctx)
+            code = (
+                f"list({self.cards(arg, ctx)})"
+                if ptype.kind == "cards" and self.type_of(arg).kind in ("card", "zone")
+                else self.ex(arg, ctx)
+            )
             for x in uses:
                 overrides[id(x)] = code
         self._inline_depth += 1
@@ -686,7 +695,12 @@ class _Compiler:
             return repr(ref[1].index)
         if kind == "card_attr":
             table = f"A{ref[1].index}"
-            if isinstance(e.obj, n.TopOf) and e.obj.count is None and self.type_of(e.obj.zone).kind == "zone" and id(e.obj) not in ctx.overrides:
+            if (
+                isinstance(e.obj, n.TopOf)
+                and e.obj.count is None
+                and self.type_of(e.obj.zone).kind == "zone"
+                and id(e.obj) not in ctx.overrides
+            ):
                 z = self.ex(e.obj.zone, ctx)
                 if _simple_code(z):
                     return f"{table}[Z[{z}][-1]] if Z[{z}] else None"
@@ -960,7 +974,12 @@ class _Compiler:
         needs_fire = bool(self.trigger_families) and (family is None or family in self.trigger_families)
         t = self.type_of(s.what)
         moved = self.fresh("m")
-        if isinstance(s.what, n.TopOf) and s.what.count is None and self.type_of(s.what.zone).kind == "zone" and where == 0:
+        if (
+            isinstance(s.what, n.TopOf)
+            and s.what.count is None
+            and self.type_of(s.what.zone).kind == "zone"
+            and where == 0
+        ):
             src = self.fresh("z")
             c = self.fresh("c")
             em.line(f"{src} = Z[{self.ex(s.what.zone, ctx)}]")
@@ -1341,7 +1360,9 @@ class _Compiler:
             self.em.line("return None")
         self.em.line("")
 
-    def compile_block_fn(self, name: str, body: tuple[n.Stmt, ...], span: Span | None, extra: list[str] | None = None) -> None:
+    def compile_block_fn(
+        self, name: str, body: tuple[n.Stmt, ...], span: Span | None, extra: list[str] | None = None
+    ) -> None:
         ctx = _Ctx()
         params = ["st", "p"]
         for rule_name in extra or []:
@@ -1447,7 +1468,11 @@ class _Compiler:
                     # tested once per value, before any group of that value is built.
                     by_value = [cj for cj in levels[i + 1] if _only_through(cj, ch.name, ch.shape.attr)]
                     if by_value:
-                        levels = [*levels[: i + 1], [cj for cj in levels[i + 1] if cj not in by_value], *levels[i + 2 :]]
+                        levels = [
+                            *levels[: i + 1],
+                            [cj for cj in levels[i + 1] if cj not in by_value],
+                            *levels[i + 2 :],
+                        ]
                         value_ok = self._value_filter(by_value, ch, ctx)
                 opened += self._emit_loop(ch.shape, py, ctx, key_parts, value_ok)
                 self._emit_level(a, info, bid, names, ctx, levels, i + 1, key_parts)
@@ -1522,7 +1547,9 @@ class _Compiler:
         inner = _Ctx(ctx.names, ctx.player, overrides, ctx.hoist, ctx.varying | {value})
         return f"(lambda {value}: " + " and ".join(self.ex(cj, inner) for cj in conjuncts) + ")"
 
-    def _emit_loop(self, shape: n.ChoiceShape, py: str, ctx: _Ctx, key_parts: list[str], value_ok: str | None = None) -> int:
+    def _emit_loop(
+        self, shape: n.ChoiceShape, py: str, ctx: _Ctx, key_parts: list[str], value_ok: str | None = None
+    ) -> int:
         """Open the loop of a non-card choice; push its key; return the blocks opened."""
         em = self.em
         if isinstance(shape, n.NumberChoice):
@@ -1557,7 +1584,9 @@ class _Compiler:
         elif isinstance(shape, n.SameChoice):
             gen = f"op_same_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild}, {value_ok or 'None'})"
         elif isinstance(shape, n.ValuedChoice):
-            gen = f"op_valued_groups({pool}, KIND, A{self.ref(shape).index}, {self.ex(shape.value, ctx)}, {size}, {wild})"
+            gen = (
+                f"op_valued_groups({pool}, KIND, A{self.ref(shape).index}, {self.ex(shape.value, ctx)}, {size}, {wild})"
+            )
         else:
             assert isinstance(shape, n.DifferentChoice)
             gen = f"op_different_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild})"
@@ -1610,7 +1639,9 @@ class _Compiler:
             labels = []
             for viewer in (ctx.player, "None"):
                 show = f"st.show_card({viewer}, {{}})"
-                labels.append(self.text(a.label, ctx, show) if isinstance(a.label, n.Text) else self.show(a.label, ctx, show))
+                labels.append(
+                    self.text(a.label, ctx, show) if isinstance(a.label, n.Text) else self.show(a.label, ctx, show)
+                )
             em.line(f"out.append(Action(AD{idx}, {key}, {labels[0]}, {labels[1]} if st.log is not None else None))")
         em.indent -= opened
 
@@ -1711,12 +1742,16 @@ class _Compiler:
         if isinstance(e, n.Text):
             return self.text(e, ctx, "show({})")
         if isinstance(e, n.IfExpr):
-            return f"({self._static_text(e.then, ctx)} if {self.ex(e.cond, ctx)} else {self._static_text(e.else_, ctx)})"
+            return (
+                f"({self._static_text(e.then, ctx)} if {self.ex(e.cond, ctx)} else {self._static_text(e.else_, ctx)})"
+            )
         return self.show(e, ctx, "show({})")
 
     # ------------------------------------------------------------------ phases and windows
 
-    def _actions_of(self, items: tuple[n.Node, ...], owner: str, owner_kind: str, needs_pass: bool) -> list[tuple[n.ActionDecl | n.PassDecl, dict[str, Any]]]:
+    def _actions_of(
+        self, items: tuple[n.Node, ...], owner: str, owner_kind: str, needs_pass: bool
+    ) -> list[tuple[n.ActionDecl | n.PassDecl, dict[str, Any]]]:
         listed: list[n.ActionDecl | n.PassDecl] = [i for i in items if isinstance(i, (n.ActionDecl, n.PassDecl))]
         if needs_pass and not any(isinstance(i, n.PassDecl) for i in listed):
             listed.append(n.PassDecl(label=None, body=()))
@@ -1748,7 +1783,9 @@ class _Compiler:
         for phase in self.sy.phases.values():
             decl = phase.decl
             assert isinstance(decl, n.PhaseDecl)
-            actions = self._actions_of(decl.items, phase.name, "auction" if phase.is_auction else "phase", phase.is_auction)
+            actions = self._actions_of(
+                decl.items, phase.name, "auction" if phase.is_auction else "phase", phase.is_auction
+            )
             block = self.function(f"L{phase.index}", ["st", "p", "out"], decl.span)
             self._enumerate_all(actions, phase.is_auction)
             self.end_function(block)
@@ -1832,7 +1869,9 @@ class _Compiler:
                     ]
                 )
         self.uses_faces = any(
-            isinstance(s, n.TurnFace) or (isinstance(s, n.Move) and s.facing is not None) or (isinstance(s, n.Deal) and s.facing is not None)
+            isinstance(s, n.TurnFace)
+            or (isinstance(s, n.Move) and s.facing is not None)
+            or (isinstance(s, n.Deal) and s.facing is not None)
             for s in _all_stmts(self.c.file)
         )
         for t in self.c.triggers:
@@ -1995,10 +2034,29 @@ class _Compiler:
 
 #: The only built-ins generated code may call.
 _SAFE_BUILTINS = {
-    "len": len, "range": range, "list": list, "tuple": tuple, "set": set, "frozenset": frozenset,
-    "sum": sum, "max": max, "min": min, "abs": abs, "any": any, "all": all, "next": next,
-    "reversed": reversed, "sorted": sorted, "enumerate": enumerate, "str": str, "bool": bool,
-    "None": None, "True": True, "False": False, "iter": iter, "length_hint": operator.length_hint,
+    "len": len,
+    "range": range,
+    "list": list,
+    "tuple": tuple,
+    "set": set,
+    "frozenset": frozenset,
+    "sum": sum,
+    "max": max,
+    "min": min,
+    "abs": abs,
+    "any": any,
+    "all": all,
+    "next": next,
+    "reversed": reversed,
+    "sorted": sorted,
+    "enumerate": enumerate,
+    "str": str,
+    "bool": bool,
+    "None": None,
+    "True": True,
+    "False": False,
+    "iter": iter,
+    "length_hint": operator.length_hint,
 }
 
 
@@ -2084,7 +2142,9 @@ def _only_through(e: n.Expr, name: str, attr: str) -> bool:
     """Whether ``e`` uses the choice ``name`` only as ``name.attr`` (and uses it at all)."""
     uses = sum(1 for x in _walk(e) if isinstance(x, n.Name) and x.id == name)
     via = sum(
-        1 for x in _walk(e) if isinstance(x, n.Attribute) and x.name == attr and isinstance(x.obj, n.Name) and x.obj.id == name
+        1
+        for x in _walk(e)
+        if isinstance(x, n.Attribute) and x.name == attr and isinstance(x.obj, n.Name) and x.obj.id == name
     )
     return uses > 0 and uses == via
 
@@ -2103,7 +2163,9 @@ def _label_is_static(label: n.Expr, checked: CheckedGame, item: n.ActionDecl | n
     for x in _walk(label):
         ref = checked.refs.get(id(x))
         if isinstance(x, n.Name):
-            if not (isinstance(ref, tuple) and (ref[0] in ("option", "member") or (ref[0] == "local" and x.id in choices))):
+            if not (
+                isinstance(ref, tuple) and (ref[0] in ("option", "member") or (ref[0] == "local" and x.id in choices))
+            ):
                 return False
         elif isinstance(x, n.Attribute):
             if not (isinstance(ref, tuple) and ref[0] in ("card_attr", "cards_attr", "member")):
@@ -2112,7 +2174,22 @@ def _label_is_static(label: n.Expr, checked: CheckedGame, item: n.ActionDecl | n
             if not (isinstance(ref, tuple) and ref[0] == "builtin"):
                 return False
         elif not isinstance(
-            x, (n.Text, n.Number, n.BoolLit, n.NoneLit, n.IfExpr, n.Compare, n.BoolOp, n.Not, n.Arith, n.Negate, n.SetLiteral, n.Member, n.SizeOf)
+            x,
+            (
+                n.Text,
+                n.Number,
+                n.BoolLit,
+                n.NoneLit,
+                n.IfExpr,
+                n.Compare,
+                n.BoolOp,
+                n.Not,
+                n.Arith,
+                n.Negate,
+                n.SetLiteral,
+                n.Member,
+                n.SizeOf,
+            ),
         ):
             return False
     return True
@@ -2172,5 +2249,3 @@ def option_values(checked: CheckedGame, players: int, given: dict[str, Any]) -> 
                     ]
                 )
     return values
-
-

@@ -122,13 +122,24 @@ def read_source(path: Path, shown: str | None = None) -> Source:
         size = path.stat().st_size
         if size > MAX_SOURCE_BYTES:
             raise SourceError(
-                [_file_diagnostic(shown, "E002", f"file too large ({size:,} bytes; a rule file may have at most {MAX_SOURCE_BYTES:,})", "a rule file describes one game")]
+                [
+                    _file_diagnostic(
+                        shown,
+                        "E002",
+                        f"file too large ({size:,} bytes; a rule file may have at most {MAX_SOURCE_BYTES:,})",
+                        "a rule file describes one game",
+                    )
+                ]
             )
         data = path.read_bytes()
     except IsADirectoryError:
-        raise SourceError([_file_diagnostic(shown, "E001", f"cannot read '{shown}': it is a directory", None)]) from None
+        raise SourceError(
+            [_file_diagnostic(shown, "E001", f"cannot read '{shown}': it is a directory", None)]
+        ) from None
     except OSError as exc:
-        raise SourceError([_file_diagnostic(shown, "E001", f"cannot read '{shown}': {exc.strerror or exc}", None)]) from None
+        raise SourceError(
+            [_file_diagnostic(shown, "E001", f"cannot read '{shown}': {exc.strerror or exc}", None)]
+        ) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -234,14 +245,34 @@ def _coerce_options(checked: CheckedGame, given: dict[str, Any]) -> dict[str, An
     for name, raw in given.items():
         decl = decls.get(name)
         if decl is None:
-            hint = did_you_mean(name, decls, "options") or "this game has no options" if not decls else did_you_mean(name, decls, "options")
-            problems.append(Diagnostic("E601", f"'{checked.file.name}' has no option '{name}'", checked.file.header.span, hint, source=checked.source))
+            hint = (
+                did_you_mean(name, decls, "options") or "this game has no options"
+                if not decls
+                else did_you_mean(name, decls, "options")
+            )
+            problems.append(
+                Diagnostic(
+                    "E601",
+                    f"'{checked.file.name}' has no option '{name}'",
+                    checked.file.header.span,
+                    hint,
+                    source=checked.source,
+                )
+            )
             continue
         kind = checked.symbols.options[name].type.kind
         value: Any = raw
         if isinstance(decl.domain, n.ChoiceDomain):
             if str(raw) not in decl.domain.choices:
-                problems.append(Diagnostic("E602", f"option '{name}' takes {', '.join(repr(c) for c in decl.domain.choices)}, not {str(raw)!r}", decl.span, None, source=checked.source))
+                problems.append(
+                    Diagnostic(
+                        "E602",
+                        f"option '{name}' takes {', '.join(repr(c) for c in decl.domain.choices)}, not {str(raw)!r}",
+                        decl.span,
+                        None,
+                        source=checked.source,
+                    )
+                )
                 continue
             value = str(raw)
         elif kind == "flag":
@@ -252,7 +283,15 @@ def _coerce_options(checked: CheckedGame, given: dict[str, Any]) -> dict[str, An
             elif str(raw).lower() in _FALSE:
                 value = False
             else:
-                problems.append(Diagnostic("E602", f"option '{name}' is yes or no, not {str(raw)!r}", decl.span, "write true or false (also yes/no, on/off, 1/0)", source=checked.source))
+                problems.append(
+                    Diagnostic(
+                        "E602",
+                        f"option '{name}' is yes or no, not {str(raw)!r}",
+                        decl.span,
+                        "write true or false (also yes/no, on/off, 1/0)",
+                        source=checked.source,
+                    )
+                )
                 continue
         elif kind == "number":
             try:
@@ -260,7 +299,15 @@ def _coerce_options(checked: CheckedGame, given: dict[str, Any]) -> dict[str, An
             except (TypeError, ValueError):
                 value = None
             if value is None:
-                problems.append(Diagnostic("E602", f"option '{name}' is a whole number, not {str(raw)!r}", decl.span, None, source=checked.source))
+                problems.append(
+                    Diagnostic(
+                        "E602",
+                        f"option '{name}' is a whole number, not {str(raw)!r}",
+                        decl.span,
+                        None,
+                        source=checked.source,
+                    )
+                )
                 continue
         else:
             value = str(raw)

@@ -18,7 +18,6 @@ from ruledsl.runtime import chance, knowledge, ops
 from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, TERMINAL, Action, ActionDef, GameOver, RoundOver
 
 if TYPE_CHECKING:
-    from ruledsl.compiler import Program
     from ruledsl.game import Game
     from ruledsl.source import Span
 
@@ -34,11 +33,44 @@ class GameState:
     """
 
     __slots__ = (
-        "game", "prog", "n", "zones", "loc", "gv", "pv", "cv", "phase", "turn", "actor", "direction",
-        "out", "finished", "rng", "_hist", "n_actions", "terminal", "ret", "round", "auction", "windows",
-        "pending_phase", "face", "log", "last_args", "last_actor", "truncated", "max_actions", "known", "track",
+        "game",
+        "prog",
+        "n",
+        "zones",
+        "loc",
+        "gv",
+        "pv",
+        "cv",
+        "phase",
+        "turn",
+        "actor",
+        "direction",
+        "out",
+        "finished",
+        "rng",
+        "_hist",
+        "n_actions",
+        "terminal",
+        "ret",
+        "round",
+        "auction",
+        "windows",
+        "pending_phase",
+        "face",
+        "log",
+        "last_args",
+        "last_actor",
+        "truncated",
+        "max_actions",
+        "known",
+        "track",
         # transient, while an action runs:
-        "next_kind", "next_goto", "steps", "opened", "memo", "_legal",
+        "next_kind",
+        "next_goto",
+        "steps",
+        "opened",
+        "memo",
+        "_legal",
     )
 
     # ------------------------------------------------------------------ creation
@@ -259,7 +291,9 @@ class GameState:
             return str(action)
         defn = action.defn
         if defn.label_is_static:
-            return defn.label_args(self.last_args, lambda c: "a hidden card" if c is None else self.show_card(viewer, c))
+            return defn.label_args(
+                self.last_args, lambda c: "a hidden card" if c is None else self.show_card(viewer, c)
+            )
         return action.public if action.public is not None else defn.name.replace("_", " ")
 
     def take_log(self) -> list[str]:
@@ -373,7 +407,12 @@ class GameState:
         hidden cards were dealt anew must keep it possible (he may have to pay it).
         """
         auction = self.auction
-        if auction is None or auction[3] is None or self.windows is not None or not self.prog.phases[self.phase].is_auction:
+        if (
+            auction is None
+            or auction[3] is None
+            or self.windows is not None
+            or not self.prog.phases[self.phase].is_auction
+        ):
             return True
         probe = self.clone()
         probe.auction = [None, None, auction[2][:], None]
@@ -699,7 +738,9 @@ class GameState:
         span = spans[-1] if spans else None
         if span is None:
             return exc
-        return RuleRuntimeError([Diagnostic("R504", _runtime_message(exc), span, _runtime_hint(exc), source=self.game.source)])
+        return RuleRuntimeError(
+            [Diagnostic("R504", _runtime_message(exc), span, _runtime_hint(exc), source=self.game.source)]
+        )
 
     def _illegal(self, reason: str) -> IllegalActionError:
         """The error for an action that is not legal, at the phase or window being played."""
@@ -778,6 +819,7 @@ def _observe(st: GameState, player: int) -> dict[str, Any]:
     names = prog.card_names
     zones: dict[str, Any] = {}
     for layout in prog.zones:
+
         def view(z: int) -> dict[str, Any]:
             cards = st.zones[z]
             entry: dict[str, Any] = {"size": len(cards)}
@@ -794,9 +836,7 @@ def _observe(st: GameState, player: int) -> dict[str, Any]:
             zones[layout.name] = [view(layout.base + q) for q in range(st.n)]
         else:
             zones[layout.name] = view(layout.base)
-    game_vars = {
-        v.name: v.show(st, player, st.gv[i]) for i, v in enumerate(prog.game_vars) if v.visibility == "public"
-    }
+    game_vars = {v.name: v.show(st, player, st.gv[i]) for i, v in enumerate(prog.game_vars) if v.visibility == "public"}
     player_vars = {}
     for i, v in enumerate(prog.player_vars):
         if v.visibility == "hidden":
@@ -817,7 +857,11 @@ def _observe(st: GameState, player: int) -> dict[str, Any]:
     auction = None
     if st.auction is not None and prog.phases[st.phase].is_auction and not st.terminal:
         standing = st.auction[3]
-        auction = {"standing": None if standing is None else str(standing), "bidder": st.auction[1], "passed": list(st.auction[2])}
+        auction = {
+            "standing": None if standing is None else str(standing),
+            "bidder": st.auction[1],
+            "passed": list(st.auction[2]),
+        }
     window = None
     if st.windows is not None and not st.terminal:
         window = {"name": prog.windows[st.windows[0][0]].name, "player": st.actor}

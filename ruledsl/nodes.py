@@ -10,7 +10,6 @@ parses back into that class.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Union
 
 import attrs
 from attrs import field, frozen
@@ -134,7 +133,7 @@ class Text(Expr):
     Example: ``"play {c}"``
     """
 
-    parts: tuple[Union[str, Expr], ...]
+    parts: tuple[str | Expr, ...]
 
 
 @frozen(kw_only=True)

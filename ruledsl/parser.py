@@ -11,8 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import lark
-from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
-from lark import UnexpectedToken, v_args
+from lark import (
+    Lark,
+    Token,
+    Transformer,
+    Tree,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    v_args,
+)
 from lark.exceptions import VisitError
 from lark.indenter import DedentError, Indenter
 
@@ -260,9 +269,7 @@ def keywords() -> frozenset[str]:
 @functools.cache
 def _keywords() -> frozenset[str]:
     return frozenset(
-        t.pattern.value
-        for t in _lark().terminals
-        if t.pattern.type == "str" and t.pattern.value.isidentifier()
+        t.pattern.value for t in _lark().terminals if t.pattern.type == "str" and t.pattern.value.isidentifier()
     )
 
 
@@ -300,10 +307,10 @@ _SYNTAX_EXAMPLES: dict[str, list[str]] = {
         'game "g"\ndefine d = x = 1\n',
     ],
     "E111": [
-        'setup:\n    again\n',
-        'players 2 to 4\n',
-        'zone deck: shared, hidden\n',
-        'option x = 1\n',
+        "setup:\n    again\n",
+        "players 2 to 4\n",
+        "zone deck: shared, hidden\n",
+        "option x = 1\n",
     ],
     "E113": [
         'game "g"\nmove top of deck to hand\n',
@@ -597,14 +604,25 @@ class _ToNodes(Transformer):
                 parts.append(self._inner_expr(inner, base, token))
                 i = end + 1
             elif ch == "}":
-                span = Span(Pos(token.line or 1, base_col + i, base_offset + i), Pos(token.line or 1, base_col + i + 1, 0))
-                raise _fail(self.source, "E110", "'}' without an opening '{' in this string", span, "write '}}' for a '}' in text")
+                span = Span(
+                    Pos(token.line or 1, base_col + i, base_offset + i), Pos(token.line or 1, base_col + i + 1, 0)
+                )
+                raise _fail(
+                    self.source,
+                    "E110",
+                    "'}' without an opening '{' in this string",
+                    span,
+                    "write '}}' for a '}' in text",
+                )
             else:
                 literal.append(ch)
                 i += 1
         if literal:
             parts.append("".join(literal))
-        return n.Text(parts=tuple(parts), span=_token_span(self.source, token) if self.base is None else self._token_span_in_base(token))
+        return n.Text(
+            parts=tuple(parts),
+            span=_token_span(self.source, token) if self.base is None else self._token_span_in_base(token),
+        )
 
     def _token_span_in_base(self, token: Token) -> Span:
         assert self.base is not None
@@ -624,12 +642,20 @@ class _ToNodes(Transformer):
                     return j
         col = (token.column or 1) + 1 + start
         span = Span(Pos(token.line or 1, col, 0), Pos(token.line or 1, col + 1, 0))
-        raise _fail(self.source, "E110", "'{' without a closing '}' in this string", span, "write '{{' for a '{' in text")
+        raise _fail(
+            self.source, "E110", "'{' without a closing '}' in this string", span, "write '{{' for a '{' in text"
+        )
 
     def _inner_expr(self, inner: str, base: Pos, token: Token) -> n.Expr:
         if not inner.strip():
             span = Span(base, Pos(base.line, base.col + 1, base.offset + 1))
-            raise _fail(self.source, "E110", "empty '{}' in this string", span, "put an expression between the braces, such as {c}")
+            raise _fail(
+                self.source,
+                "E110",
+                "empty '{}' in this string",
+                span,
+                "put an expression between the braces, such as {c}",
+            )
         try:
             tree = _lark().parse(inner, start="expr")
         except UnexpectedInput as exc:
@@ -641,7 +667,9 @@ class _ToNodes(Transformer):
                 hint = f"expected {_describe_expected(set(exc.expected))}"
             else:
                 hint = None
-            raise _fail(self.source, "E110", f"cannot read the expression '{{{inner}}}' in this string", span, hint) from None
+            raise _fail(
+                self.source, "E110", f"cannot read the expression '{{{inner}}}' in this string", span, hint
+            ) from None
         except DedentError:
             span = Span(base, Pos(base.line, base.col + len(inner), base.offset))
             raise _fail(self.source, "E110", f"cannot read the expression '{{{inner}}}' in this string", span) from None
@@ -762,7 +790,9 @@ class _ToNodes(Transformer):
 
     @_with_meta
     def zone_decl(self, meta: Any, name: Token, scope: str, visibility: str) -> n.ZoneDecl:
-        return n.ZoneDecl(name=self._name(name), per_player=scope == "per player", visibility=visibility, span=self._span(meta))
+        return n.ZoneDecl(
+            name=self._name(name), per_player=scope == "per player", visibility=visibility, span=self._span(meta)
+        )
 
     def zone_scope(self, children: list[Token]) -> str:
         return " ".join(str(c) for c in children)
@@ -787,7 +817,9 @@ class _ToNodes(Transformer):
         )
 
     @_with_meta
-    def define_decl(self, meta: Any, name: Token, params: tuple[n.TypedParam, ...] | None, body: n.Expr) -> n.DefineDecl:
+    def define_decl(
+        self, meta: Any, name: Token, params: tuple[n.TypedParam, ...] | None, body: n.Expr
+    ) -> n.DefineDecl:
         return n.DefineDecl(name=self._name(name), params=params or (), body=body, span=self._span(meta))
 
     @_with_meta
@@ -843,8 +875,12 @@ class _ToNodes(Transformer):
                 kind, value, span = item
                 if kind in found:
                     raise _fail(
-                        self.source, "E202", f"a second '{kind}' in this action", span,
-                        f"an action has one {kind}; for a {kind} that depends on the choices, write 'if ... then ... else ...'",
+                        self.source,
+                        "E202",
+                        f"a second '{kind}' in this action",
+                        span,
+                        f"an action has one {kind}; "
+                        f"for a {kind} that depends on the choices, write 'if ... then ... else ...'",
                     )
                 found[kind] = value
             else:
@@ -853,7 +889,13 @@ class _ToNodes(Transformer):
 
     @_with_meta
     def action_decl(
-        self, meta: Any, name: Token, choices: tuple[n.Choice, ...] | None, otherwise: Any, when: n.Expr | None, *items: Any
+        self,
+        meta: Any,
+        name: Token,
+        choices: tuple[n.Choice, ...] | None,
+        otherwise: Any,
+        when: n.Expr | None,
+        *items: Any,
     ) -> n.ActionDecl:
         label, strength, body = self._split_items(items)
         return n.ActionDecl(
@@ -918,7 +960,9 @@ class _ToNodes(Transformer):
     def valued_choice(
         self, meta: Any, count: n.Expr | None, attr: Token, value: n.Expr, pool: n.Expr, wild: str | None
     ) -> n.ValuedChoice:
-        return n.ValuedChoice(count=count, attr=self._name(attr), value=value, pool=pool, wild=wild, span=self._span(meta))
+        return n.ValuedChoice(
+            count=count, attr=self._name(attr), value=value, pool=pool, wild=wild, span=self._span(meta)
+        )
 
     @_with_meta
     def different_choice(
@@ -976,7 +1020,9 @@ class _ToNodes(Transformer):
     def deal_stmt(
         self, meta: Any, count: n.Expr, source: n.Expr, target: Token, start: n.Expr | None, facing: str | None
     ) -> n.Deal:
-        return n.Deal(count=count, source=source, target=self._name(target), start=start, facing=facing, span=self._span(meta))
+        return n.Deal(
+            count=count, source=source, target=self._name(target), start=start, facing=facing, span=self._span(meta)
+        )
 
     @_with_meta
     def shuffle_stmt(self, meta: Any, zone: n.Expr) -> n.Shuffle:
@@ -1084,7 +1130,9 @@ class _ToNodes(Transformer):
         return ("else", children[0])
 
     @_with_meta
-    def for_stmt(self, meta: Any, var: Token, iterable: n.Expr, where: n.Expr | None, body: tuple[n.Stmt, ...]) -> n.ForEach:
+    def for_stmt(
+        self, meta: Any, var: Token, iterable: n.Expr, where: n.Expr | None, body: tuple[n.Stmt, ...]
+    ) -> n.ForEach:
         return n.ForEach(var=self._name(var), iterable=iterable, where=where, body=body, span=self._span(meta))
 
     @_with_meta
@@ -1136,7 +1184,9 @@ class _ToNodes(Transformer):
     def aggregate_expr(
         self, meta: Any, op: str, value: n.Expr, var: Token, iterable: n.Expr, where: n.Expr | None
     ) -> n.Aggregate:
-        return n.Aggregate(op=op, value=value, var=self._name(var), iterable=iterable, where=where, span=self._span(meta))
+        return n.Aggregate(
+            op=op, value=value, var=self._name(var), iterable=iterable, where=where, span=self._span(meta)
+        )
 
     def aggregate_op(self, children: list[Token]) -> str:
         return str(children[0])

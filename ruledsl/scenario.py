@@ -50,7 +50,9 @@ def _move(state: GameState, c: int, dst: int, at_bottom: bool = False) -> None:
     state.loc[c] = dst
 
 
-def arrange(state: GameState, zone: str, cards: Sequence[str], owner: int | None = None, rest: str | None = None) -> None:
+def arrange(
+    state: GameState, zone: str, cards: Sequence[str], owner: int | None = None, rest: str | None = None
+) -> None:
     """Make a zone hold exactly the named cards, bottom to top.
 
     The cards come from wherever they are; the cards the zone held before go to the

@@ -222,6 +222,14 @@ class SymbolTable:
     def global_names(self) -> dict[str, Symbol]:
         """Return every name a bare word may refer to."""
         names: dict[str, Symbol] = {}
-        for table in (self.options, self.game_vars, self.player_vars, self.zones, self.defines, self.procedures, self.members):
+        for table in (
+            self.options,
+            self.game_vars,
+            self.player_vars,
+            self.zones,
+            self.defines,
+            self.procedures,
+            self.members,
+        ):
             names.update(table)
         return names

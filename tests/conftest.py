@@ -14,4 +14,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 def pytest_addoption(parser):  # type: ignore[no-untyped-def]
-    parser.addoption("--update-golden", action="store_true", help="rewrite the golden files of CLI tests with the current output")
+    parser.addoption(
+        "--update-golden", action="store_true", help="rewrite the golden files of CLI tests with the current output"
+    )

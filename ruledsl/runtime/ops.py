@@ -426,7 +426,11 @@ def valued_groups(
 
 
 def different_groups(
-    pool: Iterable[int], kind: tuple[int, ...], table: tuple[Any, ...], size: int | None, wild: Callable[[int], bool] | None
+    pool: Iterable[int],
+    kind: tuple[int, ...],
+    table: tuple[Any, ...],
+    size: int | None,
+    wild: Callable[[int], bool] | None,
 ) -> Iterator[list[int]]:
     """Yield groups whose values all differ; wild cards stand for further values."""
     by_value: dict[Any, list[int]] = {}
@@ -465,7 +469,9 @@ def different_groups(
     return rec(0, [])
 
 
-def can_form_valued(pool: Iterable[int], table: tuple[Any, ...], value: Any, size: int, wild: Callable[[int], bool] | None) -> bool:
+def can_form_valued(
+    pool: Iterable[int], table: tuple[Any, ...], value: Any, size: int, wild: Callable[[int], bool] | None
+) -> bool:
     count = 0
     for c in pool:
         if (wild is not None and wild(c)) or table[c] == value:

@@ -18,8 +18,18 @@ class ActionDef:
     """One action of a phase or window, compiled: how to label it and what it does."""
 
     __slots__ = (
-        "index", "name", "owner", "owner_kind", "is_pass", "apply", "label", "label_args", "label_is_static", "strength",
-        "span", "game",
+        "index",
+        "name",
+        "owner",
+        "owner_kind",
+        "is_pass",
+        "apply",
+        "label",
+        "label_args",
+        "label_is_static",
+        "strength",
+        "span",
+        "game",
     )
 
     def __init__(
@@ -64,7 +74,9 @@ class Action:
 
     __slots__ = ("defn", "key", "_label", "public", "_hash")
 
-    def __init__(self, defn: ActionDef, key: tuple[Any, ...], label: str | None = None, public: str | None = None) -> None:
+    def __init__(
+        self, defn: ActionDef, key: tuple[Any, ...], label: str | None = None, public: str | None = None
+    ) -> None:
         self.defn = defn
         self.key = key
         self._label = label

@@ -29,7 +29,11 @@ def test_checks_clean(name: str) -> None:
 
 @pytest.mark.parametrize(
     ("name", "players"),
-    [(name, n) for name in GAMES for n in range(players_range(check_file(name))[0], players_range(check_file(name))[1] + 1)],
+    [
+        (name, n)
+        for name in GAMES
+        for n in range(players_range(check_file(name))[0], players_range(check_file(name))[1] + 1)
+    ],
 )
 def test_random_games_end(name: str, players: int) -> None:
     game = ruledsl.load_game(name, players=players)

@@ -619,7 +619,11 @@ def test_a_for_each_over_a_huge_range_meets_the_step_budget() -> None:
 
 @pytest.mark.parametrize(
     "test",
-    ["(count i in (1 to 1000000000) where i == 3) > 0", "any i in (1 to 1000000000) where i == 3", "(total i for i in (1 to 1000000000)) > 0"],
+    [
+        "(count i in (1 to 1000000000) where i == 3) > 0",
+        "any i in (1 to 1000000000) where i == 3",
+        "(total i for i in (1 to 1000000000)) > 0",
+    ],
 )
 def test_going_through_a_huge_range_is_refused_at_once(test: str) -> None:
     action = f"phase play:\n    action finish when {test}:\n        end game, draw\n"
@@ -647,7 +651,10 @@ def test_a_choice_among_the_subsets_of_a_big_hand_is_refused() -> None:
 
 
 def test_a_number_in_a_huge_range_is_a_test_of_its_bounds() -> None:
-    action = "phase play:\n    action finish when x + 7 in (1 to 1000000000) and not (0 in (1 to 1000000000)):\n        end game, draw\n"
+    action = (
+        "phase play:\n    action finish when x + 7 in (1 to 1000000000) and not (0 in (1 to 1000000000)):\n"
+        "        end game, draw\n"
+    )
     state = load_checked(_checked(_TINY + "setup:\n    shuffle deck\n" + action), 2).new_initial_state(seed=0)
     with within(1.0):
         assert [str(a) for a in state.legal_actions()] == ["finish"]

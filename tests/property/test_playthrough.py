@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 import ruledsl
 from ruledsl.game import check_file, options_of, players_range
@@ -80,7 +87,9 @@ def hidden_from(state: GameState, player: int, z: int, c: int) -> bool:
 def permute_hidden(state: GameState, player: int, rng: random.Random) -> GameState:
     """Return a copy in which the cards ``player`` cannot see have traded places."""
     copy = state.clone()
-    places = [(z, i) for z, cards in enumerate(copy.zones) for i, c in enumerate(cards) if hidden_from(copy, player, z, c)]
+    places = [
+        (z, i) for z, cards in enumerate(copy.zones) for i, c in enumerate(cards) if hidden_from(copy, player, z, c)
+    ]
     cards = [copy.zones[z][i] for z, i in places]
     rng.shuffle(cards)
     for (z, i), c in zip(places, cards):

@@ -21,8 +21,7 @@ import pytest
 import ruledsl
 from ruledsl import TERMINAL, IllegalActionError
 from ruledsl.scenario import arrange, cards_in, give_turn, set_var, stack_top
-
-from tests.scenarios.support import hand, deck, labels, act
+from tests.scenarios.support import act, deck, hand, labels
 
 A, B, C, D = 0, 1, 2, 3
 SUITS = "♠♥♦♣"

@@ -21,8 +21,7 @@ import pytest
 import ruledsl
 from ruledsl import TERMINAL, IllegalActionError
 from ruledsl.scenario import arrange, cards_in, get_var, give_turn, set_var
-
-from tests.scenarios.support import hand, deck, labels, act
+from tests.scenarios.support import act, deck, hand, labels
 
 # ---------------------------------------------------------------------------- helpers
 
@@ -438,9 +437,7 @@ def test_kb_t12_payment_with_a_joker():
     Pre: A wins with "three 4s"; his hand is {4, 4, J, 2, 5}; the lot is [3, 1, 3]. Act: resolve the auction.
     Exp: 4, 4 go to the discard pile; J goes face up in front of A (A's exposed jokers = 1);
     A's hand = {2, 5, 3, 1, 3}; A is the first player next round."""
-    state = position(
-        {A: ["4", "4", J, "2", "5"], B: ["1"], C: []}, lot=["3", "1", "3"], deck_top=["5", "2", "5"]
-    )
+    state = position({A: ["4", "4", J, "2", "5"], B: ["1"], C: []}, lot=["3", "1", "3"], deck_top=["5", "2", "5"])
     play(state, (B, "bid one 1"), (C, "pass"), (A, "bid three 4s"), (B, "pass"))
     assert state.phase_name() == "paying" and state.current_player() == A
     assert labels(state) == ["pay 4 4 Joker"]
@@ -500,9 +497,7 @@ def test_kb_t14_nobody_bids():
 def test_kb_t16_only_the_auction_winner_lays_squares():
     """KB-T16 Only the auction winner lays squares.
     Pre: B holds {5, 5, 5, 5}; A won this auction. Act: B tries to lay a square. Exp: rejected."""
-    state = position(
-        {A: ["1", J, "2"], B: ["5", "5", "5", "5"], C: []}, lot=["1", "1"], deck_top=["3", "4", "3"]
-    )
+    state = position({A: ["1", J, "2"], B: ["5", "5", "5", "5"], C: []}, lot=["1", "1"], deck_top=["3", "4", "3"])
     play(state, (B, "pass"), (C, "pass"), (A, "bid one 2"))
     play(state, (A, "pay 2"))
     # A may lay his square of 1s (with the cards he won); B, who did not win, may not.
@@ -781,9 +776,7 @@ def test_kb_a7_raising_with_the_same_cards():
 def test_kb_a8_losers_and_passers_keep_everything_jokers_too():
     """KB-A8 / KB-A9: the bid cards of players who pass or are outbid stay in their hands;
     a joker that backed a losing bid is not "used": it stays in hand, nothing goes in front."""
-    state = position(
-        {A: ["3"], B: ["2", "2", "2"], C: ["1", J, "4"]}, lot=["5", "1", "5"], deck_top=["4", "3", "4"]
-    )
+    state = position({A: ["3"], B: ["2", "2", "2"], C: ["1", J, "4"]}, lot=["5", "1", "5"], deck_top=["4", "3", "4"])
     play(state, (B, "bid one 2"), (C, "bid two 1s"), (A, "pass"), (B, "bid three 2s"), (C, "pass"))
     play(state, (B, "pay 2 2 2"))
     assert hand(state, C) == ["1", J, "4"]
@@ -967,9 +960,7 @@ def test_kb_a15_mice_run_out_while_laying():
     """KB-A15: squares are paid in the order laid, min(value, supply) each; once the supply is 0 the
     other squares still go down but earn 0 (a joker square may still be discarded); the game ends
     when the winner's square step is over."""
-    state = position(
-        {A: ["3"] * 4 + ["5"] * 4 + [J] * 4 + ["1"], B: [], C: []}, lot=["2", "4", "2"], supply=4
-    )
+    state = position({A: ["3"] * 4 + ["5"] * 4 + [J] * 4 + ["1"], B: [], C: []}, lot=["2", "4", "2"], supply=4)
     play(state, (B, "pass"), (C, "pass"), (A, "bid one 1"), (A, "pay 1"))
     play(state, (A, "lay a square of 3s (3 3 3 3)"))
     assert mice(state) == [3, 0, 0] and get_var(state, "supply") == 1
@@ -1037,9 +1028,7 @@ def test_kb_a17_tie_break_uses_the_full_joker_count():
 def test_kb_a18_the_winner_leads_the_next_round():
     """KB-A18: the auction winner becomes the first player: he turns up the next lot, the joker draws
     start at his left, and so does the next auction."""
-    state = position(
-        {A: ["1"], B: ["4", "4"], C: ["2"]}, lot=["3", "5", "3"], deck_top=["2", J, "1", "5", "3", "4"]
-    )
+    state = position({A: ["1"], B: ["4", "4"], C: ["2"]}, lot=["3", "5", "3"], deck_top=["2", J, "1", "5", "3", "4"])
     play(state, (B, "bid two 4s"), (C, "pass"), (A, "pass"), (B, "pay 4 4"))
     assert get_var(state, "leader") == B
     assert lot(state) == ["2", J]

@@ -16,8 +16,7 @@ import ruledsl
 from ruledsl import TERMINAL, IllegalActionError
 from ruledsl.runtime import chance
 from ruledsl.scenario import arrange, cards_in, get_var, give_turn, set_var, stack_top
-
-from tests.scenarios.support import hand, deck, labels, act
+from tests.scenarios.support import act, deck, hand, labels
 
 # ---------------------------------------------------------------------------- helpers
 

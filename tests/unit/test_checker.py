@@ -213,7 +213,10 @@ def test_e202_second_label_in_an_action() -> None:
     # Found while reading the action, so it is a syntax-stage error (the file is not checked further).
     with pytest.raises(ParseError) as info:
         check_text(
-            replace("        move top of deck to hand", '        label "a"\n        label "b"\n        move top of deck to hand')
+            replace(
+                "        move top of deck to hand",
+                '        label "a"\n        label "b"\n        move top of deck to hand',
+            )
         )
     assert [(d.code, d.line, d.column) for d in info.value.diagnostics] == [("E202", 12, 9)]
 

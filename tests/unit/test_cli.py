@@ -172,6 +172,8 @@ class TestBench:
 def test_python_dash_m_runs_the_command_line() -> None:
     import subprocess
 
-    done = subprocess.run([sys.executable, "-m", "ruledsl", "list"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "ruledsl", "list"], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
     assert done.returncode == 0
     assert "quasenbo" in done.stdout and done.stderr == ""

@@ -937,11 +937,21 @@ class TestSyntaxErrors:
         from ruledsl.source import Source
 
         with pytest.raises(CheckError) as info:
-            check_source(Source("t.game", HEADER + "players 2 to 2\ndeck:\n    card \"a\"\nzone pile: shared, public\nto deck:\n    shuffle pile\nsetup:\n    deck\n    end game\n"
-                                     "phase play:\n    action finish:\n        end game\n"))
+            check_source(
+                Source(
+                    "t.game",
+                    HEADER
+                    + 'players 2 to 2\ndeck:\n    card "a"\nzone pile: shared, public\nto deck:\n'
+                    + "    shuffle pile\nsetup:\n    deck\n    end game\n"
+                    "phase play:\n    action finish:\n        end game\n",
+                )
+            )
         d = info.value.diagnostics[0]
         assert (d.code, d.message, d.line, d.column) == (
-            "E106", "'deck' is a keyword of the language and cannot name a procedure", 6, 4
+            "E106",
+            "'deck' is a keyword of the language and cannot name a procedure",
+            6,
+            4,
         )
 
     def test_e107_unexpected_end_of_file(self) -> None:

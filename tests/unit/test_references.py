@@ -22,7 +22,9 @@ CASES = [(name, players) for name, (_, counts, _) in GAMES.items() for players i
 
 def snapshot(state):
     """Everything observable about a state, for equality checks."""
-    piles = (state.stock, state.discard, state.suit, state.passes) if hasattr(state, "stock") else (state.deck, state.pile)
+    piles = (
+        (state.stock, state.discard, state.suit, state.passes) if hasattr(state, "stock") else (state.deck, state.pile)
+    )
     return (
         repr([list(h) for h in state.hands]),
         repr(piles),
@@ -234,7 +236,9 @@ def test_qb_deal():
 
 
 def test_qb_quasenbo_draws_one_penalty():
-    state = qb_position([["the Forest", "the Sea"], ["the End"]], ["Ace of Moons", "the Mountain"], ["the Bard", "the Sailor"])
+    state = qb_position(
+        [["the Forest", "the Sea"], ["the End"]], ["Ace of Moons", "the Mountain"], ["the Bard", "the Sailor"]
+    )
     assert state.legal_actions() == [C["the Forest"]]
     state.apply_action(C["the Forest"])
     assert state.hands[0] == [C["the Sea"], C["the Sailor"]]
