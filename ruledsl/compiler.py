@@ -985,15 +985,7 @@ class _Compiler:
             em.line(f"{src} = Z[{self.ex(s.what.zone, ctx)}]")
             em.line(f"if {src}:")
             with em.block():
-                em.line("if st.known is None:")
-                with em.block():
-                    em.line(f"{c} = {src}.pop()")
-                    em.line(f"Z[{dst}].append({c})")
-                    em.line(f"st.loc[{c}] = {dst}")
-                em.line("else:")
-                with em.block():
-                    em.line(f"{c} = {src}[-1]")
-                    em.line(f"op_move_card(st, {c}, {dst}, 0)")
+                self._emit_take_top(src, c, dst, "st.known is None")
                 self._after_move(s, f"({c},)", ctx)
                 if needs_fire:
                     self._fire(dst, f"[{c}]", ctx, family)
@@ -1036,6 +1028,20 @@ class _Compiler:
             face = {"up": "True", "down": "False", None: "None"}[s.facing]
             self.em.line(f"st.set_faces({moved}, {face})")
 
+    def _emit_take_top(self, src: str, c: str, dst: str, plain: str) -> None:
+        """Move the top card of list ``src`` (named ``c``) onto zone ``dst``: by pop and append
+        while ``plain`` (nobody's knowledge is tracked), else through op_move_card."""
+        em = self.em
+        em.line(f"if {plain}:")
+        with em.block():
+            em.line(f"{c} = {src}.pop()")
+            em.line(f"Z[{dst}].append({c})")
+            em.line(f"st.loc[{c}] = {dst}")
+        em.line("else:")
+        with em.block():
+            em.line(f"{c} = {src}[-1]")
+            em.line(f"op_move_card(st, {c}, {dst}, 0)")
+
     def _st_Deal(self, s: n.Deal, ctx: _Ctx) -> None:
         zone: ZoneSym = self.ref(s)
         base = self.zone_base(zone)
@@ -1052,15 +1058,7 @@ class _Compiler:
                 em.line(f"if not {src}:")
                 with em.block():
                     em.line("break")
-                em.line(f"if {plain}:")
-                with em.block():
-                    em.line(f"{c} = {src}.pop()")
-                    em.line(f"Z[{base} + {q}].append({c})")
-                    em.line(f"st.loc[{c}] = {base} + {q}")
-                em.line("else:")
-                with em.block():
-                    em.line(f"{c} = {src}[-1]")
-                    em.line(f"op_move_card(st, {c}, {base} + {q}, 0)")
+                self._emit_take_top(src, c, f"{base} + {q}", plain)
                 if self.uses_faces:
                     face = {"up": "True", "down": "False", None: "None"}[s.facing]
                     em.line(f"st.set_faces(({c},), {face})")
