@@ -13,7 +13,6 @@ winner turns up the next lot.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 import pytest
@@ -1138,9 +1137,10 @@ def test_kb_a22_one_round_by_default():
 # ---------------------------------------------------------------------------- performance
 
 
-def test_legal_bids_of_a_25_card_hand_with_6_jokers_are_listed_fast():
+def test_legal_bids_of_a_25_card_hand_with_6_jokers():
     """Issue requirement: a hand of 25 cards, 6 of them jokers, lists its bids by counting, not by
-    enumerating subsets. Hand: four each of 1-4, three 5s, six jokers.
+    enumerating subsets (benchmarks/katzenjammer_big_hand.py measures how long it takes).
+    Hand: four each of 1-4, three 5s, six jokers.
 
     By hand, from the rules: held(v) = (cards of value v) + 6 jokers = 10, 10, 10, 10, 9, so the
     valued bids number 10 + 10 + 10 + 10 + 9 = 49; the mixed bids are 2 to min(5, 5 + 6) = 5
@@ -1149,27 +1149,18 @@ def test_legal_bids_of_a_25_card_hand_with_6_jokers_are_listed_fast():
     big = ["1"] * 4 + ["2"] * 4 + ["3"] * 4 + ["4"] * 4 + ["5"] * 3 + [J] * 6
     assert len(big) == 25
     state = position({A: ["3", "3", "3", "3"], B: big, C: []}, lot=["2", "2"], leader=C, turn=B)
-    start = time.perf_counter()
     listed = state.legal_actions()
-    elapsed = time.perf_counter() - start
     assert len(listed) == 54
     assert len(bids(state)) == 53
     assert "bid ten 1s" in bids(state) and "bid nine 5s" in bids(state) and "bid ten 5s" not in bids(state)
-    assert elapsed < 0.5, elapsed
 
     # The same hand over a standing bid.
     give_turn(state, A, "bidding")
     play(state, (A, "bid four 3s"))
-    start = time.perf_counter()
     listed = state.legal_actions()
-    elapsed = time.perf_counter() - start
     assert len(listed) == 33 and len(bids(state)) == 32
-    assert elapsed < 0.5, elapsed
 
     # Winning "5 different" with it: 2 ** 5 = 32 ways to pay (each value by its card or a joker).
     play(state, (B, "bid 5 different"), (C, "pass"), (A, "pass"))
-    start = time.perf_counter()
     listed = state.legal_actions()
-    elapsed = time.perf_counter() - start
     assert len(listed) == 32
-    assert elapsed < 0.5, elapsed
