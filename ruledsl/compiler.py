@@ -2207,6 +2207,10 @@ def _shower(t: Type, sy: Any) -> Callable[..., Any]:
         return lambda st, viewer, v: None if v is None else st.show_card(viewer, v)
     if t.kind == "cards":
         return lambda st, viewer, v: [st.show_card(viewer, c) for c in v]
+    if t.kind == "player":  # named as everywhere else a player is shown: P0, P1...
+        return lambda st, viewer, v: None if v is None else ops.show_player(v)
+    if t.kind == "players":
+        return lambda st, viewer, v: [ops.show_player(q) for q in v]
     return lambda st, viewer, v: v
 
 

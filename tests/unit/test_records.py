@@ -220,7 +220,7 @@ class TestView:
         lines = describe_view(state.observation(0), 0)
         assert "your shown: (empty)" in lines
         assert "shown: P1: (empty)" in lines
-        assert "  score 0, opener 0" in lines
+        assert "  score 0, opener P0" in lines  # a player is named as everywhere else
         state.apply_action(state.action_from_string("take"))
         lines = describe_view(state.observation(1), 1)
         assert "stock: (empty)" in lines
