@@ -1841,6 +1841,9 @@ class _Compiler:
                 continue
             assert key.value is not None
             v = self.ex(key.value, ctx)
+            if _LITERAL.fullmatch(v):  # a fixed value (an option): 'is' must not meet a literal
+                parts.append("INF" if "None" in v else f"-{v}" if key.order == "highest" else v)
+                continue
             if key.order == "highest":
                 parts.append(f"(-{v} if {v} is not None else INF)")
             else:
