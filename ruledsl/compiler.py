@@ -2241,14 +2241,20 @@ def option_values(checked: CheckedGame, players: int, given: dict[str, Any]) -> 
             values[decl.name] = default
         if isinstance(decl.domain, n.RangeDomain):
             low, high = load.value(decl.domain.low), load.value(decl.domain.high)
-            if not low <= values[decl.name] <= high:
+            value = values[decl.name]
+            # An 'if' in the default or the bounds may give none for some player counts.
+            if None in (low, high, value) or not low <= value <= high:
+                shown = ["none" if x is None else x for x in (low, high, value, default)]
                 raise OptionError(
                     [
                         Diagnostic(
                             "E602",
-                            f"option '{decl.name}' must be from {low} to {high}, not {values[decl.name]}",
+                            f"option '{decl.name}' must be from {shown[0]} to {shown[1]}, not {shown[2]}",
                             decl.span,
-                            f"the default is {default}",
+                            f"the default is {shown[3]}"
+                            if decl.name in given
+                            else f"the default is {shown[3]} for {players} players: make it a number in the range "
+                            "for every player count",
                             source=checked.source,
                         )
                     ]

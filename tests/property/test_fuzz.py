@@ -691,3 +691,25 @@ def test_a_huge_deck_is_refused_before_it_is_built() -> None:
     with within(1.0), pytest.raises(OptionError) as info:
         load_checked(checked, 2)
     assert info.value.diagnostics[0].code == "E604"
+
+
+def test_an_option_whose_default_is_none_for_some_player_count_is_refused_for_it() -> None:
+    # Found by the long fuzz run: a mutation gave 'if players <= 4 then none else 5'.
+    option = "option hand_size: 1 to 12 = if players <= 4 then none else 5\n"
+    checked = _checked(_TINY.replace("var x = 0\n", "var x = 0\n" + option) + "setup:\n    shuffle deck\n" + _PLAY)
+    with pytest.raises(OptionError) as info:
+        load_checked(checked, 2)
+    d = info.value.diagnostics[0]
+    assert (d.code, d.line, d.message) == ("E602", 6, "option 'hand_size' must be from 1 to 12, not none")
+    assert d.hint == "the default is none for 2 players: make it a number in the range for every player count"
+
+
+@pytest.mark.parametrize("key", ["lowest bonus", "highest bonus", "highest 3"])
+def test_a_ranking_by_a_fixed_value_compiles_without_a_warning(key: str) -> None:
+    # Found by the fuzz tests: a key fixed at load ('then lowest penalty_threshold') wrote
+    # '(1) is not None', which Python warns about (an error under this suite's -W error).
+    rules = _TINY.replace("var x = 0\n", "var x = 0\noption bonus: 0 to 9 = 1\n") + "setup:\n    shuffle deck\n"
+    rules += _PLAY + f"ranking: highest x, then {key}\n"
+    state = load_checked(_checked(rules), 2).new_initial_state(seed=0)
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
