@@ -422,7 +422,7 @@ def test_kb_t11_passing_is_final():
     assert [str(a) for a in state.history()] == [
         "pass", "bid one 3", "bid one 4", "bid two 3s", "bid two 4s", "pass"
     ]  # fmt: skip
-    play(state, (A, "pay 4 4"))
+    play(state, (A, "pay 4 4"), (A, "stop laying squares"))
     # The next auction: B may bid again (A leads, B acts first).
     assert lot(state) == ["1", "3", "1"]
     assert state.current_player() == B
@@ -440,7 +440,7 @@ def test_kb_t12_payment_with_a_joker():
     play(state, (B, "bid one 1"), (C, "pass"), (A, "bid three 4s"), (B, "pass"))
     assert state.phase_name() == "paying" and state.current_player() == A
     assert labels(state) == ["pay 4 4 Joker"]
-    play(state, (A, "pay 4 4 Joker"))
+    play(state, (A, "pay 4 4 Joker"), (A, "stop laying squares"))
     assert discard(state) == ["4", "4"]
     assert jokers(state, A) == [J]
     assert sorted(hand(state, A)) == sorted(["2", "5", "3", "1", "3"])
@@ -638,7 +638,7 @@ def test_kb_t25_last_player_left_with_no_standing_bid():
     play(won, (A, "bid one 1"))
     assert won.phase_name() == "paying" and won.current_player() == A
     assert labels(won) == ["pay 1"]
-    play(won, (A, "pay 1"))
+    play(won, (A, "pay 1"), (A, "stop laying squares"))
     assert sorted(hand(won, A)) == ["2", "3", "5", "5"]
     assert discard(won) == ["1"]
     assert get_var(won, "leader") == A
@@ -688,7 +688,7 @@ def test_kb_a3_the_first_player_bids_last_and_may_win_his_own_lot():
     assert "bid two 2s" in labels(state)
     play(state, (A, "bid two 2s"), (B, "pass"))
     assert state.phase_name() == "paying" and state.current_player() == A
-    play(state, (A, "pay 2 2"))
+    play(state, (A, "pay 2 2"), (A, "stop laying squares"))
     assert sorted(hand(state, A)) == ["4", "4", "5"]
     assert get_var(state, "leader") == A
     assert state.current_player() == B
@@ -946,13 +946,37 @@ def test_kb_a14_squares_are_optional_and_may_wait_for_a_later_win():
     assert mice(state) == [3, 0, 0]
 
 
-def test_kb_a14_no_squares_phase_without_a_square():
-    """KB-A14: after paying, a winner who cannot make any square goes straight on to the next reveal."""
+def test_kb_a14_squares_step_even_without_a_square():
+    """KB-A14: a winner who cannot make any square still comes to the squares step, with only
+    'stop laying squares' to choose: skipping the step would tell the table that he holds no
+    four of a kind. Then the next reveal."""
     state = position({A: ["3", "3", "1"], B: [], C: []}, lot=["3", "2", "2"], deck_top=["4", "1", "4"])
     play(state, (B, "pass"), (C, "pass"), (A, "bid one 1"), (A, "pay 1"))
     assert sorted(hand(state, A)) == ["2", "2", "3", "3", "3"]
+    assert state.phase_name() == "squares" and state.current_player() == A
+    assert labels(state) == ["stop laying squares"]
+    play(state, (A, "stop laying squares"))
     assert state.phase_name() == "bidding" and state.current_player() == B
     assert lot(state) == ["4", "1", "4"]
+
+
+def test_kb_a14_others_cannot_tell_whether_the_winner_holds_a_square():
+    """The step the game goes to after paying, and what the others see of it, do not depend on
+    whether the winner's hand makes a square."""
+
+    def after_paying(a_hand: list[str]) -> tuple[str, object, dict]:
+        state = position({A: a_hand, B: [], C: []}, lot=["4", "1", "4"])
+        play(state, (B, "pass"), (C, "pass"), (A, "bid one 1"), (A, "pay 1"))
+        seen = state.observation(B)
+        seen["zones"].pop("hand")  # sizes are equal; the cards are A's alone
+        return state.phase_name(), state.current_player(), seen
+
+    with_square = after_paying(["5", "5", "5", J, "1"])
+    without = after_paying(["5", "5", "3", "2", "1"])
+    assert with_square[:2] == without[:2] == ("squares", A)
+    assert {k: v for k, v in with_square[2].items() if k != "legal_actions"} == {
+        k: v for k, v in without[2].items() if k != "legal_actions"
+    }
 
 
 def test_kb_a15_mice_run_out_while_laying():
@@ -1028,7 +1052,7 @@ def test_kb_a18_the_winner_leads_the_next_round():
     """KB-A18: the auction winner becomes the first player: he turns up the next lot, the joker draws
     start at his left, and so does the next auction."""
     state = position({A: ["1"], B: ["4", "4"], C: ["2"]}, lot=["3", "5", "3"], deck_top=["2", J, "1", "5", "3", "4"])
-    play(state, (B, "bid two 4s"), (C, "pass"), (A, "pass"), (B, "pay 4 4"))
+    play(state, (B, "bid two 4s"), (C, "pass"), (A, "pass"), (B, "pay 4 4"), (B, "stop laying squares"))
     assert get_var(state, "leader") == B
     assert lot(state) == ["2", J]
     assert hand(state, C) == ["2", "1"]
