@@ -60,6 +60,7 @@ class GameState:
         "log",
         "last_args",
         "last_actor",
+        "last_shown",
         "truncated",
         "max_actions",
         "known",
@@ -108,6 +109,7 @@ class GameState:
         st.log = [] if log else None
         st.last_args = ()
         st.last_actor = None
+        st.last_shown = None  # see _round_over
         st.truncated = False
         st.max_actions = game.max_actions
         st.known = None
@@ -152,6 +154,7 @@ class GameState:
         c.log = None
         c.last_args = self.last_args
         c.last_actor = self.last_actor
+        c.last_shown = self.last_shown
         c.truncated = self.truncated
         c.max_actions = self.max_actions
         c.known = None if self.known is None else [row[:] for row in self.known]
@@ -283,12 +286,19 @@ class GameState:
         raise self._illegal(f"'{text}' is not a legal action now")
 
     def describe_last(self, viewer: int | None) -> str:
-        """Return the last action's label as ``viewer`` sees it now (None: a spectator)."""
+        """Return the last action's label as ``viewer`` saw it when it was played (None: a spectator)."""
         if self._hist is None:
             return ""
         action = self._hist[0]
         if viewer is not None and viewer == self.last_actor:
             return str(action)
+        shown = self.last_shown
+        if shown is not None and shown[0] is self._hist:
+            return shown[1][self.n if viewer is None else viewer]
+        return self._describe_now(action, viewer)
+
+    def _describe_now(self, action: Action, viewer: int | None) -> str:
+        """The last action's label with each card as ``viewer`` sees it where it lies now."""
         defn = action.defn
         if defn.label_is_static:
             return defn.label_args(
@@ -624,6 +634,12 @@ class GameState:
             self._round_over()
 
     def _round_over(self) -> None:
+        if self._hist is not None:
+            # The next round gathers and deals the cards again: fix the last action's text
+            # as each player saw it before its cards leave the places it put them.
+            action = self._hist[0]
+            viewers: list[int | None] = [*range(self.n), None]
+            self.last_shown = (self._hist, [self._describe_now(action, v) for v in viewers])
         if self.prog.round_end is None:
             self._game_over(GameOver())
             return
