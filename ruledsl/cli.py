@@ -284,7 +284,29 @@ class _Usage(Exception):
 
 
 def _load(args: argparse.Namespace) -> Game:
-    return load_game(args.game, players=args.players, options=_parse_options(args.option or []))
+    players = args.players
+    seats = getattr(args, "seats", None)
+    if players is None and seats:
+        players = len(seats.split(","))  # '--seats human,random,random' says how many play
+    return load_game(args.game, players=players, options=_parse_options(args.option or []))
+
+
+def _open_log(path: str | None) -> None:
+    """Make sure the game log can be written before any game is played (and its record lost)."""
+    if path is None:
+        return
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise _Usage(f"cannot write the game log '{path}': {exc.strerror or exc}") from None
+
+
+def _write_log(path: str, records: list[dict[str, Any]]) -> None:
+    try:
+        write_records(path, records)
+    except OSError as exc:
+        raise _Usage(f"cannot write the game log '{path}': {exc.strerror or exc}") from None
 
 
 def _seats(args: argparse.Namespace, players: int, default: str) -> list[str]:
@@ -326,9 +348,9 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
         if text.lower() in ("q", "quit", "exit"):
             raise EOFError
         if text.lower() in ("?", "help", "h"):
+            suits = " (♠♥♦♣ may be typed s h d c)" if any(ch in str(a) for a in legal for ch in "♠♥♦♣") else ""
             print(
-                "Type the number of an action, or its text (♠♥♦♣ may be typed s h d c); "
-                "'v' shows your view again; 'q' quits.",
+                f"Type the number of an action, or its text{suits}; 'v' shows your view again; 'q' quits.",
                 file=out,
             )
             continue
@@ -367,6 +389,7 @@ def _normal(text: str) -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     game = _load(args)
+    _open_log(args.log)
     interactive = sys.stdin.isatty()
     seats = _seats(args, game.players, "human" if interactive else "random")
     humans = [q for q, spec in enumerate(seats) if parse_spec(spec)[0] == "human"]
@@ -408,7 +431,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     for line in result_lines(state):
         print(line, file=out)
     if args.log:
-        write_records(args.log, [record_of_state(game, args.seed, seats, state, actors)])
+        _write_log(args.log, [record_of_state(game, args.seed, seats, state, actors)])
     return EXIT_OK
 
 
@@ -422,6 +445,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise _Usage("simulate plays bots only; 'human' cannot take a seat")
     if args.n < 1:
         raise _Usage("-n must be at least 1")
+    if args.jobs < 1:
+        raise _Usage("--jobs must be at least 1")
+    _open_log(args.log)
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         raise _Usage("--plot needs matplotlib: pip install 'ruledsl[plot]' (or pip install matplotlib)")
     _check_behind_after(args.behind_after)
@@ -429,11 +455,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     with _Progress() as bar:
         progress = None if args.json else lambda k: bar.add(k, args.n)
-        jobs = max(1, args.jobs)
+        jobs = args.jobs
         records = run_games(game, seeds, seats, jobs, progress, rotate=args.rotate, keep_labels=bool(args.log))
     elapsed = time.perf_counter() - started
     if args.log:
-        write_records(
+        _write_log(
             args.log,
             [build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated) for r in records],
         )
@@ -781,11 +807,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_fmt)
 
-    def load_args(p: argparse.ArgumentParser) -> None:
+    def load_args(
+        p: argparse.ArgumentParser, players_help: str = "number of players (default: the least the game allows)"
+    ) -> None:
         p.add_argument("game", metavar="GAME", help="a .game file or a bundled game's name")
-        p.add_argument(
-            "--players", type=int, default=None, help="number of players (default: the least the game allows)"
-        )
+        p.add_argument("--players", type=int, default=None, help=players_help)
         p.add_argument(
             "--option",
             action="append",
@@ -794,7 +820,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     def game_args(p: argparse.ArgumentParser) -> None:
-        load_args(p)
+        load_args(p, "number of players (default: as many as --seats names, else the least the game allows)")
         p.add_argument("--seed", type=int, default=0, help="seed of all randomness (default 0)")
         p.add_argument(
             "--seats",

@@ -177,3 +177,29 @@ def test_python_dash_m_runs_the_command_line() -> None:
     )
     assert done.returncode == 0
     assert "quasenbo" in done.stdout and done.stderr == ""
+
+
+class TestPlayAndSimulateArguments:
+    def test_the_seats_say_how_many_play(self) -> None:
+        code, out, err = run_cli(["play", "katzenjammer_blues", "--seats", "random,random,random", "--seed", "2"])
+        assert (code, err) == (0, "")
+        assert out.startswith("Katzenjammer Blues: 3 players (P0 random, P1 random, P2 random), seed 2")
+
+    def test_players_and_seats_that_disagree_are_refused(self) -> None:
+        code, out, err = run_cli(["play", "quasenbo", "--players", "4", "--seats", "random,random,random"])
+        assert (code, out) == (2, "")
+        assert "--seats names 3 seats, but the game has 4 players" in err
+
+    @pytest.mark.parametrize("command", [["play", "quasenbo"], ["simulate", "quasenbo", "-n", "3"]])
+    def test_a_log_that_cannot_be_written_is_refused_before_playing(self, command: list[str], tmp_path: Path) -> None:
+        for bad, reason in (
+            (tmp_path / "no" / "such" / "dir.jsonl", "No such file or directory"),
+            (tmp_path, "Is a directory"),
+        ):
+            code, out, err = run_cli([*command, "--seats", "random,random", "--log", str(bad)])
+            assert (code, out) == (2, "")
+            assert err == f"ruledsl: error: cannot write the game log '{bad}': {reason}\n"
+
+    def test_jobs_below_one_are_refused(self) -> None:
+        code, out, err = run_cli(["simulate", "quasenbo", "-n", "3", "--jobs", "0"])
+        assert (code, out, err) == (2, "", "ruledsl: error: --jobs must be at least 1\n")
