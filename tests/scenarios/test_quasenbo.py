@@ -389,6 +389,19 @@ def test_qb_a3_two_decktets_and_hand_size_option():
     assert len(deck(state)) == BASIC_DECK - 12 - 1
 
 
+def test_qb_a3_a_deal_that_leaves_too_few_cards_is_refused_at_load():
+    """QB-A3, QB-A15: after the deal there must be a starter and a card to bury the Excuse under;
+    with two Decktets both Excuses may come up, so one card more. 6 x 12 + 3 = 75 > 74 cards."""
+    excuse_two_decks = {"excuse": True, "decks": 2}
+    with pytest.raises(ruledsl.RuleDslError) as caught:
+        load(6, hand_size=12, **excuse_two_decks)
+    assert [d.code for d in caught.value.diagnostics] == ["E605"]
+    assert caught.value.diagnostics[0].message == "6 hands of 12 cards leave too few in the deck"
+    for seed in range(20):  # one card fewer each leaves enough: the Excuses are always buried
+        state = load(6, hand_size=11, **excuse_two_decks).new_initial_state(seed=seed)
+        assert pile(state) != ["the Excuse"]
+
+
 def test_qb_a3_extended_deck_composition():
     """Section 2.2 / rule 9: the Excuse adds 1 card, the Pawns 4, the Courts 4; none by default."""
 
