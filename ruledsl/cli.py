@@ -422,7 +422,9 @@ def cmd_play(args: argparse.Namespace) -> int:
                 action = decide(agents[seat], state, seat)
             state.apply_action(action)
             actors.append(seat)
-            print(f"P{seat}: {state.describe_last(viewer if seat != viewer else seat)}", file=out)
+            seen = state.describe_last(viewer if seat != viewer else seat)
+            if seen:
+                print(f"P{seat}: {seen}", file=out)
             for line in state.take_log():
                 print(f"  {line}", file=out)
     except EOFError:

@@ -286,12 +286,18 @@ class GameState:
         raise self._illegal(f"'{text}' is not a legal action now")
 
     def describe_last(self, viewer: int | None) -> str:
-        """Return the last action's label as ``viewer`` saw it when it was played (None: a spectator)."""
+        """Return the last action's label as ``viewer`` saw it when it was played (None: a spectator).
+
+        The text is empty when the viewer did not see the action at all: letting a window
+        pass, which only the player offered it knows of.
+        """
         if self._hist is None:
             return ""
         action = self._hist[0]
         if viewer is not None and viewer == self.last_actor:
             return str(action)
+        if action.defn.is_pass and action.defn.owner_kind == "window":
+            return ""
         shown = self.last_shown
         if shown is not None and shown[0] is self._hist:
             return shown[1][self.n if viewer is None else viewer]
@@ -879,13 +885,19 @@ def _observe(st: GameState, player: int) -> dict[str, Any]:
             "passed": list(st.auction[2]),
         }
     window = None
+    current = st.current_player()
     if st.windows is not None and not st.terminal:
-        window = {"name": prog.windows[st.windows[0][0]].name, "player": st.actor}
+        if player == st.actor:
+            window = {"name": prog.windows[st.windows[0][0]].name, "player": st.actor}
+        else:
+            # Only a player offered a window knows it (being offered one tells what he
+            # holds): the others see the turn about to go on.
+            current = st.turn
     obs: dict[str, Any] = {
         "game": prog.name,
         "player": player,
         "players": st.n,
-        "current_player": st.current_player(),
+        "current_player": current,
         "phase": prog.phases[st.phase].name,
         "round": st.round,
         "direction": "clockwise" if st.direction == 1 else "counterclockwise",

@@ -280,7 +280,9 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
         if actor == viewer:
             yield from describe_view(state.observation(viewer), viewer)
         apply_label(state, text, number)
-        yield f"P{actor}: {state.describe_last(viewer)}"
+        seen = state.describe_last(viewer)
+        if seen:
+            yield f"P{actor}: {seen}"
         for line in state.take_log():
             yield f"  {line}"
     if state.is_terminal():

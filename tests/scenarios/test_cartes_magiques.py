@@ -120,7 +120,10 @@ def plays(state: ruledsl.GameState) -> set[str]:
 
 
 def window(state: ruledsl.GameState) -> dict[str, object] | None:
-    return state.observation(A)["window"]
+    """The open window, as the player it is offered to sees it (only he does)."""
+    if state.is_terminal():
+        return None
+    return state.observation(state.current_player())["window"]
 
 
 def everything(state: ruledsl.GameState) -> list[str]:
@@ -581,7 +584,10 @@ def test_cm_t24_cut_with_an_identical_card():
     assert state.game.options["cuts"] is True
     act(state, "play 9♥")
     assert window(state) == {"name": "cut", "player": C}  # B has nothing to cut with: C is asked
-    assert all(state.observation(q)["window"] == {"name": "cut", "player": C} for q in range(4))
+    # Only C knows he is asked: the others see B's turn coming, and no window.
+    for q in (A, B, D):
+        seen = state.observation(q)
+        assert (seen["window"], seen["current_player"]) == (None, B)
     assert labels(state) == ["cut in with 9♥", "let it pass"]
     act(state, "cut in with 9♥")
     assert tas(state) == ["5♣", "9♥", "9♥"]
@@ -590,6 +596,29 @@ def test_cm_t24_cut_with_an_identical_card():
     assert state.current_player() == D
     assert window(state) is None
     assert plays(state) == {"A♠ A♦", "A♠", "A♦", "K♦"}
+
+
+def test_letting_a_cut_pass_is_seen_only_by_the_player_who_could_cut():
+    """Being offered a cut tells what one holds: a player who lets it pass is not shown doing
+    so to anyone else, in the views or in the transcript."""
+    state = position(
+        ["5♣"],
+        {A: ["9♥", "4♠", "K♣", "Q♣"], B: ["J♠", "J♦", "Q♠"], C: ["9♥", "4♥", "5♥"], D: ["A♠", "A♦", "K♦"]},
+        players=4,
+        deck_top=["J♣"],
+    )
+    act(state, "play 9♥")
+    before = {q: state.observation(q) for q in (A, B, D)}
+    act(state, "let it pass")
+    assert state.current_player() == B and window(state) is None
+    assert state.describe_last(C) == "let it pass"
+    for viewer in (A, B, D, None):
+        assert state.describe_last(viewer) == ""
+    for q in (A, B, D):  # nothing they see changed: C's pass never happened for them
+        after = state.observation(q)
+        assert {k: v for k, v in after.items() if k != "legal_actions"} == {
+            k: v for k, v in before[q].items() if k != "legal_actions"
+        }
 
 
 def test_cm_t25_no_cut_with_a_different_suit_or_one_deck():
