@@ -798,8 +798,11 @@ def test_cm_t32_face_down_success():
         {A: []},
         {A: ["4♦", "7♣", "A♣"]},
         empty_deck=True,
+        log=True,
     )
+    state.take_log()
     act(state, "turn over face-down card 1")
+    assert state.take_log() == ["revealed: A♣"]  # everyone learns the card played blind
     assert tas(state) == ["K♠", "A♣"]
     assert hand(state, A) == []
     assert facedown(state, A) == ["4♦", "7♣"]
@@ -1409,6 +1412,29 @@ def test_cm_a21_deterministic_opening_left_neighbour_follows():
     assert state.phase_name() == "play"
     assert [len(hand(state, p)) for p in range(3)] == [3, 3, 3]  # B and C topped up
     assert state.current_player() == A  # after C, clockwise
+
+
+def test_cm_a21_an_opening_flush_burns_and_the_opener_plays_again():
+    """CM-A21 with rule 15 and CM-A8: an opener who lays four of a kind burns the tas; nobody
+    follows on the empty tas, and after the choice of face-up cards the opener plays again."""
+    game = load(3)
+
+    def wanted(st):
+        r = [[rank(c) for c in candidates(st, p)] for p in range(3)]
+        low = next(x for x in ("4", "5", "6", "7", "8", "9") if any(x in h for h in r))
+        opener = next(p for p in range(3) if low in r[p])
+        return r[opener].count(low) == 4
+
+    state = game.new_initial_state(seed=find_seed(game, wanted, limit=5000))
+    opener = state.current_player()
+    four = [lab for lab in labels(state) if len(lab.split()) == 6]
+    assert len(four) == 1
+    act(state, four[0])
+    assert tas(state) == [] and len(burned(state)) == 4
+    assert state.phase_name() == "choosing"  # nobody follows on a burned tas
+    while state.phase_name() == "choosing":
+        act(state, labels(state)[0])
+    assert state.current_player() == opener and state.phase_name() == "play"
 
 
 def test_cm_a21_deterministic_opening_right_neighbour_sets_the_direction():
