@@ -708,19 +708,7 @@ class GameState:
 
     def _ranked_returns(self) -> list[float]:
         """Returns from the ranking: +1 first to -1 last, tied players averaging their places."""
-        groups = self.ranking()
-        n = self.n
-        ret = [0.0] * n
-        if n == 1:
-            return ret
-        place = 0
-        for group in groups:
-            places = range(place, place + len(group))
-            value = sum(1.0 - 2.0 * i / (n - 1) for i in places) / len(group)
-            for q in group:
-                ret[q] = value
-            place += len(group)
-        return ret
+        return ops.place_values(self.ranking(), self.n)
 
     # ------------------------------------------------------------------ errors
 

@@ -256,7 +256,7 @@ def result_lines(state: GameState) -> list[str]:
     if state.prog.ranking != "none" and len(set(ret)) > 2:
         order = state.ranking()
         lines.append("Ranking: " + "; ".join(", ".join(f"P{q}" for q in group) for group in order))
-    lines.append("Returns: " + ", ".join(f"P{q} {r:+g}" for q, r in enumerate(ret)))
+    lines.append("Returns: " + ", ".join(f"P{q} {r:+g}" if r else f"P{q} 0" for q, r in enumerate(ret)))
     return lines
 
 

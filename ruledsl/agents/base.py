@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from attrs import frozen
 
+from ruledsl.runtime.ops import place_values
+
 if TYPE_CHECKING:
     from ruledsl.agents.view import SeatView
     from ruledsl.interpreter import GameState
@@ -65,17 +67,9 @@ def evaluate(state: GameState) -> list[float]:
     if state.terminal:
         return state.returns()
     groups = state.standings()
-    n = state.n
-    values = [0.0] * n
-    if groups is None or n == 1:
-        return values
-    place = 0
-    for group in groups:
-        value = sum(1.0 - 2.0 * i / (n - 1) for i in range(place, place + len(group))) / len(group)
-        for q in group:
-            values[q] = 0.5 * value
-        place += len(group)
-    return values
+    if groups is None:
+        return [0.0] * state.n
+    return [0.5 * v for v in place_values(groups, state.n)]
 
 
 def rollout(state: GameState, rng: random.Random, depth: int) -> None:

@@ -27,6 +27,22 @@ def numbers(low: int, high: int) -> range:
     return range(low, high + 1)
 
 
+def place_values(groups: list[list[int]], n: int) -> list[float]:
+    """Each player's value from his place, +1 first down to -1 last; tied players share the
+    mean of their places (worked out over whole numbers, so that a tie in the middle is 0)."""
+    values = [0.0] * n
+    if n == 1:
+        return values
+    place = 0
+    for group in groups:
+        # The mean of 1 - 2i/(n-1) over the places i of the group, with one division.
+        value = ((n - 1) - 2 * place - (len(group) - 1)) / (n - 1)
+        for q in group:
+            values[q] = value
+        place += len(group)
+    return values
+
+
 _WORDS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty"

@@ -1,4 +1,4 @@
-"""What each player is told of the last action: its cards as he saw them when it was played."""
+"""What each player is told of the last action, and of the result."""
 
 from __future__ import annotations
 
@@ -67,3 +67,12 @@ def test_a_hidden_card_stays_hidden_in_the_text(tmp_path: Path) -> None:
     state.apply_action(action)
     assert state.describe_last(0) == str(action)
     assert state.describe_last(1) == state.describe_last(None) == "play a hidden card"
+
+
+def test_tied_players_in_the_middle_return_exactly_zero() -> None:
+    from ruledsl.runtime.ops import place_values
+
+    assert place_values([[0], [1, 3], [2]], 4) == [1.0, 0.0, -1.0, 0.0]
+    assert place_values([[2], [0, 1]], 3) == [-0.5, -0.5, 1.0]
+    assert place_values([[0, 1, 2, 3, 4]], 5) == [0.0] * 5
+    assert place_values([[0]], 1) == [0.0]
