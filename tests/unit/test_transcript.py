@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import ruledsl
+from ruledsl.runtime.ops import place_values
 
 # Every play ends the round, and the next round gathers and deals the cards again: the
 # card just played is back in the deck (or in a hand) by the time the move is described.
@@ -70,8 +71,6 @@ def test_a_hidden_card_stays_hidden_in_the_text(tmp_path: Path) -> None:
 
 
 def test_tied_players_in_the_middle_return_exactly_zero() -> None:
-    from ruledsl.runtime.ops import place_values
-
     assert place_values([[0], [1, 3], [2]], 4) == [1.0, 0.0, -1.0, 0.0]
     assert place_values([[2], [0, 1]], 3) == [-0.5, -0.5, 1.0]
     assert place_values([[0, 1, 2, 3, 4]], 5) == [0.0] * 5
