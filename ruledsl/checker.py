@@ -299,7 +299,13 @@ class _Checker:
                 sy.options[d.name] = OptionSym(d.name, d, ANY, len(sy.options), choices)
         elif isinstance(d, n.ValuesDecl):
             if d.name in sy.values:
-                self.error("E202", f"values '{d.name}' are already defined", d)
+                first = sy.values[d.name].decl
+                self.error(
+                    "E202",
+                    f"values '{d.name}' are already defined (line {first.span.start.line})",
+                    self.name_span(d, d.name),
+                    "every list of values needs its own name; merge the two lists, or rename one",
+                )
             members = tuple(m.name for m in d.members)
             displays = tuple(m.display if m.display is not None else m.name for m in d.members)
             values = ValuesSym(d.name, d, members, displays)
@@ -318,7 +324,7 @@ class _Checker:
             if self._reserved(d.name, d):
                 pass
             elif d.name in sy.attributes or d.name in sy.card_vars:
-                self.error("E202", f"cards already have an attribute '{d.name}'", d)
+                self._attribute_twice(d)
             else:
                 sy.attributes[d.name] = AttributeSym(d.name, d, ANY, len(sy.attributes))
         elif isinstance(d, n.ZoneDecl):
@@ -327,7 +333,7 @@ class _Checker:
         elif isinstance(d, n.VarDecl):
             if d.scope == "card":
                 if d.name in sy.attributes or d.name in sy.card_vars:
-                    self.error("E202", f"cards already have an attribute '{d.name}'", d)
+                    self._attribute_twice(d)
                 else:
                     sy.card_vars[d.name] = VarSym(d.name, d, "card", ANY, len(sy.card_vars), d.visibility)
             elif self._claim(d.name, d, "a variable"):
@@ -371,6 +377,16 @@ class _Checker:
                     sy.has_card_templates = True
                 else:
                     sy.card_names.add(entry.name)
+
+    def _attribute_twice(self, d: n.AttributeDecl | n.VarDecl) -> None:
+        sy = self.symbols
+        first = sy.attributes[d.name] if d.name in sy.attributes else sy.card_vars[d.name]
+        self.error(
+            "E202",
+            f"cards already have an attribute '{d.name}' (line {first.decl.span.start.line})",
+            self.name_span(d, d.name),
+            "every card attribute and card variable needs its own name",
+        )
 
     def _declare_actions(self, table: list[ActionSym], owner: str, items: tuple[n.Node, ...], decl: n.Node) -> None:
         names: set[str] = set()
@@ -1303,6 +1319,8 @@ class _Checker:
         )
 
     def _name_hint(self, name: str, scope: _Scope) -> str | None:
+        if name.lower() in ("true", "false"):
+            return f"flags are written yes and no: write '{'yes' if name.lower() == 'true' else 'no'}'"
         sy = self.symbols
         # Name the kind when the closest match is a zone, to read like "unknown zone".
         candidates = [*scope.visible_locals(), *sy.options, *sy.members, *_BUILTIN_NAMES]

@@ -159,6 +159,17 @@ def test_e201_hint_lists_no_names_when_there_are_many() -> None:
     )
 
 
+@pytest.mark.parametrize(("word", "flag"), [("true", "yes"), ("False", "no"), ("TRUE", "yes")])
+def test_e201_true_and_false_are_written_yes_and_no(word: str, flag: str) -> None:
+    assert only(append(f"var flag = {word}\n")) == (
+        "E201",
+        f"unknown name '{word}'",
+        NEXT_LINE,
+        12,
+        f"flags are written yes and no: write '{flag}'",
+    )
+
+
 def test_e202_name_defined_twice() -> None:
     assert only(append("zone deck: shared, public\n")) == (
         "E202",
@@ -206,6 +217,29 @@ def test_e202_value_listed_twice() -> None:
         NEXT_LINE,
         27,
         None,
+    )
+
+
+def test_e202_values_defined_twice_name_the_first() -> None:
+    assert only(append("values suit: Moons, Suns\nvalues suit: Stars\n")) == (
+        "E202",
+        "values 'suit' are already defined (line 14)",
+        NEXT_LINE + 1,
+        8,
+        "every list of values needs its own name; merge the two lists, or rename one",
+    )
+
+
+@pytest.mark.parametrize(
+    ("second", "column"), [("card rank: number", 6), ("card var rank: number = 0", 10)], ids=["attribute", "card var"]
+)
+def test_e202_card_attribute_defined_twice_names_the_first(second: str, column: int) -> None:
+    assert only(append(f"card rank: number\n{second}\n")) == (
+        "E202",
+        "cards already have an attribute 'rank' (line 14)",
+        NEXT_LINE + 1,
+        column,
+        "every card attribute and card variable needs its own name",
     )
 
 
