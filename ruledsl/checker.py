@@ -95,6 +95,7 @@ class _Scope:
     load_time: bool = False  # only options, players and constants (option defaults, the deck)
     in_loop: bool = False
     options_visible: set[str] | None = None  # in option defaults: the options declared before
+    players_guard: bool = False  # under a condition on 'players' (a seat may exist only with enough players)
 
     def child(self, **changes: Any) -> _Scope:
         kw = dict(
@@ -103,6 +104,7 @@ class _Scope:
             load_time=self.load_time,
             in_loop=self.in_loop,
             options_visible=self.options_visible,
+            players_guard=self.players_guard,
         )
         kw.update(changes)
         return _Scope(**kw)
@@ -152,6 +154,7 @@ class _Checker:
         self._unique: dict[str, n.Node] = {}
         self._define_pending: set[str] = set()  # definitions whose type is not known yet
         self._reported: set[Diagnostic] = set()
+        self._seats: dict[int, tuple[n.Seat, bool]] = {}  # every 'seat N', and whether it is under a test of 'players'
 
     # ------------------------------------------------------------------ reporting
 
@@ -776,6 +779,8 @@ class _Checker:
             self.types[id(choice)] = t
         if a.when is not None:
             self._expect(a.when, inner, FLAG)
+            if _mentions_players(a.when):
+                inner = inner.child(players_guard=True)
         if a.label is not None:
             self._expect(a.label, inner, TEXT)
         if is_bid:
@@ -1096,10 +1101,11 @@ class _Checker:
             self._expr(arg, scope)
 
     def _stmt_If(self, s: n.If, scope: _Scope) -> None:
+        guard = scope.players_guard or any(_mentions_players(cond) for cond, _ in s.branches)
         for cond, body in s.branches:
             self._expect(cond, scope, FLAG)
-            self._block(body, scope.child())
-        self._block(s.else_, scope.child())
+            self._block(body, scope.child(players_guard=guard))
+        self._block(s.else_, scope.child(players_guard=guard))
 
     def _stmt_ForEach(self, s: n.ForEach, scope: _Scope) -> None:
         self._reserved(s.var, s)
@@ -1586,6 +1592,8 @@ class _Checker:
 
     def _expr_IfExpr(self, e: n.IfExpr, scope: _Scope, want: Type | None) -> Type:
         self._expect(e.cond, scope, FLAG)
+        if _mentions_players(e.cond):
+            scope = scope.child(players_guard=True)
         a = self._expr(e.then, scope, want)
         b = self._expr(e.else_, scope, want if want is not None else (a if a.kind != "none" else None))
         return self._unify(a, b, e)
@@ -1767,6 +1775,8 @@ class _Checker:
 
     def _expr_Seat(self, e: n.Seat, scope: _Scope, want: Type | None) -> Type:
         self._expect(e.index, scope, NUMBER)
+        seen = self._seats.get(id(e))
+        self._seats[id(e)] = (e, scope.players_guard and (seen is None or seen[1]))
         return PLAYER
 
     # ------------------------------------------------------------------ whole-game structure
@@ -1842,6 +1852,53 @@ class _Checker:
                 )
                 break
         self._check_trigger_cycles()
+        self._check_seats()
+
+    def _check_seats(self) -> None:
+        """A 'seat N' past the last player (or below 0), worked out from numbers and 'players'
+        alone at each player count the game allows: an error when no count has that seat, a
+        warning when some have not (unless it is used under a test of 'players')."""
+        decl = next((d for d in self.file.decls if isinstance(d, n.PlayersDecl)), None)
+        if decl is None:
+            return
+        low, high = _constant_number(decl.low), _constant_number(decl.high)
+        if not valid_players(low, high):
+            return
+        assert low is not None and high is not None
+        for e, guarded in self._seats.values():
+            seats = {p: _constant_number(e.index, p) for p in range(low, high + 1)}
+            if any(i is None for i in seats.values()):
+                continue  # known only while playing
+            missing = [p for p, i in seats.items() if not 0 <= i < p]  # type: ignore[operator]
+            if not missing:
+                continue
+            first = missing[0]
+            what = f"seat {seats[first]}"
+            if len(set(seats.values())) > 1:
+                what = f"'{self._text(e)}' (seat {seats[first]} with {first} players)"
+            if len(missing) == len(seats):
+                self.error(
+                    "E409",
+                    f"{what} does not exist with any number of players the game allows ({_players_range(low, high)})",
+                    e,
+                    f"seats are numbered from 0: with {high} players they are seat 0 to seat {high - 1}; "
+                    "the last player is 'seat (players - 1)'",
+                )
+            elif not guarded:
+                self.warning(
+                    "W404",
+                    f"{what} does not exist with {_alternatives(missing)} players",
+                    e,
+                    f"seats are numbered from 0: with {first} players they are seat 0 to seat {first - 1}; "
+                    "test 'players' first, or refuse fewer players with 'require'",
+                )
+
+    def _text(self, node: n.Node) -> str:
+        """The text of a node as written (its first line)."""
+        span = node.span
+        text = self.source.line_text(span.start.line)
+        end = span.end.col - 1 if span.end.line == span.start.line else len(text)
+        return text[span.start.col - 1 : end]
 
     def _check_trigger_cycles(self) -> None:
         """A rule on cards entering a zone must not move cards into that zone again, even
@@ -1934,28 +1991,47 @@ def players_message(low: object, high: object) -> str:
     return f"cannot play with {low} to {high} players"
 
 
-def _constant_number(e: n.Expr) -> int | None:
-    """The value of a number written with literals alone (``0+0``, ``-1``), else None."""
+def _constant_number(e: n.Expr, players: int | None = None) -> int | None:
+    """The value of a number written with literals alone (``0+0``, ``-1``), else None.
+
+    With ``players``, a number may also use 'players' (``players - 1``).
+    """
     if isinstance(e, n.Number):
         return e.value
+    if isinstance(e, n.AllPlayers) and players is not None:
+        return players
     if isinstance(e, n.Negate):
-        value = _constant_number(e.operand)
+        value = _constant_number(e.operand, players)
         return None if value is None else -value
     if isinstance(e, n.Arith):
-        a, b = _constant_number(e.left), _constant_number(e.right)
+        a, b = _constant_number(e.left, players), _constant_number(e.right, players)
         if a is None or b is None or (e.op in ("/", "%") and b == 0):
             return None
         if e.op == "/":
             return a // b
         return a % b if e.op == "%" else {"+": a + b, "-": a - b, "*": a * b}[e.op]
     if isinstance(e, n.Call) and e.name in ("max", "min", "abs"):
-        args = [a for a in map(_constant_number, e.args) if a is not None]
+        args = [a for a in (_constant_number(x, players) for x in e.args) if a is not None]
         if len(args) != len(e.args) or not args or (len(args) == 1) != (e.name == "abs"):
             return None  # not constant, or the wrong number of arguments (an error of its own)
         if e.name == "abs":
             return abs(args[0])
         return max(args) if e.name == "max" else min(args)
     return None
+
+
+def _mentions_players(e: n.Node) -> bool:
+    """Whether an expression uses 'players' (a test of how many play, most likely)."""
+    return isinstance(e, n.AllPlayers) or any(_mentions_players(c) for c in e.children())
+
+
+def _players_range(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def _alternatives(items: list[int]) -> str:
+    words = [str(i) for i in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _grammar_keywords() -> frozenset[str]:

@@ -709,6 +709,61 @@ def test_e407_endless_repeat() -> None:
     )
 
 
+SEAT_HINT = (
+    "seats are numbered from 0: with 4 players they are seat 0 to seat 3; the last player is 'seat (players - 1)'"
+)
+
+
+@pytest.mark.parametrize(("seat", "shown"), [("7", "seat 7"), ("(-1)", "seat -1")])
+def test_e409_a_seat_no_allowed_player_count_has(seat: str, shown: str) -> None:
+    assert only(replace("shuffle deck", f"go to play with seat {seat}")) == (
+        "E409",
+        f"{shown} does not exist with any number of players the game allows (2 to 4)",
+        8,
+        21,
+        SEAT_HINT,
+    )
+
+
+def test_e409_a_seat_worked_out_from_players() -> None:
+    assert only(replace("shuffle deck", "go to play with seat (players + 1 - 1)")) == (
+        "E409",
+        "'seat (players + 1 - 1)' (seat 2 with 2 players) does not exist with any number of players the game "
+        "allows (2 to 4)",
+        8,
+        21,
+        SEAT_HINT,
+    )
+
+
+def test_w404_a_seat_some_allowed_player_counts_have_not() -> None:
+    checked = check_text(replace("shuffle deck", "go to play with seat 3"))
+    assert [summary(d) for d in checked.warnings] == [
+        (
+            "W404",
+            "seat 3 does not exist with 2 or 3 players",
+            8,
+            21,
+            "seats are numbered from 0: with 2 players they are seat 0 to seat 1; "
+            "test 'players' first, or refuse fewer players with 'require'",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "go to play with seat (players - 1)",
+        "go to play with seat (max(players - 2, 1))",
+        "if players > 3:\n        go to play with seat 3",
+        "go to play with seat (if players == 4 then 3 else 0)",
+        "go to play with seat (round % players)",  # known only while playing
+    ],
+)
+def test_seats_every_allowed_count_has_or_known_only_in_play_are_clean(rule: str) -> None:
+    assert check_text(replace("shuffle deck", rule)).warnings == ()
+
+
 def test_w401_phase_never_reached() -> None:
     checked = check_text(append("phase other:\n    action x:\n        again\n"))
     assert [summary(d) for d in checked.warnings] == [
