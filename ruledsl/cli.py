@@ -49,7 +49,7 @@ from ruledsl.render import render, summary
 from ruledsl.resources import bundled_games
 from ruledsl.simulate import agent_seed, declared_actions, plot, run_games, summarize
 from ruledsl.unparse import format_source, unparse
-from ruledsl.validate import Report, stuck_error, validate_checked
+from ruledsl.validate import Report, deal_diagnostics, stuck_error, validate_checked
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -98,14 +98,19 @@ def cmd_check(args: argparse.Namespace) -> int:
         report = None
         try:
             checked = check_file(name)
-            diagnostics: Sequence[Diagnostic] = checked.warnings
+            # Deals larger than the deck are found by loading the game at each player count, not playing.
+            deals = deal_diagnostics(checked)
+            diagnostics: Sequence[Diagnostic] = sort_diagnostics([*checked.warnings, *deals])
             if simulate:
                 with _Progress(checked.source.path) as bar:
                     report = validate_checked(
                         checked, args.simulate, args.seed or 0, bar.count, players=args.players, options=options
                     )
                 reports.append(report)
-                diagnostics = sort_diagnostics([*diagnostics, *report.to_diagnostics()])
+                # The validator finds those deals again (with --players or --option, for that configuration).
+                dealt = {d.span for d in deals}
+                found = [d for d in report.to_diagnostics() if not (d.code == "E408" and d.span in dealt)]
+                diagnostics = sort_diagnostics([*diagnostics, *found])
             code = _check_code(diagnostics)
         except RuleDslError as exc:
             diagnostics = exc.diagnostics

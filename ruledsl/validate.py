@@ -9,7 +9,7 @@ another choice, a number option at its low and high ends), and reports:
 - states where the player to act has no legal action although the game is not over (R506);
 - games stopped at the action bound (W413);
 - deals that ask for more cards than the deck holds (E408, worked out when the game is
-  loaded, without playing);
+  loaded, without playing; ``deal_diagnostics`` does only this, for plain ``ruledsl check``);
 - player counts the game cannot be loaded with at its default options (W414);
 - what never happened: actions never possible (W410), rules that never ran (W411),
   option values never tried (W412).
@@ -166,6 +166,21 @@ class OversizedDeal:
     failing: tuple[int, ...]  # every player count for which it is too large
     deals: int = 1  # consecutive deals from one zone are counted together
 
+    def to_diagnostic(self, source: Source) -> Diagnostic:
+        need = self.per_player * self.players
+        others = [p for p in self.failing if p != self.players]
+        also = f"; also with {_list(others)} players" if others else ""
+        what = "this deal needs" if self.deals == 1 else f"these {self.deals} deals need"
+        return Diagnostic(
+            "E408",
+            f"with {self.players} players {what} {need} cards ({self.per_player} to each), "
+            f"but the deck has {self.deck}",
+            self.span,
+            f"deal fewer cards, or refuse so many players with 'require'{also}",
+            Severity.ERROR,
+            source,
+        )
+
 
 @frozen
 class Unplayable:
@@ -229,22 +244,7 @@ class Report:
                     self.source,
                 )
             )
-        for deal in self.oversized_deals:
-            need = deal.per_player * deal.players
-            others = [p for p in deal.failing if p != deal.players]
-            also = f"; also with {_list(others)} players" if others else ""
-            what = "this deal needs" if deal.deals == 1 else f"these {deal.deals} deals need"
-            out.append(
-                Diagnostic(
-                    "E408",
-                    f"with {deal.players} players {what} {need} cards ({deal.per_player} to each), "
-                    f"but the deck has {deal.deck}",
-                    deal.span,
-                    f"deal fewer cards, or refuse so many players with 'require'{also}",
-                    Severity.ERROR,
-                    self.source,
-                )
-            )
+        out.extend(deal.to_diagnostic(self.source) for deal in self.oversized_deals)
         for bad in self.unplayable:
             d = bad.diagnostic
             out.append(
@@ -382,6 +382,27 @@ def validate_checked(
         skipped=tuple(skipped),
         header_span=checked.file.header.span,
     )
+
+
+def deal_diagnostics(checked: CheckedGame) -> tuple[Diagnostic, ...]:
+    """Find the deals of the setup larger than the deck at some allowed player count (E408), without playing.
+
+    What plain ``ruledsl check`` adds to the checker: the game is loaded (compiled, not
+    played) at each player count it allows, with the default options, as ``validate`` loads
+    it; a count that cannot be loaded is left to ``check --simulate`` (W414), and a player
+    range that cannot be worked out to whatever loads the game.
+    """
+    try:
+        low, high = players_range(checked)
+    except RuleDslError:
+        return ()
+    loaded: dict[int, Game] = {}
+    for p in range(low, high + 1):  # at most MAX_PLAYERS counts
+        try:
+            loaded[p] = load_checked(checked, p)
+        except RuleDslError:
+            continue
+    return tuple(deal.to_diagnostic(checked.source) for deal in _oversized_deals(checked, loaded))
 
 
 # ============================================================================ what to play

@@ -10,8 +10,11 @@ from typing import Any
 import pytest
 
 import ruledsl
+from ruledsl import cli
 from ruledsl.errors import CheckError, Severity
-from ruledsl.validate import Config, Report, validate
+from ruledsl.game import check_file
+from ruledsl.resources import games_dir
+from ruledsl.validate import Config, Report, deal_diagnostics, validate
 
 # Line numbers matter: the tests below name them. Every game adds its rules after line 9.
 HEAD = """\
@@ -268,6 +271,60 @@ def test_deal_check_leaves_counts_known_only_in_play(write: Any) -> None:
         + "phase play:\n    action stop_game:\n        end game, draw\n"
     )
     assert findings(validate(path, games=0)) == []
+
+
+def crazy_eights_dealing(count: int) -> str:
+    """Crazy Eights (2 to 5 players, 52 cards) dealing ``count`` cards to each hand."""
+    text = (games_dir() / "crazy_eights.game").read_text(encoding="utf-8")
+    assert text.count("deal 5 from stock to each hand") == 1
+    return text.replace("deal 5 from stock to each hand", f"deal {count} from stock to each hand")
+
+
+def test_plain_check_finds_a_deal_larger_than_the_deck(write: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(crazy_eights_dealing(15))
+    expected = (
+        "E408",
+        40,
+        5,
+        "with 4 players this deal needs 60 cards (15 to each), but the deck has 52",
+        "deal fewer cards, or refuse so many players with 'require'; also with 5 players",
+    )
+    found = deal_diagnostics(check_file(path))
+    assert [(d.code, d.line, d.column, d.message, d.hint) for d in found] == [expected]
+    assert found[0].severity is Severity.ERROR
+    # ... and the command line says so without --simulate, once with it.
+    assert cli.main(["check", "--format", "json", path]) == 65
+    shown = json.loads(capsys.readouterr().out)
+    assert [(d["code"], d["line"], d["column"], d["message"], d["hint"]) for d in shown] == [expected]
+    assert cli.main(["check", "--format", "json", "--simulate", "1", path]) == 65
+    shown = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [d["code"] for d in shown].count("E408") == 1
+    # With --players the validator sees only that count; the deal is still reported once, for every count.
+    assert cli.main(["check", "--format", "json", "--simulate", "1", "--players", "5", path]) == 65
+    shown = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["code"], d["message"], d["hint"]) for d in shown if d["code"] == "E408"] == [
+        (expected[0], expected[3], expected[4])
+    ]
+
+
+def test_plain_check_of_a_deal_that_fits_every_count_is_clean(write: Any) -> None:
+    assert deal_diagnostics(check_file(write(crazy_eights_dealing(10)))) == ()
+
+
+def test_plain_check_leaves_player_counts_it_cannot_load_to_the_validator(write: Any) -> None:
+    # 'require' refuses 3 players: the deal (2 x 3 = 6 > 3 cards) is not reported for them.
+    path = write(
+        HEAD
+        + 'require players < 3, "two players only"\n'
+        + "setup:\n    shuffle deck\n    deal 1 from deck to each hand\n    deal players - 2 from deck to each hand\n"
+        + "phase play:\n    action stop_game:\n        end game, draw\n"
+    )
+    assert deal_diagnostics(check_file(path)) == ()
+
+
+@pytest.mark.parametrize("name", sorted(ruledsl.bundled_games()))
+def test_bundled_games_deal_no_more_than_their_decks(name: str) -> None:
+    assert deal_diagnostics(check_file(name)) == ()
 
 
 def test_player_counts_the_defaults_cannot_load_are_w414(write: Any) -> None:
