@@ -13,12 +13,15 @@ Each input is checked (``check_source``, or ``check_file`` for bytes); a file th
 is loaded and a few random moves are played. Only RuleDslError may come out, and every
 diagnostic's line and column lie in the file (the line after the last one, at the end).
 
-The number of examples of each test is ``RULEDSL_FUZZ_EXAMPLES`` when it is set (the command
-line and validator tests run a tenth of it); run with ``--hypothesis-show-statistics`` to see the kinds of
-input and outcomes (``event``)::
+Each test has a small number of examples of its own, for CI. For a longer run, either set
+``RULEDSL_FUZZ_EXAMPLES=N`` (every test runs N examples; the command line and validator tests,
+which are slower, a tenth of it), or load a hypothesis profile that raises ``max_examples``
+above hypothesis's default of 100, such as ``long`` (tests/conftest.py: 5,000), which then
+counts as N; the variable wins over the profile. Run with ``--hypothesis-show-statistics`` to
+see the kinds of input and outcomes (``event``)::
 
-    RULEDSL_FUZZ_EXAMPLES=20000 HYPOTHESIS_PROFILE=dev python -m pytest tests/property/test_fuzz.py \\
-        --hypothesis-show-statistics --hypothesis-seed=1
+    HYPOTHESIS_PROFILE=long python -m pytest tests/property/test_fuzz.py --hypothesis-show-statistics
+    RULEDSL_FUZZ_EXAMPLES=20000 python -m pytest tests/property/test_fuzz.py --hypothesis-seed=1
 """
 
 from __future__ import annotations
@@ -53,9 +56,16 @@ from ruledsl.validate import validate_checked
 
 
 def _examples(default: int, share: int = 1) -> int:
-    """The number of examples of a test: ``default``, or RULEDSL_FUZZ_EXAMPLES divided by ``share``."""
+    """The number of examples of a test: RULEDSL_FUZZ_EXAMPLES divided by ``share``; else the
+    loaded profile's ``max_examples`` divided by ``share`` when the profile raises it above
+    hypothesis's default (``long``), but never fewer than ``default``; else ``default``."""
     raw = os.environ.get("RULEDSL_FUZZ_EXAMPLES")
-    return max(1, int(raw) // share) if raw else default
+    if raw:
+        return max(1, int(raw) // share)
+    profile = settings.default.max_examples  # the profile loaded (tests/conftest.py, --hypothesis-profile)
+    if profile > settings.get_profile("default").max_examples:
+        return max(default, profile // share)
+    return default
 
 
 def _settings(default: int, share: int = 1) -> settings:
@@ -492,6 +502,21 @@ def test_positions_property_catches_a_bad_column() -> None:
     with pytest.raises(AssertionError):
         assert_positions([bad], "abc\n")
     assert_positions([Diagnostic("E999", "x", Span(Pos(2, 1, 4), Pos(2, 1, 4)))], "abc\n")  # the end of the file
+
+
+def test_a_longer_run_is_asked_for_by_the_variable_or_the_long_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RULEDSL_FUZZ_EXAMPLES", raising=False)
+    before = settings.default
+    try:
+        settings.load_profile("dev")
+        assert (_examples(200), _examples(25, share=10)) == (200, 25)
+        settings.load_profile("long")
+        assert (_examples(200), _examples(25, share=10)) == (5000, 500)
+        monkeypatch.setenv("RULEDSL_FUZZ_EXAMPLES", "20000")  # the variable wins over the profile
+        assert (_examples(200), _examples(25, share=10)) == (20000, 2000)
+    finally:
+        settings.register_profile("before-this-test", before)
+        settings.load_profile("before-this-test")
 
 
 def test_every_bundled_game_is_a_seed() -> None:
