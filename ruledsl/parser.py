@@ -275,6 +275,7 @@ def _keywords() -> frozenset[str]:
 
 # Common mistakes, each written as complete failing inputs; Lark's match_examples picks
 # the one whose parser state matches the real error (Lark's error_reporting_lalr example).
+# The keys are labels of _SYNTAX_MESSAGES.
 _SYNTAX_EXAMPLES: dict[str, list[str]] = {
     "E103": [
         'game "g"\nsetup\n    shuffle deck\n',
@@ -329,51 +330,99 @@ _SYNTAX_EXAMPLES: dict[str, list[str]] = {
         'game "g"\ndefine d = a and count c in hand\n',
         'game "g"\ndefine d = 1 < count c in hand\n',
         'game "g"\ndefine d = a and first c in hand where c.x\n',
+        'game "g"\ndefine d = a and topmost c in hand where c.x\n',
+        'game "g"\ndefine d = a and cards c in hand where c.x\n',
+        'game "g"\ndefine d = 1 + total c.x for c in hand\n',
+        'game "g"\ndefine d = 1 + highest c.x for c in hand\n',
+        'game "g"\ndefine d = 1 + lowest c.x for c in hand\n',
+        'game "g"\ndefine d = 1 + distinct c.x for c in hand\n',
     ],
     "E114": [
-        'game "g"\ndefine d = if x then 1\n',
-        'game "g"\ndefine d = if x 1 else 2\n',
+        'game "g"\ndefine d = if y then 1\n',
+        'game "g"\ndefine d = if y 1 else 2\n',
     ],
 }
 
-_SYNTAX_MESSAGES: dict[str, tuple[str, str | None]] = {
-    "E103": ("expected ':' at the end of this line", "a line that opens a block ends with ':'"),
-    "E109": ("expected an indented block after ':'", "indent the lines that belong to the block"),
-    "E110": ("'=' cannot compare; use '=='", "'=' gives a value, in 'let', 'set' and 'option'"),
-    "E111": ('a rule file must start with: game "Name"', 'add a first line such as: game "Crazy Eights"'),
+#: Mistakes that can only be made in a statement holding this keyword: `define d = a 1`
+#: fails where `define d = if a 1 else 2` does, but lacks no 'then'.
+_MISTAKE_NEEDS: dict[str, str] = {"E114": "if"}
+
+_SYNTAX_MESSAGES: dict[str, tuple[str, str, str | None]] = {
+    # label: (code, message, hint)
+    "E103": ("E103", "expected ':' at the end of this line", "a line that opens a block ends with ':'"),
+    "E109": ("E109", "expected an indented block after ':'", "indent the lines that belong to the block"),
+    "E110": ("E110", "'=' cannot compare; use '=='", "'=' gives a value, in 'let', 'set' and 'option'"),
+    "E111": ("E111", 'a rule file must start with: game "Name"', 'add a first line such as: game "Crazy Eights"'),
     "E113": (
+        "E113",
         "a statement cannot stand at the top of the file",
         "effects go inside a block: setup:, an action of a phase, or a procedure (to name:)",
     ),
-    "E114": ("an 'if' value needs 'then' and 'else'", "write: if condition then value else other_value"),
+    "E114": ("E114", "an 'if' value needs 'then' and 'else'", "write: if condition then value else other_value"),
     "E115": (
+        "E115",
         "'any', 'no', 'every', 'count', 'first' and the like need parentheses inside a larger expression",
         "write, for example: a and (any c in hand where c.rank == 7)",
     ),
 }
 
+#: A mistake's signature: the parser state and the type of the token it could not take.
+_Signature = tuple[int, str]
+
 
 @functools.cache
-def _mistake_signatures() -> dict[tuple[int, str], str]:
-    """Return the (parser state, token type) at which each sample mistake fails."""
-    signatures: dict[tuple[int, str], str] = {}
+def _mistake_signatures() -> dict[_Signature, dict[str | None, str]]:
+    """Return, for the (parser state, token type) at which sample mistakes fail, their labels.
+
+    The labels are keyed by the keyword just before the failing token (None when that is
+    not a keyword): one parser state serves every place a name can stand in an expression,
+    so `a and count c` and `move c discard` fail in the same state, and only the word
+    before ('count' against 'c') tells them apart.
+    """
+    signatures: dict[_Signature, dict[str | None, str]] = {}
     for label, examples in _SYNTAX_EXAMPLES.items():
         for example in examples:
             try:
                 _lark().parse(example, start="game_file")
             except UnexpectedToken as exc:
-                signatures.setdefault((exc.state.position, exc.token.type), label)
+                if exc.state is not None:
+                    by_word = signatures.setdefault((exc.state.position, exc.token.type), {})
+                    by_word.setdefault(_word_before(exc), label)
             except (UnexpectedInput, DedentError):
                 pass
     return signatures
 
 
+def _word_before(exc: UnexpectedToken) -> str | None:
+    """Return the keyword just before the failing token (even when read as a name), or None."""
+    stack = exc.state.value_stack if exc.state is not None else []
+    before = stack[-1] if stack else None
+    if isinstance(before, Token) and str(before) in _keywords():
+        return str(before)
+    return None
+
+
 def _known_mistake(exc: UnexpectedInput) -> str | None:
-    # Like Lark's match_examples, but on the LALR state alone: the stack depth differs
-    # between a sample and a real file, where the same mistake sits among other rules.
+    # Like Lark's match_examples, but on the LALR state and the failing token's type, not
+    # the stack depth, which differs between a sample and a real file where the same
+    # mistake sits among other rules. A sample whose failing token came after a keyword
+    # matches only after that keyword; the others match whatever came before.
     if not isinstance(exc, UnexpectedToken) or exc.state is None:
         return None
-    return _mistake_signatures().get((exc.state.position, exc.token.type))
+    by_word = _mistake_signatures().get((exc.state.position, exc.token.type))
+    if not by_word:
+        return None
+    word = _word_before(exc)
+    label = by_word[word] if word is not None and word in by_word else by_word.get(None)
+    needed = _MISTAKE_NEEDS.get(label or "")
+    if needed is not None and not any(_is_keyword(v, needed) for v in _statement_values(exc)):
+        return None
+    return label
+
+
+def _is_keyword(value: object, word: str) -> bool:
+    """Whether a value on the parser's stack is this keyword, read as the keyword."""
+    return isinstance(value, Token) and value.type != "NAME" and str(value) == word
 
 
 def _describe_token(token: Token) -> str:
@@ -451,7 +500,7 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
 
     token: Token | None = getattr(exc, "token", None)
     if start == "game_file" and not _has_content(text):
-        message, hint = _SYNTAX_MESSAGES["E111"]
+        _, message, hint = _SYNTAX_MESSAGES["E111"]
         return Diagnostic("E111", message, Span(Pos(1, 1, 0), Pos(1, 2, 0)), hint, source=source)
     if isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END"):
         last = source.line_count if source.text.endswith("\n") else max(1, source.line_count)
@@ -480,8 +529,14 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
         elif label is None and token.type != "_INDENT" and ("_INDENT" in expected or _after_block_opener(source, exc)):
             label = "E109"  # after ':' and a new line, the block's lines are indented
         if label is not None:
-            message, hint = _SYNTAX_MESSAGES[label]
-            return Diagnostic(label, message, span, hint, source=source)
+            code, message, hint = _SYNTAX_MESSAGES[label]
+            return Diagnostic(code, message, span, hint, source=source)
+        missing = _missing_word(exc)
+        if missing is not None:
+            word, shape = missing
+            return Diagnostic(
+                "E101", f"expected '{word}' before {_describe_token(token)}", span, f"write '{shape}'", source=source
+            )
 
     if token.type == "_NL":
         # A line that is one bare keyword: most often a procedure named like a statement.
@@ -528,6 +583,57 @@ def _after_block_opener(source: Source, exc: UnexpectedInput) -> bool:
         return False
     opener = source.line_text(history[-1].line or 0).split("#", 1)[0].rstrip()
     return opener.endswith(":")
+
+
+@functools.cache
+def _keyword_of(terminal: str) -> str | None:
+    """Return the word a keyword terminal stands for ('MOVE' -> 'move'), or None."""
+    for t in _lark().terminals:
+        if t.name == terminal and t.pattern.type == "str" and t.pattern.value.isidentifier():
+            return str(t.pattern.value)
+    return None
+
+
+#: The words that join the parts of a statement, in order, and how the statement is written.
+_STATEMENT_SHAPES: dict[str, tuple[tuple[str, ...], str]] = {
+    "move": (("to",), "move CARDS to ZONE"),
+    "deal": (("from", "to"), "deal COUNT from ZONE to each ZONE"),
+    "add": (("to",), "add NUMBER to VARIABLE"),
+    "subtract": (("from",), "subtract NUMBER from VARIABLE"),
+}
+
+
+def _missing_word(exc: UnexpectedToken) -> tuple[str, str] | None:
+    """Return the joining word ('to', 'from') a statement lacks where it failed, and its shape."""
+    if exc.token.type in ("_NL", "_INDENT", "_DEDENT", "$END"):
+        return None
+    values = _statement_values(exc)
+    # Statements that came before in the block are subtrees; the open one is still tokens.
+    starts = [i for i, v in enumerate(values) if any(_is_keyword(v, opener) for opener in _STATEMENT_SHAPES)]
+    if not starts:
+        return None
+    words, shape = _STATEMENT_SHAPES[str(values[starts[-1]])]
+    rest = values[starts[-1] + 1 :]
+    missing = next((w for w in words if not any(_is_keyword(v, w) for v in rest)), None)
+    if missing is None or str(exc.token) == missing or missing not in map(_keyword_of, exc.expected):
+        return None
+    return missing, shape
+
+
+def _statement_values(exc: UnexpectedToken) -> list[Any]:
+    """Return what the parser has read of the failing statement: its tokens and subtrees.
+
+    A statement starts after a new line, an indent or a dedent, or after the ':' of a
+    block written on one line.
+    """
+    stack = exc.state.value_stack if exc.state is not None else []
+    start = len(stack)
+    while start > 0:
+        value = stack[start - 1]
+        if isinstance(value, Token) and value.type in ("_NL", "_INDENT", "_DEDENT", _COLON):
+            break
+        start -= 1
+    return list(stack[start:])
 
 
 def _has_content(text: str) -> bool:

@@ -868,6 +868,43 @@ class TestSyntaxErrors:
         d = syntax_error(HEADER + "players 2 4\n")
         assert where(d) == ("E101", "unexpected number 4", 2, 11)
 
+    def test_e101_missing_to_in_a_move(self) -> None:
+        # The same parser state reads 'a and count c' (E115), but only a quantifier comes before it there.
+        d = syntax_error(HEADER + "setup:\n    shuffle deck\n    move c discard\n")
+        assert where(d) == ("E101", "expected 'to' before 'discard'", 4, 12)
+        assert d.hint == "write 'move CARDS to ZONE'"
+        assert (d.end_line, d.end_column) == (4, 19)
+
+    @pytest.mark.parametrize(
+        "statement, message, column, hint",
+        [
+            ("move top of deck hand", "expected 'to' before 'hand'", 22, "write 'move CARDS to ZONE'"),
+            ("if x: move c.y 1", "expected 'to' before number 1", 20, "write 'move CARDS to ZONE'"),
+            (
+                "deal 5 deck to each hand",
+                "expected 'from' before 'deck'",
+                12,
+                "write 'deal COUNT from ZONE to each ZONE'",
+            ),
+            (
+                "deal 5 from deck each hand",
+                "expected 'to' before 'each'",
+                22,
+                "write 'deal COUNT from ZONE to each ZONE'",
+            ),
+            ("add 1 score", "expected 'to' before 'score'", 11, "write 'add NUMBER to VARIABLE'"),
+            ("subtract 1 score", "expected 'from' before 'score'", 16, "write 'subtract NUMBER from VARIABLE'"),
+        ],
+    )
+    def test_e101_missing_joining_word(self, statement: str, message: str, column: int, hint: str) -> None:
+        d = syntax_error(HEADER + "setup:\n    " + statement + "\n")
+        assert where(d) == ("E101", message, 3, column)
+        assert d.hint == hint
+
+    def test_e101_joining_word_already_there(self) -> None:
+        d = syntax_error(HEADER + "setup:\n    move c to d e\n")
+        assert where(d) == ("E101", "unexpected 'e'", 3, 17)
+
     def test_e102_unexpected_character(self) -> None:
         d = syntax_error(HEADER + "players 2 to 4 $\n")
         assert where(d) == ("E102", "unexpected character '$'", 2, 16)
@@ -1089,6 +1126,15 @@ class TestSyntaxErrors:
             left=A,
             right=n.Quantifier(kind="any", var="c", iterable=n.Name(id="hand"), cond=n.Attribute(obj=C, name="x")),
         )
+
+    def test_e115_after_an_aggregate_too(self) -> None:
+        d = syntax_error(HEADER + "define d = 1 + total c.x for c in hand\n")
+        assert (d.code, d.line, d.column) == ("E115", 2, 22)
+
+    def test_e114_only_after_an_if(self) -> None:
+        # `a 1` fails in the parser state of `if a 1`, but it lacks no 'then'.
+        d = syntax_error(HEADER + "define d = a 1\n")
+        assert where(d) == ("E101", "unexpected number 1", 2, 14)
 
     def test_e106_bare_keyword_line(self) -> None:
         d = syntax_error(HEADER + "setup:\n    again\n    shuffle\n")
