@@ -364,6 +364,11 @@ _SYNTAX_MESSAGES: dict[str, tuple[str, str, str | None]] = {
         "'any', 'no', 'every', 'count', 'first' and the like need parentheses inside a larger expression",
         "write, for example: a and (any c in hand where c.rank == 7)",
     ),
+    "else": (
+        "E101",
+        "'else' without an 'if' before it",
+        "an 'else' stands right after the block of its 'if', indented like that 'if'",
+    ),
 }
 
 #: A mistake's signature: the parser state and the type of the token it could not take.
@@ -524,6 +529,9 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
     expected = set(exc.expected)
     if start == "game_file":
         label = _known_mistake(exc)
+        stray_else = _stray_else(source, exc) if label is None else None
+        if stray_else is not None:
+            label, span = "else", _token_span(source, stray_else)
         if label is None and token.type == "_NL" and _COLON in expected:
             label = "E103"  # a line that opens a block ends with ':'
         elif label is None and token.type != "_INDENT" and ("_INDENT" in expected or _after_block_opener(source, exc)):
@@ -620,6 +628,23 @@ def _missing_word(exc: UnexpectedToken) -> tuple[str, str] | None:
     return missing, shape
 
 
+def _stray_else(source: Source, exc: UnexpectedToken) -> Token | None:
+    """Return the 'else' that starts the failing line if it has no 'if' to continue, or None.
+
+    Wherever an 'else' cannot continue an 'if', the parser reads it as the keyword and fails
+    at it, or, where a line may start with a name, as a name and fails just after it.
+    """
+    if str(exc.token) == "else" and _first_on_line(source, exc.token):
+        return exc.token
+    stack = exc.state.value_stack if exc.state is not None else []
+    first = stack[-1] if stack else None
+    if isinstance(first, Tree):
+        first = next(first.scan_values(lambda v: isinstance(v, Token)), None)
+    if isinstance(first, Token) and first.type == "NAME" and str(first) == "else" and _first_on_line(source, first):
+        return first
+    return None
+
+
 def _statement_values(exc: UnexpectedToken) -> list[Any]:
     """Return what the parser has read of the failing statement: its tokens and subtrees.
 
@@ -634,6 +659,11 @@ def _statement_values(exc: UnexpectedToken) -> list[Any]:
             break
         start -= 1
     return list(stack[start:])
+
+
+def _first_on_line(source: Source, token: Token) -> bool:
+    """Whether only blanks stand before the token on its line."""
+    return not source.line_text(token.line or 1)[: max(0, (token.column or 1) - 1)].strip()
 
 
 def _has_content(text: str) -> bool:

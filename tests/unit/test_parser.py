@@ -905,6 +905,30 @@ class TestSyntaxErrors:
         d = syntax_error(HEADER + "setup:\n    move c to d e\n")
         assert where(d) == ("E101", "unexpected 'e'", 3, 17)
 
+    def test_e101_stray_else(self) -> None:
+        # Not E106 ('else' is no name here): an 'else' with no 'if' to continue.
+        d = syntax_error(HEADER + "setup:\n    shuffle deck\n    else:\n        again\n")
+        assert where(d) == ("E101", "'else' without an 'if' before it", 4, 5)
+        assert d.hint == "an 'else' stands right after the block of its 'if', indented like that 'if'"
+        assert (d.end_line, d.end_column) == (4, 9)
+
+    @pytest.mark.parametrize(
+        "text, line, column",
+        [
+            ("setup:\n    else:\n        again\n", 3, 5),  # read as a procedure's name
+            ("setup:\n    again\n    else if x:\n        again\n", 4, 5),
+            ("setup:\n    while x:\n        again\n    else:\n        again\n", 5, 5),
+            ("setup:\n    if x:\n        again\n    else:\n        again\n    else:\n        again\n", 7, 5),
+            ("setup:\n    if x:\n        again\n        else:\n            again\n", 5, 9),
+            ("else:\n    again\n", 2, 1),
+            ("phase p:\n    action a: again\n    else:\n        again\n", 4, 5),
+            ('deck:\n    card "a"\n    else:\n        card "b"\n', 4, 5),
+            ("setup:\n    again\n    else\n", 4, 5),
+        ],
+    )
+    def test_e101_stray_else_everywhere(self, text: str, line: int, column: int) -> None:
+        assert where(syntax_error(HEADER + text)) == ("E101", "'else' without an 'if' before it", line, column)
+
     def test_e102_unexpected_character(self) -> None:
         d = syntax_error(HEADER + "players 2 to 4 $\n")
         assert where(d) == ("E102", "unexpected character '$'", 2, 16)
