@@ -519,7 +519,10 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
 
     assert isinstance(exc, UnexpectedToken) and token is not None
     span = _token_span(source, token)
-    if token.type in ("_NL", "_DEDENT", "_INDENT"):
+    if token.type == "_INDENT":
+        # The indent borrows the position of the new line before it; point at the indented line.
+        span = _line_span(source, token.end_line or token.line or line)
+    elif token.type in ("_NL", "_DEDENT"):
         # Point at the end of the offending line rather than at the next one.
         span = _line_span(source, token.line or line)
         if token.type == "_NL":
@@ -539,6 +542,14 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
         if label is not None:
             code, message, hint = _SYNTAX_MESSAGES[label]
             return Diagnostic(code, message, span, hint, source=source)
+        if token.type == "_INDENT" and not _ends_block_opener(source, token.line or line):
+            return Diagnostic(
+                "E101",
+                "unexpected indentation",
+                span,
+                "this line is indented more than the one before; only a line ending with ':' opens a block",
+                source=source,
+            )
         missing = _missing_word(exc)
         if missing is not None:
             word, shape = missing
@@ -591,6 +602,11 @@ def _after_block_opener(source: Source, exc: UnexpectedInput) -> bool:
         return False
     opener = source.line_text(history[-1].line or 0).split("#", 1)[0].rstrip()
     return opener.endswith(":")
+
+
+def _ends_block_opener(source: Source, line: int) -> bool:
+    """Whether a line, without its comment, ends with ':'."""
+    return source.line_text(line).split("#", 1)[0].rstrip().endswith(":")
 
 
 @functools.cache

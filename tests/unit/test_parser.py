@@ -929,6 +929,16 @@ class TestSyntaxErrors:
     def test_e101_stray_else_everywhere(self, text: str, line: int, column: int) -> None:
         assert where(syntax_error(HEADER + text)) == ("E101", "'else' without an 'if' before it", line, column)
 
+    def test_e101_unexpected_indentation_points_at_the_indented_line(self) -> None:
+        d = syntax_error(HEADER + "setup:\n    shuffle deck\n        again\n")
+        assert where(d) == ("E101", "unexpected indentation", 4, 9)
+        assert d.hint == "this line is indented more than the one before; only a line ending with ':' opens a block"
+        assert (d.end_line, d.end_column) == (4, 14)
+
+    def test_e101_unexpected_indentation_after_comments_and_blank_lines(self) -> None:
+        d = syntax_error(HEADER + "players 2 to 4  # two\n\n# zones\n  zone z: shared, public\n")
+        assert where(d) == ("E101", "unexpected indentation", 5, 3)
+
     def test_e102_unexpected_character(self) -> None:
         d = syntax_error(HEADER + "players 2 to 4 $\n")
         assert where(d) == ("E102", "unexpected character '$'", 2, 16)
