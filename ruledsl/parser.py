@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 import hashlib
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -550,6 +552,9 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
                 "this line is indented more than the one before; only a line ending with ':' opens a block",
                 source=source,
             )
+        misspelt = _misspelt_keyword(source, exc)
+        if misspelt is not None:
+            return misspelt
         missing = _missing_word(exc)
         if missing is not None:
             word, shape = missing
@@ -598,15 +603,99 @@ def _after_block_opener(source: Source, exc: UnexpectedInput) -> bool:
     so the parser's wish for an indented line is not among the expected tokens.
     """
     history = getattr(exc, "token_history", None) or []
-    if not history or history[-1] is None or history[-1].type != "_NL":
+    newline = history[-1] if history else None
+    if newline is None or newline.type != "_NL" or not _ends_block_opener(source, newline.line or 0):
         return False
-    opener = source.line_text(history[-1].line or 0).split("#", 1)[0].rstrip()
-    return opener.endswith(":")
+    # When the next line is indented further, the block is there and the mistake is in it.
+    opener = source.line_text(newline.line or 0)
+    opener_indent = len(opener[: len(opener) - len(opener.lstrip(" \t\f"))].expandtabs(8))
+    return len(str(newline).rsplit("\n", 1)[-1].expandtabs(8)) <= opener_indent
 
 
 def _ends_block_opener(source: Source, line: int) -> bool:
     """Whether a line, without its comment, ends with ':'."""
     return source.line_text(line).split("#", 1)[0].rstrip().endswith(":")
+
+
+def _misspelt_keyword(source: Source, exc: UnexpectedToken) -> Diagnostic | None:
+    """Report a line that starts with a name close to a keyword that could start it.
+
+    At the top of the file (or in a phase, a deck...) a name cannot start a line, and the
+    parser fails at it: that is an unknown declaration. In a block a name starts a
+    procedure call, and the parser fails at what follows it: that is an unknown statement.
+    A name the file declares itself is left alone: that is a call with a mistake further on.
+    """
+    token = exc.token
+    stack = exc.state.value_stack if exc.state is not None else []
+    before = stack[-1] if stack else None
+    if token.type == "NAME" and "NAME" not in exc.expected and _first_on_line(source, token):
+        word, starters = token, set(exc.expected)
+    elif isinstance(before, Token) and before.type == "NAME" and exc.state is not None:
+        if len(exc.state.state_stack) < 2 or token.type in ("_NL", "$END"):
+            return None
+        # What the parser could read where the name stands: the state before it was shifted.
+        word = before
+        starters = set(exc.state.parse_conf.states[exc.state.state_stack[-2]])
+        if "NAME" not in starters or before.line != token.line:
+            return None
+    else:
+        return None
+    if str(word) in _keywords() or not _first_on_line(source, word) or _declares(source.text, str(word)):
+        return None
+    statements, others = _line_words()
+    keywords = {k for k in map(_keyword_of, starters) if k in statements or k in others}
+    # Every keyword as close as the closest: 'lte' is as near 'let' as 'set'.
+    scores = {k: difflib.SequenceMatcher(None, str(word), k).ratio() for k in keywords}
+    best = max(scores.values(), default=0.0)
+    if best < 0.6:
+        return None
+    close = sorted(k for k, score in scores.items() if score == best)
+    kind = "statement" if close[0] in statements else "declaration"
+    return Diagnostic(
+        "E101",
+        f"unknown {kind} '{word}'",
+        _token_span(source, word),
+        "did you mean " + " or ".join(f"'{k}'" for k in close) + "?",
+        source=source,
+    )
+
+
+@functools.cache
+def _line_words() -> tuple[frozenset[str], frozenset[str]]:
+    """Return the keywords that start a statement ('move', 'label'...) and the other keywords
+    that start a line: a declaration, a phase's or a deck's item, the header ('phase', 'card'...).
+    """
+    rules = _lark().rules
+    # Expressions start with many keywords ('top', 'all'...) that never start a line.
+    in_expr: set[str] = set()
+    todo = ["expr"]
+    while todo:
+        name = todo.pop()
+        if name not in in_expr:
+            in_expr.add(name)
+            todo += [s.name for r in rules if r.origin.name == name for s in r.expansion if not s.is_term]
+
+    def first_words(*starts: str) -> frozenset[str]:
+        words: set[str] = set()
+        seen: set[str] = set()
+        todo = list(starts)
+        while todo:
+            name = todo.pop()
+            if name in seen or name in in_expr:
+                continue
+            seen.add(name)
+            for rule in rules:
+                if rule.origin.name == name and rule.expansion:
+                    first = rule.expansion[0]
+                    if not first.is_term:
+                        todo.append(first.name)
+                    elif (word := _keyword_of(first.name)) is not None:
+                        words.add(word)
+        return frozenset(words)
+
+    statements = first_words("action_item")
+    others = first_words("game_header", "decl", "phase_item", "window_item", "deck_entry") - statements
+    return statements, others
 
 
 @functools.cache
@@ -616,6 +705,13 @@ def _keyword_of(terminal: str) -> str | None:
         if t.name == terminal and t.pattern.type == "str" and t.pattern.value.isidentifier():
             return str(t.pattern.value)
     return None
+
+
+def _declares(text: str, name: str) -> bool:
+    """Whether the file declares this name (a procedure, a definition, a zone...)."""
+    kinds = "to|define|zone|(?:player |card )?var|values|option|card|phase|auction|window|action"
+    pattern = rf"^[ \t]*(?:{kinds})[ \t]+{re.escape(name)}\b"
+    return re.search(pattern, text, re.MULTILINE) is not None
 
 
 #: The words that join the parts of a statement, in order, and how the statement is written.

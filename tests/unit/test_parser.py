@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -867,6 +868,51 @@ class TestSyntaxErrors:
     def test_e101_message_reads_well_for_numbers(self) -> None:
         d = syntax_error(HEADER + "players 2 4\n")
         assert where(d) == ("E101", "unexpected number 4", 2, 11)
+
+    # A misspelt keyword at the start of a line is named, with the keyword it is close to;
+    # the examples are mistakes in a copy of games/crazy_eights.game.
+    @pytest.mark.parametrize(
+        "old, new, message, line, column, hint",
+        [
+            ("shuffle stock", "shufle stock", "unknown statement 'shufle'", 39, 5, "did you mean 'shuffle'?"),
+            ("deal 5 from", "dael 5 from", "unknown statement 'dael'", 40, 5, "did you mean 'deal'?"),
+            ("\nphase play:", "\nphsae play:", "unknown declaration 'phsae'", 54, 1, "did you mean 'phase'?"),
+            ('label "pass"', 'lable "pass"', "unknown statement 'lable'", 77, 9, "did you mean 'label'?"),
+            ("    action pass ", "    acton pass ", "unknown declaration 'acton'", 76, 5, "did you mean 'action'?"),
+            ("\nzone hand:", "\nzoen hand:", "unknown declaration 'zoen'", 33, 1, "did you mean 'zone'?"),
+            ('card "K{suit}"', 'crad "K{suit}"', "unknown declaration 'crad'", 29, 5, "did you mean 'card'?"),
+        ],
+    )
+    def test_e101_misspelt_keyword(self, old: str, new: str, message: str, line: int, column: int, hint: str) -> None:
+        text = (Path(__file__).parents[2] / "games" / "crazy_eights.game").read_text(encoding="utf-8")
+        assert text.count(old) == 1
+        d = syntax_error(text.replace(old, new))
+        assert where(d) == ("E101", message, line, column)
+        assert d.hint == hint
+        assert (d.end_line, d.end_column) == (line, column + len(message.split("'")[1]))
+
+    def test_e101_misspelt_keyword_names_every_keyword_as_close(self) -> None:
+        d = syntax_error(HEADER + "setup:\n    elt x = 1\n")
+        assert where(d) == ("E101", "unknown statement 'elt'", 3, 5)
+        assert d.hint == "did you mean 'let' or 'set'?"
+
+    def test_e101_misspelt_keyword_only_among_what_can_start_the_line(self) -> None:
+        # 'label' is a clause of an action, not a statement of setup.
+        d = syntax_error(HEADER + 'setup:\n    labl "x"\n')
+        assert where(d) == ("E101", 'unexpected text "x"', 3, 10)
+        assert d.hint == "expected a new line or '('"
+        # Inside brackets a line continues an expression: 'adn' is not a statement.
+        d = syntax_error(HEADER + "define d = (a\n    adn b)\n")
+        assert where(d) == ("E101", "unexpected 'adn'", 3, 5)
+
+    def test_e101_no_keyword_suggested_for_a_procedure_the_file_declares(self) -> None:
+        # 'sey' is close to 'say', but it is the file's own procedure, called without brackets.
+        d = syntax_error(HEADER + "to sey:\n    again\nsetup:\n    sey 3\n")
+        assert where(d) == ("E101", "unexpected number 3", 5, 9)
+        assert d.hint == "expected a new line or '('"
+        # A name close to no keyword is a procedure call gone wrong, not a misspelling.
+        d = syntax_error(HEADER + "setup:\n    refill 3\n")
+        assert where(d) == ("E101", "unexpected number 3", 3, 12)
 
     def test_e101_missing_to_in_a_move(self) -> None:
         # The same parser state reads 'a and count c' (E115), but only a quantifier comes before it there.
