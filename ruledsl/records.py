@@ -216,6 +216,9 @@ def describe_view(obs: dict[str, Any], seat: int) -> list[str]:
         passed = [f"P{q}" for q, x in enumerate(a["passed"]) if x]
         standing = f"{a['standing']} by P{a['bidder']}" if a["standing"] else "no bid yet"
         lines.append(f"  auction: {standing}" + (f"; passed: {', '.join(passed)}" if passed else ""))
+    window = obs.get("window")
+    if window and window["player"] == seat:
+        lines.append(f"  out of turn: you may act in '{window['name']}' before play goes on")
     if obs["finished"]:
         lines.append("  out: " + ", ".join(f"P{q}" for q in obs["finished"]))
     return lines

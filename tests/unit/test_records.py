@@ -213,6 +213,20 @@ class TestView:
         }
         assert describe_view(obs, 0)[1:] == ["  a 0, e yes, f 0.0", "  mice: you 0"]
 
+    def test_a_player_offered_a_window_is_told_it_is_out_of_turn(self) -> None:
+        obs = {
+            "round": 1,
+            "phase": "play",
+            "direction": "clockwise",
+            "zones": {},
+            "variables": {},
+            "player_variables": {},
+            "auction": None,
+            "window": {"name": "cut", "player": 2},
+            "finished": [],
+        }
+        assert describe_view(obs, 2)[1:] == ["  out of turn: you may act in 'cut' before play goes on"]
+
     def test_an_empty_zone_reads_empty_when_faces_are_tracked(self, tmp_path: Path) -> None:
         rules = tmp_path / "faces.game"
         rules.write_text(FACES, encoding="utf-8")
