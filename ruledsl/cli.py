@@ -10,6 +10,7 @@ import difflib
 import importlib.util
 import json
 import os
+import re
 import sys
 import time
 import traceback
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ruledsl import __version__
+from ruledsl import nodes as n
 from ruledsl.agents import AGENTS, AgentSpecError, decide, make_agent, needs_tracking, parse_spec
 from ruledsl.bench import bench
 from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
@@ -383,9 +385,36 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
                 file=out,
             )
         else:
+            rule = _rule_for(state, text)
+            why = f": the rule at line {rule[0]} reads '{rule[1]}'" if rule else ""
             print(
-                f"'{text}' is not one of your actions now. Type a number from 1 to {len(legal)}, or 'help'.", file=out
+                f"'{text}' is not one of your actions now{why}. Type a number from 1 to {len(legal)}, or 'help'.",
+                file=out,
             )
+
+
+def _rule_for(state: GameState, text: str) -> tuple[int, str] | None:
+    """The line and header of the action of the phase (or window) being played whose label
+    ``text`` reads like: what says when it is allowed, for a player told it is not now."""
+    symbols = state.game.checked.symbols
+    if state.windows is not None:
+        decl = symbols.windows[state.prog.windows[state.windows[0][0]].name].decl
+    else:
+        decl = symbols.phases[state.phase_name()].decl
+    wanted = _normal(text)
+    for item in decl.items:
+        if not isinstance(item, n.ActionDecl) or not isinstance(item.label, n.Text) or item.span is None:
+            continue
+        # The label's words with anything for each {value}: "play {c}" reads "play (.+)".
+        pattern = "".join(re.escape(_normal(part)) if isinstance(part, str) else "(.+)" for part in item.label.parts)
+        if pattern and re.fullmatch(pattern.replace(r"\ ", " "), wanted):
+            source = state.game.source
+            line = item.span.start.line
+            header = [source.line_text(line).strip()]
+            while not header[-1].split("#", 1)[0].rstrip().endswith(":") and len(header) < 6:
+                header.append(source.line_text(line + len(header)).strip())
+            return line, " ".join(h.split("#", 1)[0].strip() for h in header)
+    return None
 
 
 def _normal(text: str) -> str:

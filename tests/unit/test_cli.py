@@ -203,3 +203,21 @@ class TestPlayAndSimulateArguments:
     def test_jobs_below_one_are_refused(self) -> None:
         code, out, err = run_cli(["simulate", "quasenbo", "-n", "3", "--jobs", "0"])
         assert (code, out, err) == (2, "", "ruledsl: error: --jobs must be at least 1\n")
+
+
+class TestHumanPrompt:
+    def test_an_action_not_allowed_now_is_refused_with_the_rule_that_says_when(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("play the sailor\nzzz\nq\n"))
+        code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random,random", "--seed", "2"])
+        assert code == 0
+        lines = (ROOT / "games" / "quasenbo.game").read_text(encoding="utf-8").splitlines()
+        line = next(i for i, text in enumerate(lines, 1) if text.strip().startswith("action place("))
+        assert (
+            f"'play the sailor' is not one of your actions now: the rule at line {line} reads "
+            "'action place(c: card from hand) when may_follow(c) and c is not \"the Excuse\":'. "
+            "Type a number from 1 to 3, or 'help'."
+        ) in out
+        assert "'zzz' is not one of your actions now. Type a number from 1 to 3, or 'help'." in out
+        assert out.endswith("Game left unfinished.\n")
