@@ -118,6 +118,23 @@ def test_e201_unknown_name() -> None:
     )
 
 
+def test_e201_an_option_used_but_not_declared() -> None:
+    """A misspelt option is an unknown name, with the declared option suggested."""
+    text = replace("players 2 to 4\n", "players 2 to 4\noption hand_size = 3\n")
+    text = replace(
+        "        move top of deck to hand\n",
+        "        move top of deck to hand\n        if hand_sise > 2: again\n",
+        text,
+    )
+    assert only(text) == (
+        "E201",
+        "unknown name 'hand_sise'",
+        13,
+        12,
+        "did you mean 'hand_size' or 'hand'? known names: deck, direction, hand, hand_size, round",
+    )
+
+
 def test_e201_unknown_zone_where_a_zone_is_expected() -> None:
     assert only(replace("shuffle deck", "shuffle dek")) == (
         "E201",
