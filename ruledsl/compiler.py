@@ -187,7 +187,10 @@ class _Load:
             return a // b if e.op == "/" else a % b
         if isinstance(e, n.Compare):
             a, b = self.value(e.left), self.value(e.right)
-            return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
+            if e.op in ("==", "!="):
+                return (a == b) == (e.op == "==")
+            # As the rules compare when they run: an order with none is false, never an error.
+            return {"<": ops.lt, "<=": ops.le, ">": ops.gt, ">=": ops.ge}[e.op](a, b)
         if isinstance(e, n.BoolOp):
             return (
                 (self.value(e.left) and self.value(e.right))

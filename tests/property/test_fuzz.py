@@ -738,3 +738,13 @@ def test_a_ranking_by_a_fixed_value_compiles_without_a_warning(key: str) -> None
     state = load_checked(_checked(rules), 2).new_initial_state(seed=0)
     state.apply_action(state.legal_actions()[0])
     assert state.is_terminal() and state.returns() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(("test", "then"), [("2 == none", 0), ("2 != none", 1), ("2 < none", 0), ("none >= 2", 0)])
+def test_a_comparison_with_none_known_at_load_is_worked_out_as_in_play(test: str, then: int) -> None:
+    # Found by the long fuzz run: a mutation gave 'else if 2 == none:', and working it out
+    # when the game was loaded also tried '2 < none' (a TypeError, not a diagnostic).
+    action = f"phase play:\n    action finish:\n        if {test}:\n            set x = 1\n        end game, draw\n"
+    state = load_checked(_checked(_TINY + "setup:\n    shuffle deck\n" + action), 2).new_initial_state(seed=0)
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal() and state.observation(0)["variables"]["x"] == then
