@@ -1843,14 +1843,10 @@ class _Compiler:
                 parts.append("(st.finished.index(p) if p in st.finished else len(st.finished))")
                 continue
             assert key.value is not None
-            v = self.ex(key.value, ctx)
-            if _LITERAL.fullmatch(v):  # a fixed value (an option): 'is' must not meet a literal
-                parts.append("INF" if "None" in v else f"-{v}" if key.order == "highest" else v)
-                continue
-            if key.order == "highest":
-                parts.append(f"(-{v} if {v} is not None else INF)")
-            else:
-                parts.append(f"({v} if {v} is not None else INF)")
+            # Through a function, not 'v is not None' inline: v may be a constant ('0 - 0'),
+            # which 'is' must not meet.
+            fn = "op_rank_highest" if key.order == "highest" else "op_rank_lowest"
+            parts.append(f"{fn}({self.ex(key.value, ctx)})")
         self.em.line("return (" + "".join(part + ", " for part in parts) + ")")
         self.end_function(block)
 
@@ -1920,7 +1916,6 @@ class _Compiler:
             RoundOver=RoundOver,
             ALLP=tuple(range(self.players)),
             ALLCARDS=tuple(range(len(self.deck))),
-            INF=float("inf"),
             MISS=object(),
             SHOW_NAME=lambda c: "a hidden card" if c is None else names[c],
         )

@@ -7,6 +7,7 @@ the generated code stays short and the hot path does no attribute lookups it can
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -284,6 +285,16 @@ def gt(a: Any, b: Any) -> bool:
 
 def ge(a: Any, b: Any) -> bool:
     return a is not None and b is not None and a >= b
+
+
+def rank_highest(v: Any) -> Any:
+    """A ranking key's part for 'highest v': smaller sorts first; none last."""
+    return math.inf if v is None else -v
+
+
+def rank_lowest(v: Any) -> Any:
+    """A ranking key's part for 'lowest v': none last."""
+    return math.inf if v is None else v
 
 
 # ============================================================================ players and turn order

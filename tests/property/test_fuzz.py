@@ -729,10 +729,11 @@ def test_an_option_whose_default_is_none_for_some_player_count_is_refused_for_it
     assert d.hint == "the default is none for 2 players: make it a number in the range for every player count"
 
 
-@pytest.mark.parametrize("key", ["lowest bonus", "highest bonus", "highest 3"])
+@pytest.mark.parametrize("key", ["lowest bonus", "highest bonus", "highest 3", "highest 0 - 0"])
 def test_a_ranking_by_a_fixed_value_compiles_without_a_warning(key: str) -> None:
     # Found by the fuzz tests: a key fixed at load ('then lowest penalty_threshold') wrote
-    # '(1) is not None', which Python warns about (an error under this suite's -W error).
+    # '(1) is not None', which Python warns about (an error under this suite's -W error);
+    # then, by the long run, a constant sum ('highest 0 - 0') the first fix did not catch.
     rules = _TINY.replace("var x = 0\n", "var x = 0\noption bonus: 0 to 9 = 1\n") + "setup:\n    shuffle deck\n"
     rules += _PLAY + f"ranking: highest x, then {key}\n"
     state = load_checked(_checked(rules), 2).new_initial_state(seed=0)
