@@ -591,6 +591,27 @@ def test_qb_a2_one_penalty_for_two_suits_at_once():
     assert deck(state)[-1] == "the Bard"
 
 
+def test_qb_a2_with_the_option_one_penalty_for_each_suit():
+    """QB-A2, alternative (option penalty_per_suit): triples in two suits at once cost two cards; in one, one."""
+    state = position(
+        ["the Mountain", "the Diplomat"],
+        {0: ["the Pact", "the Sailor"]},
+        deck_top=["the Sea", "the Bard"],
+        penalty_per_suit=True,
+    )
+    act(state, "play the Pact")  # Moons and Suns three times each
+    assert sorted(hand(state, 0)) == ["the Bard", "the Sailor", "the Sea"]
+    assert state.current_player() == 1
+    state = position(
+        ["the Ace of Moons", "the Diplomat"],
+        {0: ["the Pact", "the Sailor"]},
+        deck_top=["the Sea", "the Bard"],
+        penalty_per_suit=True,
+    )
+    act(state, "play the Pact")  # Moons only
+    assert sorted(hand(state, 0)) == ["the Sailor", "the Sea"]
+
+
 def test_qb_a11_double_penalty_grows_with_the_run():
     """QB-A11: penalty = L - 2 for a run of L >= 3 cards sharing one suit (Double variant)."""
     # A run of 5 on Moons.
@@ -756,6 +777,23 @@ def test_qb_a16_going_out_on_the_excuse():
     assert hand(state, 1) == []
     assert state.is_terminal()
     assert state.returns() == [-1.0, 1.0, -1.0]
+
+
+def test_qb_a16_with_the_option_off_the_excuse_may_not_be_the_last_card():
+    """QB-A16, alternative (out_on_excuse=no): a player left with the Excuse alone draws instead."""
+    state = position(
+        ["the Ace of Moons", "the Mountain"], {1: ["the Excuse"]}, turn=1, excuse=True, out_on_excuse=False
+    )
+    assert labels(state) == ["draw a card"]
+    # With another card in hand, the Excuse may be played as usual.
+    state = position(
+        ["the Ace of Moons", "the Mountain"],
+        {1: ["the Excuse", "the Sea"]},
+        turn=1,
+        excuse=True,
+        out_on_excuse=False,
+    )
+    assert plays(state) == {"the Excuse"}
 
 
 def test_qb_a13_excuse_always_playable():
