@@ -11,7 +11,7 @@ from attrs import define, field
 
 from ruledsl import nodes as n
 from ruledsl.errors import CheckError, Diagnostic, Severity
-from ruledsl.render import did_you_mean
+from ruledsl.render import did_you_mean, or_list
 from ruledsl.source import Pos, Source, Span
 from ruledsl.symbols import (
     ANY,
@@ -1887,7 +1887,7 @@ class _Checker:
             elif not guarded:
                 self.warning(
                     "W404",
-                    f"{what} does not exist with {_alternatives(missing)} players",
+                    f"{what} does not exist with {or_list(missing)} players",
                     e,
                     f"seats are numbered from 0: with {first} players they are seat 0 to seat {first - 1}; "
                     "test 'players' first, or refuse fewer players with 'require'",
@@ -2027,11 +2027,6 @@ def _mentions_players(e: n.Node) -> bool:
 
 def _players_range(low: int, high: int) -> str:
     return str(low) if low == high else f"{low} to {high}"
-
-
-def _alternatives(items: list[int]) -> str:
-    words = [str(i) for i in items]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _grammar_keywords() -> frozenset[str]:

@@ -400,10 +400,20 @@ def _mistake_signatures() -> dict[_Signature, dict[str | None, str]]:
     return signatures
 
 
+def _stack(exc: UnexpectedToken) -> list[Any]:
+    """What the parser had read when it failed: tokens, and subtrees of the rules it finished."""
+    return exc.state.value_stack if exc.state is not None else []
+
+
+def _last_read(exc: UnexpectedToken) -> Any:
+    """The token or subtree read just before the failing token, or None."""
+    stack = _stack(exc)
+    return stack[-1] if stack else None
+
+
 def _word_before(exc: UnexpectedToken) -> str | None:
     """Return the keyword just before the failing token (even when read as a name), or None."""
-    stack = exc.state.value_stack if exc.state is not None else []
-    before = stack[-1] if stack else None
+    before = _last_read(exc)
     if isinstance(before, Token) and str(before) in _keywords():
         return str(before)
     return None
@@ -626,8 +636,7 @@ def _misspelt_keyword(source: Source, exc: UnexpectedToken) -> Diagnostic | None
     A name the file declares itself is left alone: that is a call with a mistake further on.
     """
     token = exc.token
-    stack = exc.state.value_stack if exc.state is not None else []
-    before = stack[-1] if stack else None
+    before = _last_read(exc)
     if token.type == "NAME" and "NAME" not in exc.expected and _first_on_line(source, token):
         word, starters = token, set(exc.expected)
     elif isinstance(before, Token) and before.type == "NAME" and exc.state is not None:
@@ -748,8 +757,7 @@ def _stray_else(source: Source, exc: UnexpectedToken) -> Token | None:
     """
     if str(exc.token) == "else" and _first_on_line(source, exc.token):
         return exc.token
-    stack = exc.state.value_stack if exc.state is not None else []
-    first = stack[-1] if stack else None
+    first = _last_read(exc)
     if isinstance(first, Tree):
         first = next(first.scan_values(lambda v: isinstance(v, Token)), None)
     if isinstance(first, Token) and first.type == "NAME" and str(first) == "else" and _first_on_line(source, first):
@@ -763,7 +771,7 @@ def _statement_values(exc: UnexpectedToken) -> list[Any]:
     A statement starts after a new line, an indent or a dedent, or after the ':' of a
     block written on one line.
     """
-    stack = exc.state.value_stack if exc.state is not None else []
+    stack = _stack(exc)
     start = len(stack)
     while start > 0:
         value = stack[start - 1]

@@ -13,6 +13,12 @@ _BLUE = "\x1b[1;34m"
 _RESET = "\x1b[0m"
 
 
+def or_list(items: Iterable[object]) -> str:
+    """Items for a message: "3", "3 or 4", "2, 3 or 4"."""
+    words = [str(i) for i in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def did_you_mean(name: str, candidates: Iterable[str], kind: str = "names") -> str | None:
     """Return a hint naming the closest candidates to a misspelt name, or None."""
     known = sorted(set(candidates))

@@ -44,6 +44,7 @@ from ruledsl.compiler import Program, _Load, _LoadError, option_values
 from ruledsl.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
 from ruledsl.game import DEFAULT_MAX_ACTIONS, Game, check_file, load_checked, players_range
 from ruledsl.interpreter import GameState
+from ruledsl.render import or_list
 from ruledsl.runtime.state import ActionDef
 from ruledsl.source import Source, Span
 
@@ -169,7 +170,7 @@ class OversizedDeal:
     def to_diagnostic(self, source: Source) -> Diagnostic:
         need = self.per_player * self.players
         others = [p for p in self.failing if p != self.players]
-        also = f"; also with {_list(others)} players" if others else ""
+        also = f"; also with {or_list(others)} players" if others else ""
         what = "this deal needs" if self.deals == 1 else f"these {self.deals} deals need"
         return Diagnostic(
             "E408",
@@ -913,8 +914,3 @@ def _count(k: int, what: str) -> str:
 
 def _games(k: int, total: int) -> str:
     return f"in {k} of {_count(total, 'game')}"
-
-
-def _list(items: Sequence[int]) -> str:
-    words = [str(i) for i in items]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
