@@ -86,13 +86,16 @@ def rollout(state: GameState, rng: random.Random, depth: int) -> None:
             return
 
 
-def rollout_by_standing(state: GameState, rng: random.Random, depth: int, tries: int = 3) -> None:
+def rollout_by_standing(
+    state: GameState, rng: random.Random, depth: int, tries: int = 3, only: int | None = None
+) -> None:
     """Like ``rollout``, but each player keeps the best for his standing of a few random actions.
 
     At each step up to ``tries`` legal actions, drawn at random, are tried on copies; the
     mover takes the first after which he stands best (a win beats any standing). A cheap
     default policy: it avoids the plain blunders (a penalty, a card given away) that make
-    random playouts a noisy judge. A game without 'standing:' gets random actions.
+    random playouts a noisy judge. With ``only``, that seat alone chooses so and the
+    others play at random. A game without 'standing:' gets random actions.
     """
     if state.standings() is None:
         rollout(state, rng, depth)
@@ -102,10 +105,12 @@ def rollout_by_standing(state: GameState, rng: random.Random, depth: int, tries:
         legal = state.legal_actions()
         if not legal:
             return
+        mover = state.current_player()
         if len(legal) == 1:
             state.apply_action(legal[0])
+        elif only is not None and mover != only:
+            state.apply_action(legal[rng.randrange(len(legal))])
         else:
-            mover = state.current_player()
             picks = rng.sample(legal, tries) if len(legal) > tries else legal
             best = picks[0]
             best_place = None

@@ -12,7 +12,10 @@ Playouts follow a cheap default policy (``rollout_by_standing``) for at most ``d
 actions; a game still going is then judged by its standing (``evaluate``).
 
 Every node keeps the reward of the player who chose the action leading to it, so the
-same tree serves any number of players, each maximising his own result.
+same tree serves any number of players, each maximising his own result. With
+``others=random`` the search instead expects the other seats to play uniformly at random
+(an opponent model: their moves are chance in the tree and random in playouts), which
+pays against weak players and costs against strong ones.
 """
 
 from __future__ import annotations
@@ -67,6 +70,12 @@ class IsmctsAgent:
             "rollout policy: standing (best of 3 random actions by the standing) or random",
             choices=("standing", "random"),
         ),
+        "others": Option(
+            str,
+            "search",
+            "how the other seats are expected to play: search (their best replies) or random (uniformly)",
+            choices=("search", "random"),
+        ),
     }
 
     def __init__(
@@ -78,6 +87,7 @@ class IsmctsAgent:
         depth: int = DEFAULT_DEPTH,
         reuse: int = 1,
         policy: str = "standing",
+        others: str = "search",
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -86,7 +96,7 @@ class IsmctsAgent:
         self.depth = depth
         self.reuse = reuse
         self.policy = policy
-        self._playout = rollout if policy == "random" else rollout_by_standing
+        self.others = others
         #: Iterations run and seconds spent over all moves (for measuring the cost).
         self.total_iterations = 0
         self.total_seconds = 0.0
@@ -126,6 +136,8 @@ class IsmctsAgent:
         c = self.c
         log = math.log
         sqrt = math.sqrt
+        me = root.player
+        others_random = self.others == "random"
         node = root
         path = [root]
         # Selection and expansion, through the actions legal in this deal.
@@ -134,6 +146,19 @@ class IsmctsAgent:
             if not legal:
                 break
             children = node.children
+            mover = state.current_player()
+            if others_random and mover != me:
+                # The modelled opponent's move is chance: drawn, not chosen.
+                action = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+                child = children.get(action)
+                state.apply_action(action)
+                if child is None:
+                    child = children[action] = _Node(mover)
+                    path.append(child)
+                    break
+                path.append(child)
+                node = child
+                continue
             # Every child legal in this deal was available to choose, whether or not the
             # node is fully expanded yet: its exploration term counts this visit.
             untried = []
@@ -145,7 +170,7 @@ class IsmctsAgent:
                     ch.available += 1
             if untried:
                 action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                child = children[action] = _Node(state.current_player())
+                child = children[action] = _Node(mover)
                 state.apply_action(action)
                 path.append(child)
                 break
@@ -160,7 +185,10 @@ class IsmctsAgent:
             state.apply_action(action)
             path.append(child)
             node = child
-        self._playout(state, rng, self.depth)
+        if self.policy == "random":
+            rollout(state, rng, self.depth)
+        else:
+            rollout_by_standing(state, rng, self.depth, only=me if others_random else None)
         values = evaluate(state)
         for n in path[1:]:
             n.visits += 1

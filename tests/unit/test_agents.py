@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,7 @@ from ruledsl.agents import (
     needs_tracking,
     parse_spec,
 )
+from ruledsl.agents.base import rollout, rollout_by_standing
 from ruledsl.interpreter import GameState
 
 GAMES = sorted(ruledsl.bundled_games())
@@ -30,8 +32,41 @@ QUICK = {
     "first": "first",
     "greedy": "greedy:samples=2:depth=2",
     "ismcts": "ismcts:iterations=20:depth=10",
+    "ismcts_vs_random": "ismcts:iterations=20:depth=10:others=random",
     "cheat": "cheat:iterations=20:depth=10",
 }
+
+#: Two seats, no cards that matter: seat 0 plays safe (a draw) or gambles on seat 1's pick.
+GAMBLE = """\
+game "Gamble"
+
+players 2 to 2
+
+values colour: red
+card colour: colour
+
+deck:
+    card "token": colour red
+
+zone box: shared, public
+
+setup:
+    go to choose with seat 0
+
+phase choose:
+    action safe:
+        end game, draw
+    action gamble:
+        go to answer with seat 1
+
+phase answer:
+    action spare_first:
+        end game, winner seat 0
+    action spare_second:
+        end game, winner seat 0
+    action take:
+        end game, winner seat 1
+"""
 
 
 def played(name: str, players: int, seed: int, steps: int) -> GameState:
@@ -90,7 +125,7 @@ class TestSpecs:
             ("minimax", "unknown agent 'minimax'; known agents: cheat, first, greedy, human, ismcts, random"),
             (
                 "ismcts:iters=5",
-                "agent 'ismcts' has no option 'iters'; its options: iterations, time, c, depth, reuse, policy",
+                "agent 'ismcts' has no option 'iters'; its options: iterations, time, c, depth, reuse, policy, others",
             ),
             ("ismcts:iterations=many", "ismcts option 'iterations' takes a whole number, not 'many'"),
             ("ismcts:iterations=0", "ismcts option 'iterations' must be at least 1, not 0"),
@@ -124,7 +159,7 @@ class TestPlaying:
             assert action in state.legal_actions()
             state.apply_action(action)
 
-    @pytest.mark.parametrize("kind", ["greedy", "ismcts", "cheat"])
+    @pytest.mark.parametrize("kind", ["greedy", "ismcts", "ismcts_vs_random", "cheat"])
     def test_same_seed_same_choices(self, kind: str) -> None:
         state = played("quasenbo", 2, seed=11, steps=3)
         seat = state.current_player()
@@ -149,6 +184,34 @@ class TestPlaying:
         m = len(state.legal_actions())
         assert len(root.children) == m > 1
         assert sorted(ch.available for ch in root.children.values()) == list(range(40 - m + 1, 41))
+
+    @pytest.mark.parametrize("policy", ["standing", "random"])
+    def test_the_opponent_model_decides_a_gamble(self, tmp_path: Path, policy: str) -> None:
+        # Playing safe draws; gambling lets the other seat pick one of three endings, two
+        # of them a win for the gambler. Against a best reply the gamble loses; against a
+        # player who picks at random it wins two times in three.
+        path = tmp_path / "gamble.game"
+        path.write_text(GAMBLE, encoding="utf-8")
+        state = ruledsl.load_game(path).new_initial_state(seed=0, track=True)
+        for seed in range(4):
+            cautious = make_agent(f"ismcts:iterations=200:policy={policy}", seed)
+            exploiting = make_agent(f"ismcts:iterations=200:policy={policy}:others=random", seed)
+            assert str(decide(cautious, state, 0)) == "safe"
+            assert str(decide(exploiting, state, 0)) == "gamble"
+
+    def test_modelled_opponents_play_at_random_in_playouts(self) -> None:
+        # With 'only', the other seats' playout moves are exactly the random rollout's.
+        state = played("quasenbo", 2, seed=5, steps=3)
+        mover = state.current_player()
+        differs = 0
+        for seed in range(20):
+            plain, modelled, standing = state.clone(), state.clone(), state.clone()
+            rollout(plain, random.Random(seed), 1)
+            rollout_by_standing(modelled, random.Random(seed), 1, only=1 - mover)
+            rollout_by_standing(standing, random.Random(seed), 1, only=mover)
+            assert modelled.history() == plain.history()
+            differs += standing.history() != plain.history()
+        assert differs > 0
 
     def test_iterations_are_counted(self) -> None:
         state = played("quasenbo", 2, seed=4, steps=2)
@@ -203,7 +266,7 @@ class TestSeatView:
         b = SeatView(twin, seat).resample(random.Random(5))
         assert a.zones == b.zones
 
-    @pytest.mark.parametrize("kind", ["random", "first", "greedy", "ismcts"])
+    @pytest.mark.parametrize("kind", ["random", "first", "greedy", "ismcts", "ismcts_vs_random"])
     @pytest.mark.parametrize("name", GAMES)
     def test_decisions_ignore_the_hidden_cards(self, name: str, kind: str) -> None:
         """Two states that differ only in cards the seat cannot see give the same decisions."""
