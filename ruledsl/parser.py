@@ -957,8 +957,9 @@ class _ToNodes(Transformer):
         return n.GameHeader(name=self._string(name), span=self._span(meta))
 
     @_with_meta
-    def players_decl(self, meta: Any, low: n.Expr, high: n.Expr) -> n.PlayersDecl:
-        return n.PlayersDecl(low=low, high=high, span=self._span(meta))
+    def players_decl(self, meta: Any, low: n.Expr, high: n.Expr | None) -> n.PlayersDecl:
+        # 'players 4' is 'players 4 to 4': one node for both ends, so that fmt writes it back as it was.
+        return n.PlayersDecl(low=low, high=low if high is None else high, span=self._span(meta))
 
     @_with_meta
     def option_decl(self, meta: Any, name: Token, domain: Any, default: n.Expr, doc: str | None) -> n.OptionDecl:

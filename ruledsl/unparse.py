@@ -674,7 +674,8 @@ class _Writer:
     def decl(self, d: n.Decl, indent: int) -> None:
         at = _line(d)
         if isinstance(d, n.PlayersDecl):
-            self.add(indent, f"players {_expr(d.low, _SUM)} to {_expr(d.high, _SUM)}", at)
+            high = "" if d.high is d.low else f" to {_expr(d.high, _SUM)}"
+            self.add(indent, f"players {_expr(d.low, _SUM)}{high}", at)
         elif isinstance(d, n.OptionDecl):
             domain = "" if d.domain is None else ": " + _domain(d.domain)
             self.add(indent, f"option {d.name}{domain} = {_expr(d.default)}", at)

@@ -40,7 +40,7 @@ QUICK = {
 GAMBLE = """\
 game "Gamble"
 
-players 2 to 2
+players 2
 
 values colour: red
 card colour: colour

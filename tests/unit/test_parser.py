@@ -60,6 +60,8 @@ class TestDeclarations:
 
     def test_players(self) -> None:
         assert decls("players 2 to 6\n") == (n.PlayersDecl(low=n.Number(value=2), high=n.Number(value=6)),)
+        # One number: exactly that many.
+        assert decls("players 4\n") == (n.PlayersDecl(low=n.Number(value=4), high=n.Number(value=4)),)
 
     def test_option_plain_range_and_choice(self) -> None:
         assert decls(

@@ -358,6 +358,10 @@ class TestDeclarations:
         )
         assert format_source(source) == source
 
+    def test_players_written_as_one_number_stay_so(self) -> None:
+        assert format_source('game "g"\nplayers  4\n') == 'game "g"\n\nplayers 4\n'
+        assert format_source('game "g"\nplayers 4 to 4\n') == 'game "g"\n\nplayers 4 to 4\n'
+
     def test_copies_are_written_with_the_times_sign(self) -> None:
         source = 'game "g"\ndeck:\n    3 x card "A"\n    n ×card "B"\n'
         assert format_source(source) == 'game "g"\n\ndeck:\n    3 × card "A"\n    n × card "B"\n'
