@@ -581,6 +581,36 @@ def test_qb_a10_first_out_wins_returns():
     assert state.observation(0)["terminal"] is True
 
 
+def test_qb_a10_with_play_on_the_others_play_on_for_places():
+    """QB-A10, alternative (option play_on): the first out leaves the game, which goes on
+    without him until one player is left; the places are the order of going out."""
+    state = position(
+        ["the Author"],
+        {0: ["the Mountain", "the Sailor"], 1: ["the Forest", "the Origin"], 2: ["the Castle"]},
+        turn=2,
+        play_on=True,
+    )
+    act(state, "play the Castle")
+    assert hand(state, 2) == []
+    assert not state.is_terminal()
+    assert state.current_player() == 0
+    act(state, "play the Mountain")
+    act(state, "play the Forest")
+    assert state.current_player() == 0  # P2, who is out, is skipped
+    act(state, "play the Sailor")
+    assert state.is_terminal()
+    assert state.returns() == [0.0, -1.0, 1.0]  # P2 first, P0 second, P1 last
+
+
+def test_qb_a10_play_on_changes_nothing_with_two_players():
+    """QB-A10, alternative: with two players the first out still wins, +1 against -1."""
+    for play_on in (False, True):
+        state = position(["the Author"], {1: ["the Castle"]}, players=2, turn=1, play_on=play_on)
+        act(state, "play the Castle")
+        assert state.is_terminal()
+        assert state.returns() == [-1.0, 1.0]
+
+
 def test_qb_a2_one_penalty_for_two_suits_at_once():
     """QB-A2: a play that makes triples in two suits at once costs one card."""
     state = position(
