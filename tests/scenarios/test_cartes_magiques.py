@@ -1499,12 +1499,12 @@ def test_cm_a21_the_lowest_card_opens_in_deal_order():
 
 
 def test_cm_a21_race_opening_open_at_once_or_wait():
-    """CM-A21, option opening = "race": a player dealt a 4 among (b)+(c) during the deal may open
+    """CM-A21, option opening = "race": a player holding a 4 among (b)+(c) during the deal may open
     at once or wait; if he opens, his left neighbour may follow; the deal then goes on."""
     game = load(3, opening="race")
 
     def wanted(st):
-        return st.phase_name() == "opening" and "wait" in labels(st)
+        return st.phase_name() == "opening" and "wait" in labels(st) and len(labels(st)) > 1
 
     state = game.new_initial_state(seed=find_seed(game, wanted))
     p = state.current_player()
@@ -1532,6 +1532,33 @@ def test_cm_a21_race_opening_open_at_once_or_wait():
     assert tas(waited) == []
     assert len(deck(waited)) < len(deck(state))
     assert all(c in candidates(waited, p) for c in fours)
+
+
+def test_cm_a21_race_opening_asks_everyone_dealt_a_card():
+    """CM-A21, option opening = "race": every card dealt into (b) or (c) but the last asks its
+    receiver, so being asked reveals no 4 in a hand; one who waited may open at a later card."""
+    game = load(3, opening="race")
+
+    def first_asked_holds_a_four(st):
+        return len(deck(st)) == 55 - 10 and len(labels(st)) > 1
+
+    state = game.new_initial_state(seed=find_seed(game, first_asked_holds_a_four))
+    asked, waited_with_a_four, offered_again = [], set(), False
+    while state.phase_name() == "opening" and "wait" in labels(state):
+        p = state.current_player()
+        asked.append(p)
+        has_four = any(rank(c) == "4" for c in candidates(state, p))
+        assert (len(labels(state)) > 1) == has_four  # "open with 4" exactly when he holds one
+        if p in waited_with_a_four and has_four:
+            offered_again = True
+        if has_four:
+            waited_with_a_four.add(p)
+        act(state, "wait")
+    # Nobody opened: every card of rows (b) and (c) but the very last asked its receiver.
+    assert asked == [q % 3 for q in range(9, 26)]
+    assert state.phase_name() in ("opening", "choosing")
+    assert len(deck(state)) == 55 - 27
+    assert offered_again
 
 
 def test_cm_a22_free_choice_of_three_face_up_cards():
