@@ -185,25 +185,29 @@ def _transform(source: Source, tree: Tree) -> Any:
         raise
 
 
+#: Operators whose chains nest one level per term: ``a and b and c`` is ``(a and b) and c``.
+_CHAINED = {"and_op": "'and'", "or_op": "'or'", "arith": "arithmetic operators"}
+
+
 def _check_depth(source: Source, tree: Tree, base: Pos | None = None) -> None:
-    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    # Each entry: a node, its depth, the run of one chained operator ending at it, and
+    # the longest such run on its path with that run's operator.
+    stack: list[tuple[Tree, int, int, int, str]] = [(tree, 1, 1, 1, "")]
     while stack:
-        node, depth = stack.pop()
+        node, depth, run, longest, op = stack.pop()
         if depth > MAX_DEPTH:
-            raise ParseError(
-                [
-                    Diagnostic(
-                        "E108",
-                        f"nested more than {MAX_DEPTH} levels deep",
-                        _meta_span(source, node.meta, base),
-                        "name the inner parts with 'define' or 'to'",
-                        source=source,
-                    )
-                ]
-            )
+            message, hint = f"nested more than {MAX_DEPTH} levels deep", "name the inner parts with 'define' or 'to'"
+            if longest > MAX_DEPTH // 2:  # mostly one long chain: say so, since it does not look nested
+                message += f": a chain of {_CHAINED[op]} counts one level per term"
+                hint = "split the chain: name parts of it with 'define' and join the names"
+            raise ParseError([Diagnostic("E108", message, _meta_span(source, node.meta, base), hint, source=source)])
         for child in node.children:
             if isinstance(child, Tree):
-                stack.append((child, depth + 1))
+                child_run = run + 1 if child.data == node.data and child.data in _CHAINED else 1
+                if child_run > longest:
+                    stack.append((child, depth + 1, child_run, child_run, child.data))
+                else:
+                    stack.append((child, depth + 1, child_run, longest, op))
 
 
 # ============================================================================ positions

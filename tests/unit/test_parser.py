@@ -1093,6 +1093,18 @@ class TestSyntaxErrors:
         assert d.hint == "name the inner parts with 'define' or 'to'"
 
     @pytest.mark.parametrize(
+        ("joined", "named"), [(" and ", "'and'"), (" or ", "'or'"), (" + ", "arithmetic operators")]
+    )
+    def test_e108_says_when_a_flat_chain_is_too_long(self, joined: str, named: str) -> None:
+        d = syntax_error(HEADER + "define d = " + joined.join(["x"] * (MAX_DEPTH + 10)) + "\n")
+        assert d.code == "E108"
+        assert d.message == f"nested more than {MAX_DEPTH} levels deep: a chain of {named} counts one level per term"
+        assert d.hint == "split the chain: name parts of it with 'define' and join the names"
+        # Split in two named halves, the same terms are accepted.
+        half = joined.join(["x"] * ((MAX_DEPTH + 10) // 2))
+        assert parse(HEADER + f"define a = {half}\ndefine b = {half}\ndefine d = a{joined}b\n") is not None
+
+    @pytest.mark.parametrize(
         "expr",
         [
             "-" * 100 + "1",
