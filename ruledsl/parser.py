@@ -190,11 +190,11 @@ _CHAINED = {"and_op": "'and'", "or_op": "'or'", "arith": "arithmetic operators"}
 
 
 def _check_depth(source: Source, tree: Tree, base: Pos | None = None) -> None:
-    # Each entry: a node, its depth, the run of one chained operator ending at it, and
-    # the longest such run on its path with that run's operator.
-    stack: list[tuple[Tree, int, int, int, str]] = [(tree, 1, 1, 1, "")]
+    # Each entry: a node, its depth, the run of one chained operator ending at it, and the
+    # longest such run on its path as (length, operator).
+    stack: list[tuple[Tree, int, int, tuple[int, str]]] = [(tree, 1, 1, (1, ""))]
     while stack:
-        node, depth, run, longest, op = stack.pop()
+        node, depth, run, (longest, op) = stack.pop()
         if depth > MAX_DEPTH:
             message, hint = f"nested more than {MAX_DEPTH} levels deep", "name the inner parts with 'define' or 'to'"
             if longest > MAX_DEPTH // 2:  # mostly one long chain: say so, since it does not look nested
@@ -204,10 +204,7 @@ def _check_depth(source: Source, tree: Tree, base: Pos | None = None) -> None:
         for child in node.children:
             if isinstance(child, Tree):
                 child_run = run + 1 if child.data == node.data and child.data in _CHAINED else 1
-                if child_run > longest:
-                    stack.append((child, depth + 1, child_run, child_run, child.data))
-                else:
-                    stack.append((child, depth + 1, child_run, longest, op))
+                stack.append((child, depth + 1, child_run, max((longest, op), (child_run, child.data))))
 
 
 # ============================================================================ positions
