@@ -293,9 +293,27 @@ class _Usage(Exception):
 def _load(args: argparse.Namespace) -> Game:
     players = args.players
     seats = getattr(args, "seats", None)
-    if players is None and seats:
-        players = len(seats.split(","))  # '--seats human,random,random' says how many play
-    return load_game(args.game, players=players, options=_parse_options(args.option or []))
+    if seats:
+        _check_specs(seats)  # a mistyped agent is the mistake to report, not the count it implies
+    if players is not None or not seats:
+        return load_game(args.game, players=players, options=_parse_options(args.option or []))
+    players = len(seats.split(","))  # '--seats human,random,random' says how many play
+    try:
+        return load_game(args.game, players=players, options=_parse_options(args.option or []))
+    except OptionError as exc:
+        if exc.diagnostics[0].code != "E603":
+            raise
+        s = "s" if players != 1 else ""
+        raise _Usage(
+            f"--seats names {players} seat{s}: {exc.diagnostics[0].message}; name one agent per player"
+        ) from None
+
+
+def _check_specs(seats: str) -> None:
+    """Raise AgentSpecError for an unknown agent or a bad option in --seats."""
+    for spec in seats.split(","):
+        if parse_spec(spec.strip())[0] != "human":
+            make_agent(spec.strip(), 0)
 
 
 def _open_log(path: str | None) -> None:
@@ -325,9 +343,7 @@ def _seats(args: argparse.Namespace, players: int, default: str) -> list[str]:
         raise _Usage(
             f"--seats names {len(seats)} seat{'s' if len(seats) != 1 else ''}, but the game has {players} players"
         )
-    for spec in seats:
-        if parse_spec(spec)[0] != "human":
-            make_agent(spec, 0)  # fail early on unknown agents
+    _check_specs(",".join(seats))  # fail early on unknown agents
     return seats
 
 

@@ -190,6 +190,24 @@ class TestPlayAndSimulateArguments:
         assert (code, out) == (2, "")
         assert "--seats names 3 seats, but the game has 4 players" in err
 
+    @pytest.mark.parametrize("command", ["play", "simulate"])
+    def test_a_mistyped_lone_seat_is_reported_as_such(self, command: str) -> None:
+        # One seat implies one player, which Quäsenbö refuses; the typo is the mistake to report.
+        code, out, err = run_cli([command, "quasenbo", "--seats", "ismcst"])
+        assert (code, out) == (2, "")
+        assert "unknown agent 'ismcst'" in err
+        code, out, err = run_cli([command, "quasenbo", "--seats", "ismcts:iterations=0"])
+        assert (code, out) == (2, "")
+        assert "ismcts option 'iterations' must be at least 1, not 0" in err
+
+    def test_a_player_count_taken_from_the_seats_says_so(self) -> None:
+        code, out, err = run_cli(["simulate", "quasenbo", "--seats", ",".join(["random"] * 7)])
+        assert (code, out) == (2, "")
+        assert err == (
+            "ruledsl: error: --seats names 7 seats: 'Quäsenbö' is for 2 to 6 players, not 7;"
+            " name one agent per player\n"
+        )
+
     @pytest.mark.parametrize("command", [["play", "quasenbo"], ["simulate", "quasenbo", "-n", "3"]])
     def test_a_log_that_cannot_be_written_is_refused_before_playing(self, command: list[str], tmp_path: Path) -> None:
         for bad, reason in (
