@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from ruledsl import __version__
 from ruledsl import nodes as n
-from ruledsl.agents import AGENTS, AgentSpecError, decide, make_agent, needs_tracking, parse_spec
+from ruledsl.agents import AGENTS, AgentSpecError, agent_seed, decide, make_agent, needs_tracking, parse_spec
 from ruledsl.bench import bench
 from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
 from ruledsl.game import (
@@ -49,7 +49,7 @@ from ruledsl.records import (
 )
 from ruledsl.render import render, summary
 from ruledsl.resources import bundled_games
-from ruledsl.simulate import agent_seed, declared_actions, plot, run_games, summarize
+from ruledsl.simulate import declared_actions, plot, run_games, summarize
 from ruledsl.unparse import format_source, unparse
 from ruledsl.validate import Report, deal_diagnostics, stuck_error, validate_checked
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import define
 
-from ruledsl.agents import decide, make_agent, needs_tracking
+from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
 from ruledsl.game import Game, load_game
 from ruledsl.validate import stuck_error
 
@@ -63,11 +63,6 @@ class GameRecord:
 
 
 # ============================================================================ playing
-
-
-def agent_seed(game_seed: int, seat: int) -> int:
-    """Each seat's agent gets its own seed, fixed by the game's seed."""
-    return (game_seed * 1_000_003 + seat * 7_919 + 17) & 0xFFFFFFFF
 
 
 def seats_for(index: int, seats: Sequence[str], rotate: bool) -> list[str]:

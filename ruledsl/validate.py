@@ -39,6 +39,7 @@ from typing import Any
 from attrs import field, frozen
 
 from ruledsl import nodes as n
+from ruledsl.agents import agent_seed
 from ruledsl.checker import CheckedGame
 from ruledsl.compiler import Program, _Load, _LoadError, option_values
 from ruledsl.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
@@ -627,7 +628,9 @@ class _Play:
 
     def _one(self, config: Config, game: Game, seed: int, coverage: _Coverage) -> tuple[str, int]:
         """Play one game; return how it ended ("ended", "truncated", "stuck" or "failed") and its length."""
-        rng = random.Random(seed)
+        # One generator per seat, seeded as the random agent of that seat is, so that the
+        # game a hint names is the one `ruledsl play --seed S --seats random,...` shows.
+        rngs = [random.Random(agent_seed(seed, seat)) for seat in range(game.players)]
         actions = 0
         previous = sys.gettrace()
         state: GameState | None = None
@@ -648,7 +651,7 @@ class _Play:
                         self.owners.add((a.defn.owner_kind == "window", a.defn.owner))
                         if a.defn.span is not None:
                             self.possible.add(_key(a.defn.span))
-                action = rng.choice(legal)
+                action = rngs[state.current_player()].choice(legal)
                 if action.defn not in self._applied:
                     self._applied.add(action.defn)
                     if action.defn.span is not None:

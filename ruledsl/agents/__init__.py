@@ -33,6 +33,7 @@ __all__ = [
     "Option",
     "RandomAgent",
     "SeatView",
+    "agent_seed",
     "decide",
     "evaluate",
     "make_agent",
@@ -40,6 +41,11 @@ __all__ = [
     "parse_spec",
     "rollout",
 ]
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """Each seat's agent gets its own seed, fixed by the game's seed."""
+    return (game_seed * 1_000_003 + seat * 7_919 + 17) & 0xFFFFFFFF
 
 
 class RandomAgent:

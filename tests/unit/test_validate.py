@@ -14,6 +14,7 @@ from ruledsl import cli
 from ruledsl.errors import CheckError, Severity
 from ruledsl.game import check_file
 from ruledsl.resources import games_dir
+from ruledsl.simulate import play_game
 from ruledsl.validate import Config, Report, deal_diagnostics, validate
 
 # Line numbers matter: the tests below name them. Every game adds its rules after line 9.
@@ -115,6 +116,32 @@ def test_stuck_state_is_r506_with_its_phase_and_the_table(write: Any) -> None:
         ),
     ]
     assert [(s.phase, s.player, s.games, s.seed) for s in report.stuck] == [("play", 1, 6, 0)]
+
+
+def test_the_stuck_game_a_hint_names_is_the_one_random_seats_play(write: Any) -> None:
+    # How long the game lasts depends on every choice, so only the same random players
+    # get stuck after the same number of actions: the hint must name a game 'play' can show.
+    path = write(
+        HEAD
+        + "setup:\n    shuffle deck\n"
+        + "phase play:\n"
+        + "    action draw when deck is not empty:\n        move top of deck to hand\n"
+        + "    action wait when x < 3:\n        add 1 to x\n"
+        + "    action back when x == 1 or x == 2:\n        set x = 0\n"
+        + "    action finish when size of hand > 5:\n        end game, winner player\n"
+    )
+    report = validate(path, games=4, players=3)
+    (stuck,) = report.stuck
+    assert stuck.games == 4
+    game = ruledsl.load_game(str(path), players=3)
+    lengths = set()
+    for seed in range(4):
+        with pytest.raises(ruledsl.RuleDslError) as caught:
+            play_game(game, seed, ["random"] * 3)
+        lengths.add(caught.value.diagnostics[0].hint.split(", after ")[1].split(" ")[0])
+        if seed == stuck.seed:
+            assert f", after {stuck.actions} actions;" in caught.value.diagnostics[0].hint
+    assert len(lengths) > 1  # the lengths do vary with the choices
 
 
 def test_runtime_error_is_r504_at_the_failing_rule(write: Any) -> None:
