@@ -607,6 +607,8 @@ class _Checker:
                                 self.error("E301", f"'{name}' is {want}, not {t}", e)
                         if want.kind not in ("number", "value", "any"):
                             self.error("E301", f"a card can loop over numbers or values, not over {want}", item)
+                        else:
+                            self._check_range_order(item.low, item.high)
                 for part in _template_fields(entry.name):
                     if part not in seen and part not in attrs:
                         self.error(
@@ -1492,8 +1494,38 @@ class _Checker:
                 self.error("E301", f"a range goes over numbers or ordered values, not {t}", node)
         if low.kind == "value" and high.kind == "value" and low.of != high.of:
             self.error("E301", f"a range cannot go from {low} to {high}", e)
+        else:
+            self._check_range_order(e.low, e.high)
         of = low.of if low.kind == "value" else high.of if high.kind == "value" else "number"
         return range_type(of or "number")
+
+    def _check_range_order(self, low: n.Expr, high: n.Expr) -> None:
+        """Refuse a range written with constant bounds the wrong way round (``K to A``): it holds nothing."""
+        lref, href = self.refs.get(id(low)), self.refs.get(id(high))
+        if (
+            lref is not None
+            and href is not None
+            and lref[0] == href[0] == "member"
+            and lref[1].values is href[1].values
+        ):
+            first, last = lref[1], href[1]
+            if first.index > last.index:
+                self.error(
+                    "E305",
+                    f"the range {first.name} to {last.name} is empty: "
+                    f"{first.name} comes after {last.name} in '{first.values.name}'",
+                    Span(low.span.start, high.span.end),
+                    f"write {last.name} to {first.name} (a range runs in the order of the 'values' list)",
+                )
+            return
+        a, b = _constant_number(low), _constant_number(high)
+        if a is not None and b is not None and a > b and self.types.get(id(low), NUMBER).kind == "number":
+            self.error(
+                "E305",
+                f"the range {a} to {b} is empty: {a} is more than {b}",
+                Span(low.span.start, high.span.end),
+                f"write {b} to {a} (a range counts upwards)",
+            )
 
     def _expr_Negate(self, e: n.Negate, scope: _Scope, want: Type | None) -> Type:
         self._expect(e.operand, scope, NUMBER)

@@ -490,6 +490,42 @@ def test_e304_set_something_not_a_variable() -> None:
     )
 
 
+VALUES = append("values rank: A, 2, 3, 10, J, Q, K\ncard rank: rank\n")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # A card loop the wrong way round would make no card; the deal would then blame the deck's size.
+        (
+            '    card "A"\n',
+            '    card "{rank}" for rank in K to A\n',
+            ("E305", "the range K to A is empty: K comes after A in 'rank'", 6, 31, "write A to K"),
+        ),
+        (
+            "    shuffle deck\n",
+            "    shuffle deck\n    for each r in K to 2:\n        shuffle deck\n",
+            ("E305", "the range K to 2 is empty: K comes after 2 in 'rank'", 9, 19, "write 2 to K"),
+        ),
+        (
+            "    shuffle deck\n",
+            "    shuffle deck\n    let n = count i in (5 to 1)\n",
+            ("E305", "the range 5 to 1 is empty: 5 is more than 1", 9, 25, "write 1 to 5"),
+        ),
+    ],
+)
+def test_e305_a_range_written_the_wrong_way_round(old: str, new: str, expected: Expected) -> None:
+    code, message, line, column, hint = only(replace(old, new, VALUES))
+    assert (code, message, line, column) == expected[:4]
+    assert hint is not None and hint.startswith(expected[4] + " (a range ")
+
+
+def test_e305_not_for_ranges_in_order_or_not_known_when_checked() -> None:
+    text = replace('    card "A"\n', '    card "{rank}" for rank in A to K\n', VALUES)
+    text = append("define d(n: number) = (count i in (n to 1)) + (count r in (Q to Q))\n", text)
+    assert diagnostics(text) == ()
+
+
 # ============================================================================ E4xx structure and warnings
 
 
