@@ -1145,7 +1145,17 @@ class _Compiler:
 
     def _st_GoTo(self, s: n.GoTo, ctx: _Ctx) -> None:
         phase = self.ref(s)
-        player = self.ex(s.player, ctx) if s.player is not None else "None"
+        player = "None"  # without 'with': the turn stays with its player
+        if s.player is not None:
+            # None must not slip through as if 'with' were left out: the same player would act again.
+            player = self.fresh("p")
+            text = " ".join(self.c.source.text[s.player.span.start.offset : s.player.span.end.offset].split())
+            message = f"'go to {s.phase} with {text}': the player is none"
+            hint = f"give '{text}' a player before, or guard the 'go to' with 'if {text} != none:'"
+            self.em.line(f"{player} = {self.ex(s.player, ctx)}")
+            self.em.line(f"if {player} is None:")
+            with self.em.block():
+                self.em.line(f"op_fail({self.const(message)}, {self.const(hint)})")
         self.em.line(f"st.next_kind = {GO_TO}")
         # With its place in the file, for R502 when phases hand on to each other forever.
         self.em.line(f"st.next_goto = ({phase.index}, {player}, {self.const(s.span, 'S')})")

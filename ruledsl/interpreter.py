@@ -807,7 +807,7 @@ def _runtime_message(exc: Exception) -> str:
         return "a value was needed here, but there was none (an empty zone's top card, or an unset variable)"
     if isinstance(exc, IndexError):
         return str(exc) if "seat" in str(exc) else "a card or player was asked for that is not there"
-    if isinstance(exc, ops.RangeTooLong):
+    if isinstance(exc, (ops.RangeTooLong, ops.RuleFailed)):
         return str(exc)
     if isinstance(exc, OverflowError):
         return "a number too large to work with (such as the length of a huge range)"
@@ -819,6 +819,8 @@ def _runtime_message(exc: Exception) -> str:
 def _runtime_hint(exc: Exception) -> str | None:
     if isinstance(exc, TypeError) and "NoneType" in str(exc):
         return "guard it with a test such as 'if deck is not empty:' or '!= none'"
+    if isinstance(exc, ops.RuleFailed):
+        return exc.hint
     if isinstance(exc, ops.RangeTooLong):
         return "narrow the range: a rule goes through each of its numbers, and may not go through so many"
     return None

@@ -21,6 +21,19 @@ class RangeTooLong(ValueError):
     """A range in a rule holds more numbers than a rule may go through in one action."""
 
 
+class RuleFailed(ValueError):
+    """A rule did something the language does not allow; the message and hint are for the user."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+def fail(message: str, hint: str | None = None) -> None:
+    """Stop the rule running: compiled rules call this where a check of theirs fails."""
+    raise RuleFailed(message, hint)
+
+
 def numbers(low: int, high: int) -> range:
     """The numbers from ``low`` to ``high``, both included; RangeTooLong past MAX_RANGE of them."""
     if high - low >= MAX_RANGE:

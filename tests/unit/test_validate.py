@@ -159,6 +159,40 @@ def test_runtime_error_is_r504_at_the_failing_rule(write: Any) -> None:
     assert [(f.diagnostic.code, f.games, f.config, f.seed) for f in report.failures] == [("R504", 6, Config(2), 0)]
 
 
+@pytest.mark.parametrize(
+    ("rules", "where"),
+    [
+        # in an action: without the error, the same player would simply act again
+        (
+            "setup:\n    shuffle deck\n"
+            + "phase play:\n    action hand_over:\n        go to play with nobody\n"
+            + "    action finish when x > 0:\n        end game, draw\n",
+            (15, 9),
+        ),
+        ("setup:\n    go to play with nobody\nphase play:\n    action finish:\n        end game, draw\n", (12, 5)),
+        (
+            "setup:\n    shuffle deck\n"
+            + "phase first:\n    on enter:\n        go to play with nobody\n"
+            + "    action finish:\n        end game, draw\n"
+            + "phase play:\n    action finish:\n        end game, draw\n",
+            (15, 9),
+        ),
+    ],
+    ids=["action", "setup", "on_enter"],
+)
+def test_go_to_with_a_player_that_is_none_is_r504(write: Any, rules: str, where: tuple[int, int]) -> None:
+    path = write(HEAD + "var nobody: player = none\n" + rules)
+    report = validate(path, games=2, players=2)
+    (failure,) = report.failures
+    d = failure.diagnostic
+    assert (d.code, (d.span.line, d.span.col), d.message) == (
+        "R504",
+        where,
+        "'go to play with nobody': the player is none",
+    )
+    assert d.hint.startswith("give 'nobody' a player before, or guard the 'go to' with 'if nobody != none:'")
+
+
 def test_an_action_that_is_never_possible_is_w410(write: Any) -> None:
     path = write(
         HEAD
