@@ -154,6 +154,7 @@ class _Checker:
         self._unique: dict[str, n.Node] = {}
         self._define_pending: set[str] = set()  # definitions whose type is not known yet
         self._reported: set[Diagnostic] = set()
+        self._zone_end: dict[int, str] = {}  # a zone's attribute under 'top of' or 'bottom of': which end
         self._seats: dict[int, tuple[n.Seat, bool]] = {}  # every 'seat N', and whether it is under a test of 'players'
 
     # ------------------------------------------------------------------ reporting
@@ -1437,8 +1438,9 @@ class _Checker:
             )
             return ANY
         if t.kind == "zone":
+            end = self._zone_end.get(id(e), "top")  # the end the rule names, if it names one
             hint = (
-                f"for the top card's {e.name}, write (top of {_short(e.obj)}).{e.name}"
+                f"for the {end} card's {e.name}, write ({end} of {_short(e.obj)}).{e.name}"
                 if e.name in sy.attributes
                 else None
             )
@@ -1706,6 +1708,8 @@ class _Checker:
         return t.maybe_none()
 
     def _zone_arg(self, e: n.Expr, scope: _Scope, what: str) -> Type:
+        if what in ("top of", "bottom of"):  # `bottom of pile.rank` is `bottom of (pile.rank)`
+            self._zone_end[id(e)] = what.split()[0]
         t = self._expr(e, scope)
         if t.kind not in ("zone", "cards", "any"):
             self.error("E301", f"'{what}' takes a zone or cards, not {t}", e)
@@ -2149,6 +2153,8 @@ def _plural(t: Type) -> str:
 def _short(e: n.Expr) -> str:
     if isinstance(e, n.Name):
         return e.id
+    if isinstance(e, n.ActingPlayer):
+        return "player"
     if isinstance(e, n.Attribute):
         return f"{_short(e.obj)}.{e.name}"
     return "the zone"

@@ -430,6 +430,21 @@ def test_e301_zone_attribute_hint() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("written", "hint"),
+    [
+        ("bottom of deck.rank", "for the bottom card's rank, write (bottom of deck).rank"),
+        ("bottom 2 of player.hand.rank", "for the bottom card's rank, write (bottom of player.hand).rank"),
+        ("deck.rank", "for the top card's rank, write (top of deck).rank"),
+    ],
+)
+def test_e301_zone_attribute_hint_names_the_end_written(written: str, hint: str) -> None:
+    """`bottom of deck.rank` reads `bottom of (deck.rank)`: the hint keeps the end the rule wrote."""
+    found = only(append(f"card rank: number\ndefine d = {written}\n"))
+    assert found[:2] == ("E301", "a zone has no attribute 'rank'")
+    assert found[4] == hint
+
+
 def test_e302_bad_player_range() -> None:
     assert only(replace("players 2 to 4", "players 5 to 3")) == (
         "E302",
