@@ -989,18 +989,46 @@ class _Checker:
         t = self._expr(s.value, scope, want)
         if not self._fits(t, want, s.value):
             self.error("E301", f"this variable holds {want}, not {t}", s.value)
+        elif self._is_direction(s.target):
+            value = "none" if isinstance(s.value, n.NoneLit) else _constant_number(s.value)
+            if value is not None and value not in (1, -1):
+                self._bad_direction(f", not {value}", s.value)
 
     def _stmt_Add(self, s: n.Add, scope: _Scope) -> None:
         want = self._assignable(s.target, scope)
         if want.kind not in ("number", "any"):
             self.error("E301", f"'add' needs a number variable, not {want}", s.target)
         self._expect(s.value, scope, NUMBER)
+        self._direction_change(s.target, s.value, 1)
 
     def _stmt_Subtract(self, s: n.Subtract, scope: _Scope) -> None:
         want = self._assignable(s.target, scope)
         if want.kind not in ("number", "any"):
             self.error("E301", f"'subtract' needs a number variable, not {want}", s.target)
         self._expect(s.value, scope, NUMBER)
+        self._direction_change(s.target, s.value, -1)
+
+    # Any direction but 1 and -1 breaks turn order (0: the same player for ever). A value
+    # the checker cannot work out is checked when it is set (R504).
+
+    def _is_direction(self, target: n.Expr) -> bool:
+        ref = self.refs.get(id(target))
+        return isinstance(ref, tuple) and ref[0] == "builtin_direction"
+
+    def _direction_change(self, target: n.Expr, value: n.Expr, sign: int) -> None:
+        """'add' or 'subtract' on the direction: refused when it can give neither 1 nor -1."""
+        amount = _constant_number(value) if self._is_direction(target) else None
+        if amount is not None and not {1 + sign * amount, -1 + sign * amount} & {1, -1}:
+            verb = "adding" if sign == 1 else "subtracting"
+            self._bad_direction(f": {verb} {amount} makes it {1 + sign * amount} or {-1 + sign * amount}", value)
+
+    def _bad_direction(self, what: str, node: n.Node) -> None:
+        self.error(
+            "E301",
+            f"direction is 1 (clockwise) or -1 (counterclockwise){what}",
+            node,
+            "'reverse direction' turns play around; to skip players, give the turn with 'go to PHASE with P'",
+        )
 
     def _stmt_Stop(self, s: n.Stop, scope: _Scope) -> None:
         if not scope.in_loop:

@@ -1113,13 +1113,27 @@ class _Compiler:
             value = f"bool({value})"
         elif t.kind == "cards":
             value = f"list({self.cards(s.value, ctx)})"
+        if self._is_direction(s.target):
+            value = f"op_direction({value})"
         self.em.line(f"{self._target(s.target, ctx)} = {value}")
 
     def _st_Add(self, s: n.Add, ctx: _Ctx) -> None:
-        self.em.line(f"{self._target(s.target, ctx)} += {self.ex(s.value, ctx)}")
+        self._change(s.target, "+", s.value, ctx)
 
     def _st_Subtract(self, s: n.Subtract, ctx: _Ctx) -> None:
-        self.em.line(f"{self._target(s.target, ctx)} -= {self.ex(s.value, ctx)}")
+        self._change(s.target, "-", s.value, ctx)
+
+    def _change(self, target: n.Expr, op: str, value: n.Expr, ctx: _Ctx) -> None:
+        """'add' or 'subtract': the direction of play may only end up 1 or -1."""
+        place = self._target(target, ctx)
+        if self._is_direction(target):
+            self.em.line(f"{place} = op_direction({place} {op} ({self.ex(value, ctx)}))")
+        else:
+            self.em.line(f"{place} {op}= {self.ex(value, ctx)}")
+
+    def _is_direction(self, target: n.Expr) -> bool:
+        ref = self.ref(target)
+        return isinstance(ref, tuple) and ref[0] == "builtin_direction"
 
     def _st_Stop(self, s: n.Stop, ctx: _Ctx) -> None:
         if self._loop_rest is not None:

@@ -341,6 +341,16 @@ def players_from(st: Any, q: int) -> list[int]:
     return [r for r in ((q + d * i) % n for i in range(n)) if not out[r]]
 
 
+def direction(d: Any) -> int:
+    """A new direction of play, checked: 1 (clockwise) or -1 (counterclockwise), nothing else."""
+    if d == 1 or d == -1:
+        return d
+    raise RuleFailed(
+        f"direction is 1 (clockwise) or -1 (counterclockwise), not {'none' if d is None else d}",
+        "'reverse direction' turns play around; to skip players, give the turn with 'go to PHASE with P'",
+    )
+
+
 def seat(st: Any, i: int) -> int:
     if not 0 <= i < st.n:
         raise IndexError(f"there is no seat {i}: seats go from 0 to {st.n - 1}")

@@ -505,6 +505,36 @@ def test_e304_set_something_not_a_variable() -> None:
     )
 
 
+DIRECTION_HINT = "'reverse direction' turns play around; to skip players, give the turn with 'go to PHASE with P'"
+
+
+@pytest.mark.parametrize(
+    ("statement", "message", "column"),
+    [
+        ("set direction = 2", "direction is 1 (clockwise) or -1 (counterclockwise), not 2", 21),
+        ("set direction = 1 - 1", "direction is 1 (clockwise) or -1 (counterclockwise), not 0", 21),
+        ("set direction = none", "direction is 1 (clockwise) or -1 (counterclockwise), not none", 21),
+        ("add 1 to direction", "direction is 1 (clockwise) or -1 (counterclockwise): adding 1 makes it 2 or 0", 9),
+        (
+            "subtract 3 from direction",
+            "direction is 1 (clockwise) or -1 (counterclockwise): subtracting 3 makes it -2 or -4",
+            14,
+        ),
+    ],
+)
+def test_e301_a_direction_other_than_1_or_minus_1(statement: str, message: str, column: int) -> None:
+    assert only(replace("shuffle deck", statement)) == ("E301", message, 8, column, DIRECTION_HINT)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["set direction = -1", "set direction = 0 - 1", "set direction = -direction", "add 2 to direction", "set x = 2"],
+)
+def test_a_direction_of_1_or_minus_1_or_not_known_when_checked_is_accepted(statement: str) -> None:
+    # 'add 2' is right from -1; a value not written as a constant is checked when it is set (R504).
+    assert diagnostics(append("var x = 0\n", replace("shuffle deck", statement))) == ()
+
+
 VALUES = append("values rank: A, 2, 3, 10, J, Q, K\ncard rank: rank\n")
 
 

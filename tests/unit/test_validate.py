@@ -193,6 +193,37 @@ def test_go_to_with_a_player_that_is_none_is_r504(write: Any, rules: str, where:
     assert d.hint.startswith("give 'nobody' a player before, or guard the 'go to' with 'if nobody != none:'")
 
 
+@pytest.mark.parametrize(
+    ("statement", "value"),
+    [("set direction = x + 2", "2"), ("add 2 to direction", "3"), ("subtract x + 3 from direction", "-2")],
+)
+def test_a_direction_set_to_other_than_1_or_minus_1_is_r504(write: Any, statement: str, value: str) -> None:
+    # The checker cannot tell these values: they are checked when they are set.
+    path = write(
+        HEAD
+        + "setup:\n    shuffle deck\n"
+        + f"phase play:\n    action turn:\n        {statement}\n"
+        + "    action finish when x > 0:\n        end game, draw\n"
+    )
+    report = validate(path, games=2, players=2)
+    (failure,) = report.failures
+    d = failure.diagnostic
+    assert (d.code, d.span.line, d.span.col) == ("R504", 14, 9)
+    assert d.message == f"direction is 1 (clockwise) or -1 (counterclockwise), not {value}"
+    assert d.hint.startswith("'reverse direction' turns play around; to skip players, give the turn with 'go to")
+
+
+def test_turning_play_round_by_setting_the_direction_still_works(write: Any) -> None:
+    path = write(
+        HEAD
+        + "setup:\n    set direction = -direction\n    add 2 to direction\n    subtract 2 from direction\n"
+        + "    set direction = 0 - direction\n    set direction = x - 1\n"
+        + "phase play:\n    action finish:\n        end game, draw\n"
+    )
+    state = ruledsl.load_game(str(path), players=3).new_initial_state(seed=0)
+    assert state.direction == -1
+
+
 def test_an_action_that_is_never_possible_is_w410(write: Any) -> None:
     path = write(
         HEAD
