@@ -154,6 +154,7 @@ class _Checker:
         self._unique: dict[str, n.Node] = {}
         self._define_pending: set[str] = set()  # definitions whose type is not known yet
         self._reported: set[Diagnostic] = set()
+        self._looped: dict[int, str | None] = {}  # what a loop goes through: the variable of a 'for each', or None
         self._zone_end: dict[int, str] = {}  # a zone's attribute under 'top of' or 'bottom of': which end
         self._seats: dict[int, tuple[n.Seat, bool]] = {}  # every 'seat N', and whether it is under a test of 'players'
 
@@ -1140,7 +1141,7 @@ class _Checker:
 
     def _stmt_ForEach(self, s: n.ForEach, scope: _Scope) -> None:
         self._reserved(s.var, s)
-        elem = self._iterable(s.iterable, scope)
+        elem = self._iterable(s.iterable, scope, s.var)
         inner = scope.child(in_loop=True)
         inner.locals[s.var] = LocalSym(s.var, s, elem, "loop")
         if s.where is not None:
@@ -1218,7 +1219,9 @@ class _Checker:
         self.types[id(node)] = want.sure()
         return True
 
-    def _iterable(self, e: n.Expr, scope: _Scope) -> Type:
+    def _iterable(self, e: n.Expr, scope: _Scope, for_each: str | None = None) -> Type:
+        """The type of what a loop goes through; ``for_each`` is the variable of a 'for each'."""
+        self._looped[id(e)] = for_each
         t = self._expr(e, scope)
         elem = element_type(t)
         if elem is None:
@@ -1325,12 +1328,17 @@ class _Checker:
             self.error("E304", f"'{name}' is a procedure: it does something and has no value", e)
             return ANY
         if name in sy.values:
-            self.error(
-                "E304",
-                f"'{name}' names a list of values, not one value",
-                e,
-                f"write one of: {', '.join(sy.values[name].members[:8])}",
-            )
+            members = sy.values[name].members
+            if id(e) in self._looped:  # going through every value: that is a range
+                var = self._looped[id(e)]
+                ends = f"{members[0]} to {members[-1]}"
+                how = f"for each {var} in {ends}" if var is not None else f"the range ({ends})"
+                message = f"a loop cannot go through '{name}', the name of a list of values"
+                hint = f"to go through every value of '{name}', write {how}"
+            else:
+                message = f"'{name}' names a list of values, not one value"
+                hint = "write one of: " + ", ".join([*members[:8], *(["…"] if len(members) > 8 else [])])
+            self.error("E304", message, e, hint)
             return ANY
         if name in sy.attributes or name in sy.card_vars:
             self.error(

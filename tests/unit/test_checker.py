@@ -539,6 +539,32 @@ VALUES = append("values rank: A, 2, 3, 10, J, Q, K\ncard rank: rank\n")
 
 
 @pytest.mark.parametrize(
+    ("statement", "message", "hint"),
+    [
+        (
+            "for each r in rank:\n        shuffle deck",
+            "a loop cannot go through 'rank', the name of a list of values",
+            "to go through every value of 'rank', write for each r in A to K",
+        ),
+        (
+            "let n = count r in rank where r > 2",
+            "a loop cannot go through 'rank', the name of a list of values",
+            "to go through every value of 'rank', write the range (A to K)",
+        ),
+        ("let v = rank", "'rank' names a list of values, not one value", "write one of: A, 2, 3, 10, J, Q, K"),
+    ],
+)
+def test_e304_the_name_of_a_values_list(statement: str, message: str, hint: str) -> None:
+    code, found, line, _column, found_hint = only(replace("shuffle deck\n", statement + "\n", VALUES))
+    assert (code, found, line, found_hint) == ("E304", message, 8, hint)
+
+
+def test_e304_a_long_values_list_is_cut_with_an_ellipsis() -> None:
+    text = append("values n: a, b, c, d, e, f, g, h, i\nvar v: n = n\n")
+    assert only(text)[4] == "write one of: a, b, c, d, e, f, g, h, …"
+
+
+@pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
         # A card loop the wrong way round would make no card; the deal would then blame the deck's size.
