@@ -427,15 +427,37 @@ def _known_mistake(exc: UnexpectedInput) -> str | None:
     # matches only after that keyword; the others match whatever came before.
     if not isinstance(exc, UnexpectedToken) or exc.state is None:
         return None
+    if _quantifier_read_as_name(exc):
+        return "E115"
     by_word = _mistake_signatures().get((exc.state.position, exc.token.type))
+    word = _word_before(exc)
+    if not by_word and exc.token.type != "NAME" and str(exc.token).isidentifier():
+        # A keyword that is also a plain name ('card') where the samples have a name:
+        # `a and any card in …` is the mistake of `a and any c in …`, after the same word.
+        by_name = _mistake_signatures().get((exc.state.position, "NAME"), {})
+        by_word = {word: by_name[word]} if word is not None and word in by_name else None
     if not by_word:
         return None
-    word = _word_before(exc)
     label = by_word[word] if word is not None and word in by_word else by_word.get(None)
     needed = _MISTAKE_NEEDS.get(label or "")
     if needed is not None and not any(_is_keyword(v, needed) for v in _statement_values(exc)):
         return None
     return label
+
+
+def _quantifier_read_as_name(exc: UnexpectedToken) -> bool:
+    """Whether the parser read 'any', 'count', 'total'... as a name, and a word follows it.
+
+    Where a quantifier cannot stand (`a and any c in …`), its keyword is read as a name,
+    and the parser fails at the word after it. When that word is a keyword that may
+    follow a whole value (`x`, as in `2 x card`), the parser first takes what it read
+    for a value, so the state differs from the samples of _SYNTAX_EXAMPLES.
+    """
+    last = _last_read(exc)
+    if not (isinstance(last, Tree) and exc.token.type != "NAME" and str(exc.token).isidentifier()):
+        return False
+    words = list(last.scan_values(lambda v: isinstance(v, Token)))
+    return bool(words) and words[-1].type == "NAME" and str(words[-1]) in _QUANTIFIERS
 
 
 def _is_keyword(value: object, word: str) -> bool:
@@ -585,6 +607,9 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
                 f"to run a procedure, give it another name than '{word}'",
                 source=source,
             )
+    chained = _chained_comparison(source, text, exc)
+    if chained is not None:
+        return chained
     if token.type != "NAME" and token.value in _keywords() and "NAME" in exc.expected:
         return Diagnostic(
             "E106",
@@ -601,6 +626,74 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
         f"expected {_describe_expected(expected)}",
         source=source,
     )
+
+
+#: The keywords that open a quantifier or an aggregate, which reads to the end of the expression.
+_QUANTIFIERS = frozenset(
+    {"any", "no", "every", "count", "cards", "first", "topmost", "highest", "lowest", "total", "distinct"}
+)
+
+
+def _chained_comparison(source: Source, text: str, exc: UnexpectedToken) -> Diagnostic | None:
+    """Report a second comparison right after a first (`a == b == c`), or None.
+
+    Comparisons do not chain. Inside the condition of a quantifier (`count c in hand where
+    c.rank == r == 4`) the second one was most likely meant for the quantifier's value:
+    that is E115, with the quantifier in parentheses.
+    """
+    stack = _stack(exc)
+    token = exc.token
+    if token.type != "COMPARE" or len(stack) < 3 or not (isinstance(stack[-2], Token) and stack[-2].type == "COMPARE"):
+        return None
+    span = _token_span(source, token)
+    rest = _operand_after(text, token.end_pos or 0)
+    # The innermost quantifier still open, unless a bracket opened after it.
+    for value in reversed(stack[:-2]):
+        if isinstance(value, Token) and value.type in ("_NL", "_INDENT", "_DEDENT", _COLON, "LPAR", "LBRACE"):
+            break
+        if isinstance(value, Tree) and value.data == "aggregate_op":
+            opener = value.children[0]
+        elif isinstance(value, Token) and value.type != "NAME" and str(value) in _QUANTIFIERS:
+            opener = value
+        else:
+            continue
+        inner = text[opener.start_pos or 0 : token.start_pos or 0].strip()
+        code, message, _ = _SYNTAX_MESSAGES["E115"]
+        hint = f"'{opener}' reads to the end of the expression; write ({inner}) {token} {rest}"
+        return Diagnostic(code, message, span, hint, source=source)
+    left, middle = stack[-3], stack[-1]
+    a, b = (_read_text(text, v) for v in (left, middle))
+    hint = "compare two values at a time, and join the tests with 'and'"
+    if a and b:
+        hint += f": {a} {stack[-2]} {b} and {b} {token} {rest}"
+    return Diagnostic("E101", "comparisons do not chain", span, hint, source=source)
+
+
+def _operand_after(text: str, start: int) -> str:
+    """The rest of an expression on its line after a position, for a hint; '…' if unclear."""
+    line = text[start:].split("\n", 1)[0]
+    depth = 0
+    for i, char in enumerate(line):
+        depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(char, 0)
+        if depth < 0 or char in '#:"' or (char == "," and depth == 0):
+            line = line[:i]
+            break
+    return line.strip() if line.strip() and depth <= 0 else "…"
+
+
+def _read_text(text: str, value: Any) -> str | None:
+    """The text the parser read as a token or subtree of its stack (with its brackets), or None."""
+    if isinstance(value, Token):
+        start, end = value.start_pos, value.end_pos
+    elif isinstance(value, Tree) and not getattr(value.meta, "empty", True):
+        start, end = value.meta.start_pos, value.meta.end_pos
+    else:
+        return None
+    if start is None or end is None:
+        return None
+    while text[:start].rstrip().endswith("(") and text[end:].lstrip().startswith(")"):
+        start, end = len(text[:start].rstrip()) - 1, len(text) - len(text[end:].lstrip()) + 1
+    return text[start:end]
 
 
 #: The terminal Lark names ':' (an anonymous string terminal).

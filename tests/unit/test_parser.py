@@ -746,7 +746,8 @@ class TestExpressions:
         with pytest.raises(ParseError) as info:
             parse_expr("a == b == c")
         d = info.value.diagnostics[0]
-        assert (d.code, d.message, d.line, d.column) == ("E101", "unexpected '=='", 1, 8)
+        assert (d.code, d.message, d.line, d.column) == ("E101", "comparisons do not chain", 1, 8)
+        assert d.hint == "compare two values at a time, and join the tests with 'and': a == b and b == c"
 
 
 # ============================================================================ strings
@@ -1224,6 +1225,52 @@ class TestSyntaxErrors:
     def test_e115_after_an_aggregate_too(self) -> None:
         d = syntax_error(HEADER + "define d = 1 + total c.x for c in hand\n")
         assert (d.code, d.line, d.column) == ("E115", 2, 22)
+
+    @pytest.mark.parametrize("var", ["x", "card", "players", "c"])
+    def test_e115_whatever_the_name_of_the_variable(self, var: str) -> None:
+        # 'x' (as in `2 x card`) and 'card' are keywords the parser reads first; in parentheses they are names.
+        d = syntax_error(HEADER + f"define d = players > 2 and any {var} in deck where {var}.rank == 1\n")
+        assert (d.code, d.line, d.column) == ("E115", 2, 32)
+        d = syntax_error(HEADER + f"define d = 1 + total {var}.v for {var} in deck\n")
+        assert (d.code, d.line, d.column) == ("E115", 2, 22)
+
+    @pytest.mark.parametrize("var", ["x", "card"])
+    def test_keywords_that_may_name_a_quantifier_variable(self, var: str) -> None:
+        e = parse_expr(f"a and (any {var} in hand where {var}.x)")
+        assert isinstance(e, n.BoolOp) and isinstance(e.right, n.Quantifier) and e.right.var == var
+
+    @pytest.mark.parametrize(
+        "line, column, hint",
+        [
+            (
+                "if count c in p.hand where c.rank == r == 4:",
+                44,
+                "'count' reads to the end of the expression; write (count c in p.hand where c.rank == r) == 4",
+            ),
+            (
+                "let t = total c.v for c in hand where c.v > 1 > 0",
+                51,
+                "'total' reads to the end of the expression; write (total c.v for c in hand where c.v > 1) > 0",
+            ),
+        ],
+    )
+    def test_e115_a_comparison_chained_to_a_quantifier(self, line: str, column: int, hint: str) -> None:
+        d = syntax_error(HEADER + f"setup:\n    {line}\n        again\n")
+        assert (d.code, d.line, d.column, d.hint) == ("E115", 3, column, hint)
+
+    @pytest.mark.parametrize(
+        "condition, column, hint",
+        [
+            ("a < b < c", 14, "a < b and b < c"),
+            ("x.rank == r == 4", 20, "x.rank == r and r == 4"),
+            ("(size of hand) >= 2 >= (n + 1)", 28, "(size of hand) >= 2 and 2 >= (n + 1)"),
+            ("any c in hand where (c.x < 1 < c.y)", 37, "c.x < 1 and 1 < c.y"),
+        ],
+    )
+    def test_e101_comparisons_do_not_chain(self, condition: str, column: int, hint: str) -> None:
+        d = syntax_error(HEADER + f"setup:\n    if {condition}: again\n")
+        assert where(d) == ("E101", "comparisons do not chain", 3, column)
+        assert d.hint == "compare two values at a time, and join the tests with 'and': " + hint
 
     def test_e114_only_after_an_if(self) -> None:
         # `a 1` fails in the parser state of `if a 1`, but it lacks no 'then'.
