@@ -771,7 +771,8 @@ class GameState:
             return f"{action!r} is not an action"
         if action.defn.game is not None and action.defn.game is not self.prog:
             return f"'{action}' is an action of another game"
-        names = ", ".join(f"'{a}'" for a in self.legal_actions()[:8])
+        legal = self.legal_actions()
+        names = ", ".join([*(f"'{a}'" for a in legal[:8]), *(["…"] if len(legal) > 8 else [])])
         who = f"P{self.actor}"
         if action.defn.owner_kind == "window" and self.windows is None:
             return f"'{action}' is not possible now: nobody may act out of turn; {who} is to play ({names})"

@@ -650,6 +650,20 @@ def test_r502_points_at_a_go_to_of_the_cycle(write: Any) -> None:
     assert failure.diagnostic.span is not None and failure.diagnostic.line in (14, 19)
 
 
+def test_r505_a_cut_list_of_legal_actions_ends_with_an_ellipsis(write: Any) -> None:
+    text = HEAD.replace('    card "A"\n    card "B"\n    card "C"\n', '    card "{n}" for n in 1 to 10\n')
+    text = text.replace("zone deck: shared, hidden", "zone deck: shared, public")
+    text += "card n: number\nsetup:\n    go to play\nphase play:\n    action take(c: card from deck):\n"
+    text += "        move c to hand\n    action finish:\n        end game, draw\n"
+    state = ruledsl.load_game(write(text)).new_initial_state(seed=0)
+    take = state.legal_actions()[0]
+    state.apply_action(take)
+    with pytest.raises(ruledsl.IllegalActionError) as info:
+        state.apply_action(take)  # 'take 2' to 'take 10' and 'finish' are legal now
+    eight = ", ".join(f"'take {n}'" for n in range(2, 10))
+    assert str(info.value).endswith(f"P1 may: {eight}, …")
+
+
 def test_r505_names_the_game_file(write: Any) -> None:
     state = ruledsl.load_game(write(OPTIONS)).new_initial_state(seed=0)
     with pytest.raises(ruledsl.IllegalActionError) as info:
