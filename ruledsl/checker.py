@@ -150,6 +150,7 @@ class _Checker:
         self._goto_targets: set[str] = set()
         self._opened_windows: set[str] = set()
         self._end_game_seen = False
+        self._first_end_round: n.EndRound | None = None
         self._move_targets: set[str] = set()
         self._unique: dict[str, n.Node] = {}
         self._define_pending: set[str] = set()  # definitions whose type is not known yet
@@ -1047,7 +1048,8 @@ class _Checker:
         pass
 
     def _stmt_EndRound(self, s: n.EndRound, scope: _Scope) -> None:
-        self._end_round_seen = True
+        if self._first_end_round is None:
+            self._first_end_round = s
 
     def _stmt_EndGame(self, s: n.EndGame, scope: _Scope) -> None:
         self._end_game_seen = True
@@ -1881,7 +1883,18 @@ class _Checker:
 
     def _check_structure(self) -> None:
         sy = self.symbols
-        if not self._end_game_seen and sy.phases:
+        has_round_end = any(isinstance(d, n.RoundEndDecl) for d in self.file.decls)
+        if self._first_end_round is not None and not has_round_end:
+            # The runtime ends the game there (by the ranking); a designer who wrote 'end round'
+            # most likely meant another round to follow.
+            self.warning(
+                "W405",
+                "'end round' ends the game: there is no 'round end:' section",
+                self._first_end_round,
+                "to play another round, add 'round end:' (with 'end game' after the last round); "
+                "to end the game, write 'end game'",
+            )
+        elif not self._end_game_seen and sy.phases:
             self.error(
                 "E402",
                 "the game never ends: no rule says 'end game'",

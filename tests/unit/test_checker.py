@@ -874,6 +874,29 @@ def test_w404_a_seat_some_allowed_player_counts_have_not() -> None:
     ]
 
 
+W405_HINT = (
+    "to play another round, add 'round end:' (with 'end game' after the last round); to end the game, write 'end game'"
+)
+
+
+def test_w405_end_round_without_round_end_ends_the_game_and_says_so() -> None:
+    # The runtime ends the game at such an 'end round', so it is no E402 'never ends' either.
+    checked = check_text(replace("end game, winner player", "end round"))
+    assert [summary(d) for d in checked.warnings] == [
+        ("W405", "'end round' ends the game: there is no 'round end:' section", 13, 9, W405_HINT)
+    ]
+
+
+def test_no_w405_when_a_round_end_section_follows_the_round() -> None:
+    text = replace("end game, winner player", "end round") + "round end:\n    if round == 3: end game\n"
+    assert [d.code for d in diagnostics(text)] == []
+
+
+def test_e402_still_when_rounds_follow_each_other_for_ever() -> None:
+    text = replace("end game, winner player", "end round") + "round end:\n    shuffle deck\n"
+    assert [d.code for d in diagnostics(text)] == ["E402"]
+
+
 @pytest.mark.parametrize(
     "rule",
     [
