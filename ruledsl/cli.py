@@ -397,7 +397,11 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
             return matches[0]
         if len(matches) > 1:
             print(
-                f"'{text}' could be: " + "; ".join(str(a) for a in matches[:6]) + ". Type more of it, or its number.",
+                f"'{text}' could be: "
+                + "; ".join(
+                    [*(str(a) for a in matches[:6]), *([f"and {len(matches) - 6} more"] if len(matches) > 6 else [])]
+                )
+                + ". Type more of it, or its number.",
                 file=out,
             )
         else:

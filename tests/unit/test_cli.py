@@ -224,6 +224,21 @@ class TestPlayAndSimulateArguments:
 
 
 class TestHumanPrompt:
+    def test_an_entry_that_could_be_many_actions_lists_some_and_says_there_are_more(
+        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    ) -> None:
+        game = tmp_path / "many.game"
+        game.write_text(
+            'game "Many"\nplayers 2\nzone deck: shared, hidden\nzone hand: per player, owner\ndeck:\n    card "A"\n'
+            "setup:\n    shuffle deck\nphase play:\n"
+            "    action take(k: number 1 to 9):\n        end game, winner player\n",
+            encoding="utf-8",
+        )
+        monkeypatch.setattr(sys, "stdin", io.StringIO("take\nq\n"))
+        code, out, _ = run_cli(["play", str(game), "--seats", "human,random"])
+        assert code == 0
+        assert "'take' could be: take 1; take 2; take 3; take 4; take 5; take 6; and 3 more. Type more of it" in out
+
     def test_an_action_not_allowed_now_is_refused_with_the_rule_that_says_when(
         self, monkeypatch: pytest.MonkeyPatch
     ) -> None:
