@@ -11,7 +11,7 @@ from attrs import define, field
 
 from ruledsl import nodes as n
 from ruledsl.errors import CheckError, Diagnostic, Severity
-from ruledsl.render import did_you_mean, or_list
+from ruledsl.render import clipped, did_you_mean, or_list
 from ruledsl.source import Pos, Source, Span
 from ruledsl.symbols import (
     ANY,
@@ -1339,7 +1339,7 @@ class _Checker:
                 hint = f"to go through every value of '{name}', write {how}"
             else:
                 message = f"'{name}' names a list of values, not one value"
-                hint = "write one of: " + ", ".join([*members[:8], *(["…"] if len(members) > 8 else [])])
+                hint = "write one of: " + ", ".join(clipped(members, 8))
             self.error("E304", message, e, hint)
             return ANY
         if name in sy.attributes or name in sy.card_vars:

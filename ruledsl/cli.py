@@ -343,8 +343,7 @@ def _seats(args: argparse.Namespace, players: int, default: str) -> list[str]:
         raise _Usage(
             f"--seats names {len(seats)} seat{'s' if len(seats) != 1 else ''}, but the game has {players} players"
         )
-    _check_specs(",".join(seats))  # fail early on unknown agents
-    return seats
+    return seats  # _load has checked every agent named
 
 
 def _describe_view(state: GameState, seat: int) -> list[str]:

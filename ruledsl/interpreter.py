@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError
+from ruledsl.render import clipped
 from ruledsl.runtime import chance, knowledge, ops
 from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, TERMINAL, Action, ActionDef, GameOver, RoundOver
 
@@ -771,8 +772,7 @@ class GameState:
             return f"{action!r} is not an action"
         if action.defn.game is not None and action.defn.game is not self.prog:
             return f"'{action}' is an action of another game"
-        legal = self.legal_actions()
-        names = ", ".join([*(f"'{a}'" for a in legal[:8]), *(["…"] if len(legal) > 8 else [])])
+        names = ", ".join(clipped([f"'{a}'" for a in self.legal_actions()], 8))
         who = f"P{self.actor}"
         if action.defn.owner_kind == "window" and self.windows is None:
             return f"'{action}' is not possible now: nobody may act out of turn; {who} is to play ({names})"

@@ -19,6 +19,12 @@ def or_list(items: Iterable[object]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
+def clipped(items: Iterable[str], limit: int) -> list[str]:
+    """The first ``limit`` items, then "…" if there were more: a list in a message never ends silently."""
+    words = list(items)
+    return words[:limit] + (["…"] if len(words) > limit else [])
+
+
 def did_you_mean(name: str, candidates: Iterable[str], kind: str = "names") -> str | None:
     """Return a hint naming the closest candidates to a misspelt name, or None."""
     known = sorted(set(candidates))
