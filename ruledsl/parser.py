@@ -344,6 +344,15 @@ _SYNTAX_EXAMPLES: dict[str, list[str]] = {
         'game "g"\ndefine d = if y then 1\n',
         'game "g"\ndefine d = if y 1 else 2\n',
     ],
+    "any-satisfies": [
+        'game "g"\ndefine d = any c in hand satisfies c.x\n',
+        'game "g"\ndefine d = no c in hand satisfies c.x\n',
+    ],
+    "every-where": ['game "g"\ndefine d = every c in hand where c.x\n'],
+    "deck-loop": [
+        'game "g"\ndeck:\n    for each r in A to K:\n        card "x"\n',
+        'game "g"\ndeck:\n    for r in A to K:\n        card "x"\n',
+    ],
 }
 
 #: Mistakes that can only be made in a statement holding this keyword: `define d = a 1`
@@ -366,6 +375,21 @@ _SYNTAX_MESSAGES: dict[str, tuple[str, str, str | None]] = {
         "E115",
         "'any', 'no', 'every', 'count', 'first' and the like need parentheses inside a larger expression",
         "write, for example: a and (any c in hand where c.rank == 7)",
+    ),
+    "any-satisfies": (
+        "E101",
+        "'any' and 'no' take 'where'; 'satisfies' goes with 'every'",
+        "write: any c in hand where c.rank == 7, or every c in hand satisfies c.rank == 7",
+    ),
+    "every-where": (
+        "E101",
+        "'every' takes 'satisfies'; 'where' goes with 'any', 'no', 'count' and the like",
+        "write: every c in hand satisfies c.rank == 7",
+    ),
+    "deck-loop": (
+        "E101",
+        "a deck has no loops: a card line takes its ranges at its end",
+        'for example: card "{r}{s}": rank r, suit s for r in A to K, s in spades to clubs',
     ),
     "else": (
         "E101",
@@ -576,6 +600,12 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
             label = "E109"  # after ':' and a new line, the block's lines are indented
         if label is not None:
             code, message, hint = _SYNTAX_MESSAGES[label]
+            if label == "deck-loop":
+                # The parser fails after 'for'; point at the loop itself.
+                line_no = token.line or line
+                text_line = source.line_text(line_no)
+                start = len(text_line) - len(text_line.lstrip()) + 1
+                span = Span(Pos(line_no, start, 0), Pos(line_no, start + len("for"), 0))
             return Diagnostic(code, message, span, hint, source=source)
         if token.type == "_INDENT" and not _ends_block_opener(source, token.line or line):
             return Diagnostic(

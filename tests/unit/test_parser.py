@@ -1272,6 +1272,28 @@ class TestSyntaxErrors:
         assert where(d) == ("E101", "comparisons do not chain", 3, column)
         assert d.hint == "compare two values at a time, and join the tests with 'and': " + hint
 
+    @pytest.mark.parametrize(
+        "condition, column, message",
+        [
+            ("any c in hand satisfies c.x", 26, "'any' and 'no' take 'where'; 'satisfies' goes with 'every'"),
+            ("a and (no c in hand satisfies c.x)", 32, "'any' and 'no' take 'where'; 'satisfies' goes with 'every'"),
+            (
+                "every c in hand where c.x",
+                28,
+                "'every' takes 'satisfies'; 'where' goes with 'any', 'no', 'count' and the like",
+            ),
+        ],
+    )
+    def test_e101_the_joining_word_of_a_quantifier(self, condition: str, column: int, message: str) -> None:
+        d = syntax_error(HEADER + f"define d = {condition}\n")
+        assert where(d) == ("E101", message, 2, column)
+
+    @pytest.mark.parametrize("loop", ["for each r in A to K:", "for r in A to K:"])
+    def test_e101_a_loop_in_a_deck(self, loop: str) -> None:
+        d = syntax_error(HEADER + f'deck:\n    {loop}\n        card "{{r}}": rank r\n')
+        assert where(d) == ("E101", "a deck has no loops: a card line takes its ranges at its end", 3, 5)
+        assert d.hint is not None and "for r in A to K" in d.hint
+
     def test_e114_only_after_an_if(self) -> None:
         # `a 1` fails in the parser state of `if a 1`, but it lacks no 'then'.
         d = syntax_error(HEADER + "define d = a 1\n")
