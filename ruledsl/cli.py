@@ -49,6 +49,7 @@ from ruledsl.records import (
 )
 from ruledsl.render import render, summary
 from ruledsl.resources import bundled_games
+from ruledsl.simulate import GameRecord as SimulatedGame
 from ruledsl.simulate import declared_actions, plot, run_games, summarize
 from ruledsl.unparse import format_source, unparse
 from ruledsl.validate import Report, deal_diagnostics, stuck_error, validate_checked
@@ -502,22 +503,32 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise _Usage("-n must be at least 1")
     if args.jobs < 1:
         raise _Usage("--jobs must be at least 1")
-    _open_log(args.log)
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
-        raise _Usage("--plot needs matplotlib: pip install 'ruledsl[plot]' (or pip install matplotlib)")
+    plot_path = _plot_path(args.plot) if args.plot else None
     _check_behind_after(args.behind_after)
+    _open_log(args.log)
     seeds = list(range(args.seed, args.seed + args.n))
     started = time.perf_counter()
-    with _Progress() as bar:
-        progress = None if args.json else lambda k: bar.add(k, args.n)
-        jobs = args.jobs
-        records = run_games(game, seeds, seats, jobs, progress, rotate=args.rotate, keep_labels=bool(args.log))
+    done = 0
+
+    def finished(r: SimulatedGame) -> None:
+        # Each game is saved as it ends (in seed order), so that an interrupted run keeps it.
+        nonlocal done
+        done += 1
+        if args.log:
+            _write_log(
+                args.log, [build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated)]
+            )
+        if not args.json:
+            bar.add(1, args.n)
+
+    try:
+        with _Progress() as bar:
+            records = run_games(game, seeds, seats, args.jobs, finished, rotate=args.rotate, keep_labels=bool(args.log))
+    except KeyboardInterrupt:
+        if args.log:
+            print(f"\n{done} finished game{'s' if done != 1 else ''} of {args.n} kept in {args.log}", file=sys.stderr)
+        raise
     elapsed = time.perf_counter() - started
-    if args.log:
-        _write_log(
-            args.log,
-            [build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated) for r in records],
-        )
     stats = summarize(
         records,
         game.players,
@@ -527,14 +538,43 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     )
     stats = {"game": game.name, "options": game.options, "seed": args.seed, "rotate": args.rotate, **stats}
     stats["seconds"] = round(elapsed, 3)
-    if args.plot:
-        plot(stats, args.plot)
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
-        return EXIT_OK
-    for line in _stats_lines(stats, args):
-        print(line)
+    else:
+        for line in _stats_lines(stats, plot_path):
+            print(line)
+    if plot_path is not None:
+        try:
+            plot(stats, plot_path)
+        except OSError as exc:  # checked before playing, but the disk may have filled since
+            raise _Usage(f"cannot write the plot '{plot_path}': {exc.strerror or exc}") from None
     return EXIT_OK
+
+
+def _plot_path(path: str) -> str:
+    """Check, before any game is played, that --plot can draw to ``path``; return the file to write.
+
+    A name without an extension gets '.png', as matplotlib would give it.
+    """
+    if importlib.util.find_spec("matplotlib") is None:
+        raise _Usage("--plot needs matplotlib: pip install 'ruledsl[plot]' (or pip install matplotlib)")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    target = Path(path)
+    if target.is_dir():
+        raise _Usage(f"--plot names a file to draw into, and '{path}' is a directory")
+    kinds = sorted(FigureCanvasBase.get_supported_filetypes())
+    kind = target.suffix[1:].lower()
+    if not kind:
+        target, kind = target.with_name(target.name + ".png"), "png"
+    if kind not in kinds:
+        raise _Usage(f"--plot cannot draw a '.{kind}' file; name a file ending in one of: {', '.join(kinds)}")
+    folder = target.parent
+    if not folder.is_dir():
+        raise _Usage(f"cannot write the plot '{target}': no folder '{folder}'")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise _Usage(f"cannot write the plot '{target}': permission denied")
+    return str(target)
 
 
 _CHEAT_NOTE = "note: 'cheat' sees every card, the deck's order included: a ceiling to measure against, not a player"
@@ -555,7 +595,7 @@ def _interval(row: dict[str, Any]) -> str:
     return f"{lo:.3f} to {hi:.3f}"
 
 
-def _stats_lines(stats: dict[str, Any], args: argparse.Namespace) -> list[str]:
+def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
     """Render simulate's statistics for people (see docs/metrics.md for each one)."""
     n = stats["games"]
     first_seed = stats["seed"]
@@ -598,7 +638,7 @@ def _stats_lines(stats: dict[str, Any], args: argparse.Namespace) -> list[str]:
             )
     f = stats["first_player"]
     lines.append(
-        f"first player (who took the first action): won {f['wins']} of {f['games']} "
+        f"first player (who took the first action): won {f['wins']} of the {f['games']} games won alone "
         f"({f['win_rate']:.3f}, {_interval(f)}); expected {f['expected']:.3f}, binomial p = {_p(f['p_value'])}"
     )
     t = stats["seat_test"]
@@ -637,8 +677,8 @@ def _stats_lines(stats: dict[str, Any], args: argparse.Namespace) -> list[str]:
         lines.append(_CHEAT_NOTE)
     elapsed = stats["seconds"]
     lines.append(f"time {elapsed:.2f} s ({n / elapsed:.1f} games/s)" if elapsed > 0 else "time 0 s")
-    if args.plot:
-        lines.append(f"plot: {args.plot}")
+    if plot_path is not None:
+        lines.append(f"plot: {plot_path}")
     return lines
 
 

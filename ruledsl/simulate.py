@@ -118,14 +118,15 @@ def run_games(
     seeds: Sequence[int],
     seats: Sequence[str],
     jobs: int = 1,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[GameRecord], None] | None = None,
     rotate: bool = False,
     keep_labels: bool = False,
 ) -> list[GameRecord]:
-    """Play a game once per seed, in ``jobs`` processes; report each finished game to ``progress``.
+    """Play a game once per seed, in ``jobs`` processes; give each finished game to ``progress``.
 
     With ``rotate`` game ``i`` seats the agents shifted by ``i`` (see ``seats_for``). The
-    records come back in the order of ``seeds`` and do not depend on ``jobs``.
+    records come back, and reach ``progress``, in the order of ``seeds``, whatever ``jobs``:
+    a caller can save each game as it comes and keep them in order.
     """
     plan = [(seed, seats_for(i, seats, rotate)) for i, seed in enumerate(seeds)]
     if jobs <= 1 or len(plan) < 2 * jobs:
@@ -133,7 +134,7 @@ def run_games(
         for seed, game_seats in plan:
             records.append(play_game(game, seed, game_seats, keep_labels))
             if progress is not None:
-                progress(1)
+                progress(records[-1])
         return records
     if game.file is None:
         raise ValueError("a game loaded from text cannot be simulated in other processes; use jobs=1")
@@ -141,15 +142,15 @@ def run_games(
     size = max(1, min(50, len(plan) // (jobs * 8)))
     chunks = [plan[i : i + size] for i in range(0, len(plan), size)]
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    by_index: dict[int, GameRecord] = {}
+    records = []
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futures = [pool.submit(_play_chunk, game_ref, chunk, keep_labels) for chunk in chunks]
-        for k, future in enumerate(futures):
-            for j, record in enumerate(future.result()):
-                by_index[k * size + j] = record
+        for future in futures:  # in order: a chunk that ends early waits for those before it
+            for record in future.result():
+                records.append(record)
                 if progress is not None:
-                    progress(1)
-    return [by_index[i] for i in range(len(plan))]
+                    progress(record)
+    return records
 
 
 # ============================================================================ metrics, one game
@@ -213,7 +214,8 @@ def wilson(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
     denom = 1.0 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 or all, a bound equals the rate exactly; rounding must not put the rate outside.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def binomial_p_value(successes: int, trials: int, p: float) -> float:
@@ -378,14 +380,17 @@ def summarize(
         row["mean_return"] = agent_returns[spec] / agent_games[spec]
         agent_rows.append(row)
 
-    # The first player: whoever took the game's first action.
+    # The first player: whoever took the game's first action. Tested on the games one
+    # player won alone, where an equal share is exactly 1/players: shared wins raise every
+    # seat's rate above it, and games without a winner lower it.
     opened = [r for r in records if r.actors]
-    first_wins = sum(1 for r in opened if r.actors[0] in r.winners)
+    alone = [r for r in opened if len(r.winners) == 1]
+    first_wins = sum(1 for r in alone if r.winners[0] == r.actors[0])
     first = {
-        "games": len(opened),
-        **_rate(first_wins, len(opened)),
+        "games": len(alone),
+        **_rate(first_wins, len(alone)),
         "expected": 1.0 / players,
-        "p_value": binomial_p_value(first_wins, len(opened), 1.0 / players),
+        "p_value": binomial_p_value(first_wins, len(alone), 1.0 / players),
         "seats": [sum(1 for r in opened if r.actors[0] == q) for q in range(players)],
     }
     single = [r.winners[0] for r in records if len(r.winners) == 1]
@@ -490,11 +495,13 @@ def plot(stats: dict[str, Any], path: str) -> None:
     highs = [row["ci95"][1] - row["win_rate"] for _, row in rows]
     y = list(range(len(rows)))
     left.errorbar(rates, y, xerr=[lows, highs], fmt="o", capsize=4)
-    left.axvline(1.0 / stats["players"], linestyle="--", linewidth=1, color="grey")
+    # An equal share of the wins: 1/players, more with shared wins, less with draws.
+    equal = sum(row["win_rate"] for row in stats["seats"]) / stats["players"]
+    left.axvline(equal, linestyle="--", linewidth=1, color="grey")
     left.set_yticks(y, labels)
     left.invert_yaxis()
     left.set_xlim(0, 1)
-    left.set_xlabel("win rate (95% Wilson interval); dashed: 1/players")
+    left.set_xlabel("win rate (95% Wilson interval); dashed: an equal share")
     left.set_title(f"{stats.get('game', '')}: {stats['games']} games")
     histogram = stats["length"]["histogram"]
     edges = histogram["edges"]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 
 import ruledsl
+from ruledsl import cli, simulate
 from ruledsl.simulate import (
     GameRecord,
     behind_threshold,
@@ -118,6 +121,13 @@ class TestIntervalsAndTests:
         assert lo == pytest.approx(0.6857, abs=1e-4) and hi == pytest.approx(0.8049, abs=1e-4)
         assert wilson(0, 0) == (0.0, 1.0)
 
+    @pytest.mark.parametrize("trials", [1, 2, 3, 7, 10, 99, 200, 1000])
+    def test_wilson_holds_the_rate_at_none_and_all(self, trials: int) -> None:
+        # Rounding once put 0 of 3 above its lower bound, and the plot refused the interval.
+        for wins in (0, trials):
+            lo, hi = wilson(wins, trials)
+            assert 0.0 <= lo <= wins / trials <= hi <= 1.0
+
     def test_binomial_two_sided(self) -> None:
         # As R's binom.test: outcomes no more likely than the observed one.
         assert binomial_p_value(9, 10, 0.5) == pytest.approx(0.02148, abs=1e-5)
@@ -176,10 +186,28 @@ class TestSummary:
     def test_first_player_is_who_acted_first(self) -> None:
         s = summarize(self.records(), 2)
         f = s["first_player"]
-        # first actors 0, 1, 0, 0; winners [0], [1], -, - : the first player won twice
-        assert (f["games"], f["wins"], f["seats"]) == (4, 2, [3, 1])
-        assert f["p_value"] == pytest.approx(binomial_p_value(2, 4, 0.5))
+        # first actors 0, 1, 0, 0; winners [0], [1], -, - : of the two games won alone, the first player won both
+        assert (f["games"], f["wins"], f["seats"]) == (2, 2, [3, 1])
+        assert f["p_value"] == pytest.approx(binomial_p_value(2, 2, 0.5))
         assert s["seat_test"]["games"] == 2
+
+    def test_first_player_test_ignores_shared_wins_and_unfinished_games(self) -> None:
+        # 3 players, the seats take turns opening. Shared wins include the opener; games
+        # stopped at the bound have no winner. Neither says anything about going first:
+        # over the 30 games won alone, the opener won 10, an equal share.
+        games = []
+        for i in range(30):
+            first = i // 3 % 3
+            returns = [-1.0] * 3
+            returns[(first + i) % 3] = 1.0  # the opener wins alone when i % 3 == 0: 10 games of 30
+            games.append(record(returns, [first, (first + 1) % 3]))
+            shared = [1.0, 1.0, 1.0]
+            shared[(first + 2) % 3] = -1.0
+            games.append(record(shared, [first]))
+            games.append(record([0.0, 0.0, 0.0], [first], truncated=True))
+        f = summarize(games, 3)["first_player"]
+        assert (f["games"], f["wins"], f["expected"]) == (30, 10, pytest.approx(1 / 3))
+        assert f["p_value"] == pytest.approx(1.0)
 
     def test_lengths(self) -> None:
         s = summarize(self.records(), 2)
@@ -230,12 +258,68 @@ class TestRuns:
     def test_results_do_not_depend_on_jobs(self) -> None:
         game = ruledsl.load_game("crazy_eights", players=2)
         seeds = list(range(10))
+        seen: list[int] = []
         one = run_games(game, seeds, ["random", "first"], jobs=1, rotate=True)
-        two = run_games(game, seeds, ["random", "first"], jobs=2, rotate=True)
+        two = run_games(game, seeds, ["random", "first"], jobs=2, rotate=True, progress=lambda r: seen.append(r.seed))
         assert one == two
+        assert seen == seeds  # each game is handed on as it ends, in seed order, from every process
         assert [r.agents[0] for r in one[:2]] == ["random", "first"]
         assert [r.seed for r in one] == seeds
 
     def test_declared_actions_name_phases_and_windows(self) -> None:
         names = declared_actions(ruledsl.load_game("cartes_magiques", players=3))
         assert {"play.play", "cut.cut", "cut.pass", "complete.pass", "opening.open"} <= set(names)
+
+
+class TestSimulateCommand:
+    def test_an_interrupted_run_keeps_the_games_it_finished(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        played = simulate.play_game
+
+        def until_seed_3(game: ruledsl.Game, seed: int, seats: list[str], keep_labels: bool = False) -> GameRecord:
+            if seed == 3:
+                raise KeyboardInterrupt
+            return played(game, seed, seats, keep_labels)
+
+        monkeypatch.setattr(simulate, "play_game", until_seed_3)
+        log = tmp_path / "games.jsonl"
+        assert cli.main(["simulate", "quasenbo", "-n", "10", "--log", str(log)]) == 130
+        assert [json.loads(line)["seed"] for line in log.read_text().splitlines()] == [0, 1, 2]
+        assert "3 finished games of 10 kept in" in capsys.readouterr().err
+
+    def test_plot_draws_extreme_rates(self, tmp_path: Path) -> None:
+        pytest.importorskip("matplotlib")
+        # Seat P1 wins none of these 3 games: the interval of a rate of 0 once broke the plot.
+        target = tmp_path / "rates"
+        assert cli.main(["simulate", "quasenbo", "-n", "3", "--plot", str(target)]) == 0
+        assert (tmp_path / "rates.png").read_bytes()[:4] == b"\x89PNG"  # no extension: a PNG, as the report says
+
+    @pytest.mark.parametrize(
+        "name, message",
+        [
+            ("out.xyz", "--plot cannot draw a '.xyz' file; name a file ending in one of: "),
+            ("missing/out.png", "cannot write the plot '{tmp}/missing/out.png': no folder '{tmp}/missing'"),
+            (".", "--plot names a file to draw into, and '{tmp}/.' is a directory"),
+        ],
+    )
+    def test_plot_refused_before_any_game(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, message: str
+    ) -> None:
+        pytest.importorskip("matplotlib")
+        log = tmp_path / "games.jsonl"
+        with pytest.raises(SystemExit) as info:
+            cli.main(["simulate", "quasenbo", "-n", "2", "--log", str(log), "--plot", f"{tmp_path}/{name}"])
+        assert info.value.code == 2
+        assert message.format(tmp=tmp_path) in capsys.readouterr().err
+        assert not log.exists()  # nothing played, nothing written
+
+    def test_plot_without_matplotlib(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        real = cli.importlib.util.find_spec
+        monkeypatch.setattr(cli.importlib.util, "find_spec", lambda name: None if name == "matplotlib" else real(name))
+        with pytest.raises(SystemExit) as info:
+            cli.main(["simulate", "quasenbo", "-n", "2", "--plot", str(tmp_path / "p.png")])
+        assert info.value.code == 2
+        assert "--plot needs matplotlib: pip install 'ruledsl[plot]'" in capsys.readouterr().err
