@@ -20,7 +20,16 @@ from typing import Any, TextIO
 
 from ruledsl import __version__
 from ruledsl import nodes as n
-from ruledsl.agents import AGENTS, AgentSpecError, agent_seed, decide, make_agent, needs_tracking, parse_spec
+from ruledsl.agents import (
+    AGENTS,
+    AgentSpecError,
+    agent_seed,
+    canonical_spec,
+    decide,
+    make_agent,
+    needs_tracking,
+    parse_spec,
+)
 from ruledsl.bench import bench
 from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
 from ruledsl.game import (
@@ -44,6 +53,7 @@ from ruledsl.records import (
     record_of_state,
     render_replay,
     result_lines,
+    rules_hash,
     show_value,
     write_records,
 )
@@ -283,6 +293,8 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
         name, eq, value = pair.partition("=")
         if not eq or not name:
             raise _Usage(f"--option takes NAME=VALUE, not '{pair}'")
+        if name.strip() in options:
+            raise _Usage(f"--option {name.strip()} is given twice ({name.strip()}={options[name.strip()]}, {pair})")
         options[name.strip()] = value.strip()
     return options
 
@@ -337,7 +349,7 @@ def _write_log(path: str, records: list[dict[str, Any]]) -> None:
 
 def _seats(args: argparse.Namespace, players: int, default: str) -> list[str]:
     if args.seats:
-        seats = [s.strip() for s in args.seats.split(",")]
+        seats = [canonical_spec(s) for s in args.seats.split(",")]
     else:
         seats = [default] + ["random"] * (players - 1)
     if len(seats) != players:
@@ -452,7 +464,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     viewer = humans[0] if len(humans) == 1 else None
     state = game.new_initial_state(seed=args.seed, log=True, track=needs_tracking(agents.values()))
     label = ", ".join(f"P{q} {spec}" for q, spec in enumerate(seats))
-    options = ", ".join(f"{k}={show_value(v)}" for k, v in sorted(game.options.items()))
+    options = _options_text(game.options)
     print(
         f"{game.name}: {game.players} players ({label}), seed {args.seed}"
         + (f"; options: {options}" if options else ""),
@@ -503,6 +515,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise _Usage("-n must be at least 1")
     if args.jobs < 1:
         raise _Usage("--jobs must be at least 1")
+    if args.rotate and args.n % game.players:
+        print(
+            f"warning: with --rotate, {args.n} games do not seat each agent in each seat equally often; "
+            f"make -n a multiple of {game.players}",
+            file=sys.stderr,
+        )
     plot_path = _plot_path(args.plot) if args.plot else None
     _check_behind_after(args.behind_after)
     _open_log(args.log)
@@ -534,15 +552,29 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         game.players,
         None if args.rotate else seats,
         declared_actions=declared_actions(game),
+        declared_rules=game.program.events,
         behind_after=args.behind_after,
     )
-    stats = {"game": game.name, "options": game.options, "seed": args.seed, "rotate": args.rotate, **stats}
+    stats = {
+        "game": game.name,
+        "file": args.game,
+        "rules_sha256": rules_hash(game),
+        "ruledsl": __version__,
+        "options": game.options,
+        "seed": args.seed,
+        "rotate": args.rotate,
+        "max_actions": game.max_actions,
+        **stats,
+    }
     stats["seconds"] = round(elapsed, 3)
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
     else:
         for line in _stats_lines(stats, plot_path):
             print(line)
+        # On stderr: the report itself is the same, byte for byte, from one run to the next.
+        rate = f" ({args.n / elapsed:.1f} games/s)" if elapsed > 0 else ""
+        print(f"time {elapsed:.2f} s{rate}", file=sys.stderr)
     if plot_path is not None:
         try:
             plot(stats, plot_path)
@@ -580,6 +612,31 @@ def _plot_path(path: str) -> str:
 _CHEAT_NOTE = "note: 'cheat' sees every card, the deck's order included: a ceiling to measure against, not a player"
 
 
+def _options_text(options: dict[str, Any]) -> str:
+    """The options a game is played with, as --option would give them: 'decks=1, double=no'."""
+    return ", ".join(f"{k}={show_value(v)}" for k, v in sorted(options.items()))
+
+
+def _agents_help(human: bool) -> str:
+    """The agents --seats takes and their options with defaults, from the agents themselves."""
+    lines = ["agents for --seats (options after colons, as ismcts:iterations=500:c=0.5):"]
+    if human:
+        lines.append("  human     you, at the keyboard")
+    shown: dict[int, str] = {}
+    for name, factory in AGENTS.items():
+        doc = (factory.__doc__ or "").strip().splitlines()[0].rstrip(".")
+        lines.append(f"  {name:<9} {doc[0].lower() + doc[1:]}")
+        if id(factory.OPTIONS) in shown:
+            lines.append(f"    the options of {shown[id(factory.OPTIONS)]}")
+            continue
+        shown[id(factory.OPTIONS)] = name
+        for key, option in factory.OPTIONS.items():
+            default = f"{option.default:g}" if option.kind is float else str(option.default)
+            lines.append(f"    {key + '=' + default:<18} {option.doc}")
+    lines.append("see docs/agents.md for what each does and how strong it is")
+    return "\n".join(lines)
+
+
 def _check_behind_after(text: str) -> None:
     body = text[:-1] if text.endswith("%") else text
     try:
@@ -603,6 +660,8 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
         f"{stats['game']}: {n} games, {stats['players']} players, seeds {first_seed}..{first_seed + n - 1}"
         + ("; agents rotate through the seats" if stats["rotate"] else "")
     ]
+    if stats["options"]:
+        lines.append(f"options: {_options_text(stats['options'])}")
     names = [s["agent"] for s in stats["seats"]] + [a["agent"] for a in stats["agents"]]
     width = max(len(name) for name in ["agent", *names]) + 2
 
@@ -619,7 +678,7 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
                 s["wins"],
                 f"{s['win_rate']:.3f}",
                 _interval(s),
-                f"{s['mean_return']:+.3f}",
+                _signed(s["mean_return"]),
             )
         )
     if stats["rotate"] or len(stats["agents"]) != len(stats["seats"]):
@@ -633,16 +692,19 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
                     a["wins"],
                     f"{a['win_rate']:.3f}",
                     _interval(a),
-                    f"{a['mean_return']:+.3f}",
+                    _signed(a["mean_return"]),
                 )
             )
     f = stats["first_player"]
-    lines.append(
-        f"first player (who took the first action): won {f['wins']} of the {f['games']} games won alone "
-        f"({f['win_rate']:.3f}, {_interval(f)}); expected {f['expected']:.3f}, binomial p = {_p(f['p_value'])}"
-    )
+    if f["games"]:
+        lines.append(
+            f"first player (who took the first action): won {f['wins']} of the {f['games']} games won alone "
+            f"({f['win_rate']:.3f}, {_interval(f)}); expected {f['expected']:.3f}, binomial p = {_p(f['p_value'])}"
+        )
+    else:
+        lines.append("first player (who took the first action): no game was won alone, nothing to test")
     t = stats["seat_test"]
-    if stats["players"] > 1:
+    if stats["players"] > 1 and t["games"]:
         lines.append(
             f"seats, single wins: chi-square {t['chi2']:.2f} ({t['df']} df, {t['games']} games), p = {_p(t['p_value'])}"
         )
@@ -651,8 +713,9 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
     )
     for what in ("actions", "turns"):
         d = stats["length"][what]
+        sd = "n/a" if d["stdev"] is None else f"{d['stdev']:.1f}"
         lines.append(
-            f"length in {what + ':':<8} mean {d['mean']:.1f}, sd {d['stdev']:.1f}, median {d['median']:g}, "
+            f"length in {what + ':':<8} mean {d['mean']:.1f}, sd {sd}, median {d['median']:g}, "
             f"10% {d['p10']:g}, 90% {d['p90']:g}, min {d['min']}, max {d['max']}"
         )
     lead = stats["lead"]
@@ -665,21 +728,34 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
             f"in {lead['games_with_change']} of {lead['games']} games"
         )
         b = lead["winner_was_behind"]
-        lines.append(
-            f"winner was behind after {b['after']} {'of the game' if b['after'].endswith('%') else 'actions'}: "
-            f"{b['behind']} of {b['games']} decided games ({b['share']:.3f}, {_interval(b)})"
-        )
-    parts = []
-    for name, a in stats["actions"].items():
-        parts.append(f"{name} {a['share']:.3f} ({a['per_game']:.1f})" if a["games"] else f"{name} never")
-    lines.append("actions, share of games taken (times per game): " + ", ".join(parts))
+        after = f"winner was behind after {b['after']} {'of the game' if b['after'].endswith('%') else 'actions'}: "
+        if b["games"]:
+            lines.append(after + f"{b['behind']} of {b['games']} decided games ({b['share']:.3f}, {_interval(b)})")
+        else:
+            lines.append(after + "no game had a winner")
+    lines.append("actions, share of games taken (times per game): " + _shares_line(stats["actions"]))
+    if stats["rules"]:
+        lines.append("rules and announcements, share of games run (times per game):")
+        lines.extend(f"  {name}: " + _shares_line({name: row}) for name, row in stats["rules"].items())
     if any(AGENTS[parse_spec(a["agent"])[0]].omniscient for a in stats["agents"]):
         lines.append(_CHEAT_NOTE)
-    elapsed = stats["seconds"]
-    lines.append(f"time {elapsed:.2f} s ({n / elapsed:.1f} games/s)" if elapsed > 0 else "time 0 s")
     if plot_path is not None:
         lines.append(f"plot: {plot_path}")
     return lines
+
+
+def _signed(x: float) -> str:
+    """'+0.250'; a mean that rounds to zero reads '+0.000', never '-0.000'."""
+    return f"{round(x, 3) + 0.0:+.3f}"
+
+
+def _shares_line(rows: dict[str, dict[str, Any]]) -> str:
+    """'name 0.500 (1.5)' for each row, 'name never' for one that never happened; one row: without the name."""
+    parts = []
+    for name, a in rows.items():
+        text = f"{a['share']:.3f} ({a['per_game']:.1f})" if a["games"] else "never"
+        parts.append(text if len(rows) == 1 else f"{name} {text}")
+    return ", ".join(parts)
 
 
 def _p(p: float) -> str:
@@ -914,21 +990,24 @@ def build_parser() -> argparse.ArgumentParser:
             help="set a game option (repeatable); see 'ruledsl info GAME'",
         )
 
-    def game_args(p: argparse.ArgumentParser) -> None:
+    def game_args(p: argparse.ArgumentParser, seed_help: str, seats_help: str) -> None:
         load_args(p, "number of players (default: as many as --seats names, else the least the game allows)")
-        p.add_argument("--seed", type=int, default=0, help="seed of all randomness (default 0)")
-        p.add_argument(
-            "--seats",
-            metavar="AGENT,...",
-            help="one agent per seat: human, random, first, greedy, ismcts, cheat (options as ismcts:iterations=500)",
-        )
+        p.add_argument("--seed", type=int, default=0, help=seed_help)
+        p.add_argument("--seats", metavar="AGENT,...", help=seats_help)
 
     p = sub.add_parser(
         "play",
         help="play a game in the terminal",
         description="Play a game at the terminal against bots, or watch bots play.",
+        epilog=_agents_help(human=True),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    game_args(p)
+    game_args(
+        p,
+        "seed of all randomness: the deal and the bots (default 0)",
+        "one agent per seat, as human,ismcts:iterations=500 (default: human, then random; "
+        "random for all when the input is not a terminal)",
+    )
     p.add_argument("--log", metavar="FILE.jsonl", help="append a record of the game to this file (see replay)")
     p.set_defaults(func=cmd_play)
 
@@ -936,8 +1015,15 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate",
         help="play many games with bots",
         description="Play N seeded games with bots and report win rates, lengths, leads and actions taken.",
+        epilog=_agents_help(human=False),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    game_args(p)
+    game_args(
+        p,
+        "seed of the first game: game i is played with seed S+i (default 0); "
+        "runs of N games are independent when their seeds are N or more apart",
+        "one agent per seat, as ismcts:iterations=500,random (default: random for all)",
+    )
     p.add_argument("-n", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")

@@ -121,6 +121,8 @@ class Program:
     uses_faces: bool
     uses_memo: bool  # whether listing legal actions calls definitions, which memoise
     line_spans: list[Span | None]
+    #: The rules and announcements counted when a state counts them (``fired``), in order.
+    events: tuple[str, ...]
     filename: str
     source_code: str
     intern: dict[tuple[Any, ...], Action] = field(factory=dict)
@@ -363,6 +365,7 @@ class _Compiler:
         self.named: dict[str, str] = {}
         self.action_defs: list[dict[str, Any]] = []
         self.trigger_families: set[int] = set()
+        self.events: list[str] = []
         self.uses_faces = False
         # In a label made from an action's key, a card chosen by its place is None.
         self._label_mode = False
@@ -372,6 +375,29 @@ class _Compiler:
         self._loop_rest: str | None = None  # the iterator of the 'for each' a 'stop' leaves, if that is the loop
 
     # ------------------------------------------------------------------ helpers
+
+    def count_event(self, name: str) -> None:
+        """Count, in a state that counts (``st.fired``), each time the code emitted next runs.
+
+        A block compiled twice under one name is one rule, counted in one place.
+        """
+        if name not in self.events:
+            self.events.append(name)
+        self.em.line(f"if st.fired is not None: st.fired[{self.events.index(name)}] += 1")
+
+    def source_of(self, node: n.Node, limit: int = 48) -> str:
+        """The rule file's text of a node, on one line and cut short for a report."""
+        span = node.span
+        text = "" if span is None else self.c.source.text[span.start.offset : span.end.offset]
+        text = " ".join(text.split())
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+
+    def said(self, message: n.Expr) -> str:
+        """How a report names a 'say': by its text, the first one when it chooses between texts."""
+        if isinstance(message, n.Text):
+            return self.source_of(message)
+        first = min(_texts_in(message), key=lambda t: t.span.start.offset if t.span else 0, default=None)
+        return self.source_of(message) if first is None else self.source_of(first) + " …"
 
     def fresh(self, prefix: str = "v") -> str:
         return f"{prefix}{next(self.counter)}"
@@ -1185,6 +1211,8 @@ class _Compiler:
         self.em.line(f"op_finish(st, {self.ex(s.player, ctx)})")
 
     def _st_Say(self, s: n.Say, ctx: _Ctx) -> None:
+        line = s.span.start.line if s.span is not None else 0
+        self.count_event(f"line {line}: say {self.said(s.message)}")
         self.em.line("if st.log is not None:")
         with self.em.block():
             if isinstance(s.message, n.Text):
@@ -1348,6 +1376,7 @@ class _Compiler:
             assert isinstance(decl, n.ProcedureDecl)
             ctx, params = self._signature(proc.params)
             block = self.function(f"PR{proc.index}", params, decl.span)
+            self.count_event(f"to {decl.name}")
             self.body(decl.body, ctx)
             self.end_function(block)
 
@@ -1365,6 +1394,8 @@ class _Compiler:
                 moved = self.fresh()
                 ctx.names[t.var] = moved
                 block = self.function(fn, ["st", "p", moved], t.span)
+                line = t.span.start.line if t.span is not None else 0
+                self.count_event(f"line {line}: when {t.var} enter {self.source_of(t.zone)}")
                 self.body(t.body, ctx)
                 self.end_function(block)
                 parts.append(fn)
@@ -1386,7 +1417,12 @@ class _Compiler:
         self.em.line("")
 
     def compile_block_fn(
-        self, name: str, body: tuple[n.Stmt, ...], span: Span | None, extra: list[str] | None = None
+        self,
+        name: str,
+        body: tuple[n.Stmt, ...],
+        span: Span | None,
+        extra: list[str] | None = None,
+        event: str | None = None,
     ) -> None:
         ctx = _Ctx()
         params = ["st", "p"]
@@ -1395,6 +1431,8 @@ class _Compiler:
             ctx.names[rule_name] = py
             params.append(py)
         block = self.function(name, params, span)
+        if event is not None:
+            self.count_event(event)
         self.body(body, ctx)
         self.end_function(block)
 
@@ -1818,11 +1856,13 @@ class _Compiler:
                 self._finish_action(item, info, bid=phase.is_auction)
             for item in decl.items:
                 if isinstance(item, n.OnEnter):
-                    self.compile_block_fn(f"E{phase.index}", item.body, item.span)
+                    self.compile_block_fn(f"E{phase.index}", item.body, item.span, event=f"{phase.name}: on enter")
                 elif isinstance(item, n.WonHandler):
-                    self.compile_block_fn(f"W{phase.index}", item.body, item.span, [item.var])
+                    self.compile_block_fn(
+                        f"W{phase.index}", item.body, item.span, [item.var], event=f"{phase.name}: when won"
+                    )
                 elif isinstance(item, n.UnsoldHandler):
-                    self.compile_block_fn(f"U{phase.index}", item.body, item.span)
+                    self.compile_block_fn(f"U{phase.index}", item.body, item.span, event=f"{phase.name}: when unsold")
             self.phase_infos.append((phase, [info for _, info in actions]))
 
     def compile_windows(self) -> None:
@@ -1909,7 +1949,7 @@ class _Compiler:
         self.compile_triggers()
         self.compile_block_fn("SETUP", self.c.setup.body, self.c.setup.span)
         if self.c.round_end is not None:
-            self.compile_block_fn("ROUND_END", self.c.round_end.body, self.c.round_end.span)
+            self.compile_block_fn("ROUND_END", self.c.round_end.body, self.c.round_end.span, event="round end")
         self.compile_phases()
         self.compile_windows()
         ranking = self.compile_ranking()
@@ -2026,6 +2066,7 @@ class _Compiler:
             uses_faces=self.uses_faces,
             uses_memo=self.listing_calls_defines,
             line_spans=self.em.spans,
+            events=tuple(self.events),
             filename=filename,
             source_code=source_code,
             intern=program_intern,
@@ -2178,6 +2219,10 @@ def _names_used(e: n.Expr) -> set[str]:
 
 def _all_stmts(file: n.GameFile) -> Iterator[n.Node]:
     return _walk(file)
+
+
+def _texts_in(e: n.Expr) -> Iterator[n.Text]:
+    return (x for x in _walk(e) if isinstance(x, n.Text))
 
 
 def _label_is_static(label: n.Expr, checked: CheckedGame, item: n.ActionDecl | n.PassDecl) -> bool:

@@ -74,14 +74,18 @@ class Game:
     def options(self) -> dict[str, Any]:
         return dict(self.program.options)
 
-    def new_initial_state(self, seed: int = 0, log: bool = False, track: bool = False) -> GameState:
+    def new_initial_state(
+        self, seed: int = 0, log: bool = False, track: bool = False, count: bool = False
+    ) -> GameState:
         """Return the state after setup; all randomness comes from ``seed``.
 
         With ``log=True`` the state keeps the lines rules write with ``say`` (see
         ``GameState.take_log``) and spectator labels for transcripts. With ``track=True``
-        it keeps what each player has seen of the cards, for ``GameState.resample``.
+        it keeps what each player has seen of the cards, for ``GameState.resample``. With
+        ``count=True`` it counts how often each rule and announcement of
+        ``program.events`` ran, setup included, in ``state.fired`` (its copies do not).
         """
-        return GameState.new(self, seed, log, track)
+        return GameState.new(self, seed, log, track, count)
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r}: {self.players} players, {self.options}>"

@@ -66,6 +66,7 @@ class GameState:
         "max_actions",
         "known",
         "track",
+        "fired",
         # transient, while an action runs:
         "next_kind",
         "next_goto",
@@ -78,7 +79,7 @@ class GameState:
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, game: Game, seed: int, log: bool = False, track: bool = False) -> GameState:
+    def new(cls, game: Game, seed: int, log: bool = False, track: bool = False, count: bool = False) -> GameState:
         prog = game.program
         st = cls.__new__(cls)
         st.game = game
@@ -115,6 +116,7 @@ class GameState:
         st.max_actions = game.max_actions
         st.known = None
         st.track = track  # keep what each player knows of the cards (for resampling)
+        st.fired = [0] * len(prog.events) if count else None  # times each of prog.events ran
         st.next_kind = NEXT_TURN
         st.next_goto = None
         st.steps = 0
@@ -160,6 +162,7 @@ class GameState:
         c.max_actions = self.max_actions
         c.known = None if self.known is None else [row[:] for row in self.known]
         c.track = self.track
+        c.fired = None  # a copy is for search: what it plays out is not the game's
         c.next_kind = NEXT_TURN
         c.next_goto = None
         c.steps = 0

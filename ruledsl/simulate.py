@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,7 @@ class GameRecord:
     names: list[str]
     leaders: list[tuple[int, ...]] | None = None
     labels: list[str] | None = None  # each action as its actor saw it (kept for --log)
+    fired: dict[str, int] | None = None  # how often each rule or announcement ran, those that did
 
     @property
     def actions(self) -> int:
@@ -76,7 +78,7 @@ def seats_for(index: int, seats: Sequence[str], rotate: bool) -> list[str]:
 def play_game(game: Game, seed: int, seats: Sequence[str], keep_labels: bool = False) -> GameRecord:
     """Play one game with the given agents (one spec per seat); each sees only its seat's view."""
     agents = [make_agent(spec, agent_seed(seed, seat)) for seat, spec in enumerate(seats)]
-    state = game.new_initial_state(seed=seed, track=needs_tracking(agents))
+    state = game.new_initial_state(seed=seed, track=needs_tracking(agents), count=True)
     has_standing = state.standings() is not None
     leaders: list[tuple[int, ...]] | None = [_leaders(state)] if has_standing else None
     actors: list[int] = []
@@ -92,7 +94,8 @@ def play_game(game: Game, seed: int, seats: Sequence[str], keep_labels: bool = F
         if leaders is not None:
             leaders.append(_leaders(state))
     labels = [str(a) for a in state.history()] if keep_labels else None
-    return GameRecord(seed, list(seats), state.returns(), state.truncated, actors, names, leaders, labels)
+    fired = {name: k for name, k in zip(game.program.events, state.fired or (), strict=True) if k}
+    return GameRecord(seed, list(seats), state.returns(), state.truncated, actors, names, leaders, labels, fired)
 
 
 _LEADER_GROUPS: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -289,13 +292,14 @@ def _chi_square_sf(x: float, df: int) -> float:
     return min(1.0, math.exp(-y + a * math.log(y) - math.lgamma(a)) * h)
 
 
-def distribution(values: Sequence[float]) -> dict[str, float]:
+def distribution(values: Sequence[float]) -> dict[str, float | None]:
     """Return the mean, sample standard deviation, min, 10th percentile, median, 90th percentile, max."""
     if not values:
         return {"mean": 0.0, "stdev": 0.0, "min": 0, "p10": 0.0, "median": 0.0, "p90": 0.0, "max": 0}
     n = len(values)
     mean = sum(values) / n
-    stdev = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1)) if n > 1 else 0.0
+    # The sample standard deviation of a single game is undefined, not 0.
+    stdev = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1)) if n > 1 else None
     s = sorted(values)
     return {
         "mean": mean,
@@ -331,7 +335,7 @@ def _quantile(s: Sequence[float], q: float) -> float:
 
 def _rate(wins: int, games: int) -> dict[str, Any]:
     lo, hi = wilson(wins, games)
-    return {"wins": wins, "win_rate": wins / games if games else 0.0, "ci95": [lo, hi]}
+    return {"wins": wins, "win_rate": wins / games if games else None, "ci95": [lo, hi]}
 
 
 def summarize(
@@ -340,10 +344,12 @@ def summarize(
     seats: Sequence[str] | None = None,
     declared_actions: Sequence[str] = (),
     behind_after: str | int = "50%",
+    declared_rules: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Return the statistics of a batch of games as a JSON-serialisable dict (see docs/metrics.md).
 
-    ``declared_actions`` (``phase.action`` names) are listed even when never taken;
+    ``declared_actions`` (``phase.action`` names) and ``declared_rules`` (the program's
+    ``events``) are listed even when they never happened;
     ``seats`` names the agent of each seat when it did not change from game to game.
     """
     games = len(records)
@@ -390,12 +396,12 @@ def summarize(
         "games": len(alone),
         **_rate(first_wins, len(alone)),
         "expected": 1.0 / players,
-        "p_value": binomial_p_value(first_wins, len(alone), 1.0 / players),
+        "p_value": binomial_p_value(first_wins, len(alone), 1.0 / players) if alone else None,
         "seats": [sum(1 for r in opened if r.actors[0] == q) for q in range(players)],
     }
     single = [r.winners[0] for r in records if len(r.winners) == 1]
     chi2, df, p = chi_square_uniform([single.count(q) for q in range(players)])
-    seat_test = {"games": len(single), "chi2": chi2, "df": df, "p_value": p}
+    seat_test = {"games": len(single), "chi2": chi2 if single else None, "df": df, "p_value": p if single else None}
 
     with_standing = [r for r in records if r.leaders is not None]
     lead: dict[str, Any] | None = None
@@ -415,21 +421,8 @@ def summarize(
             },
         }
 
-    taken: dict[str, int] = dict.fromkeys(declared_actions, 0)
-    times: dict[str, int] = dict.fromkeys(declared_actions, 0)
-    for r in records:
-        for name in set(r.names):
-            taken[name] = taken.get(name, 0) + 1
-        for name in r.names:
-            times[name] = times.get(name, 0) + 1
-    actions = {
-        name: {
-            "games": taken[name],
-            "share": taken[name] / games if games else 0.0,
-            "per_game": times[name] / games if games else 0.0,
-        }
-        for name in sorted(taken, key=lambda k: (-taken[k], k))
-    }
+    actions = _shares(declared_actions, [Counter(r.names) for r in records])
+    rules = _shares(declared_rules, [r.fired or {} for r in records])
     return {
         "games": games,
         "players": players,
@@ -447,12 +440,36 @@ def summarize(
         },
         "lead": lead,
         "actions": actions,
+        "rules": rules,
+    }
+
+
+def _shares(declared: Sequence[str], per_game: Sequence[Mapping[str, int]]) -> dict[str, dict[str, Any]]:
+    """For each name, in how many games it happened, that share, and how often per game on average.
+
+    Every declared name is listed, those that never happened included; most frequent first.
+    """
+    games = len(per_game)
+    seen: dict[str, int] = dict.fromkeys(declared, 0)
+    times: dict[str, int] = dict.fromkeys(declared, 0)
+    for counts in per_game:
+        for name, k in counts.items():
+            if k:
+                seen[name] = seen.get(name, 0) + 1
+                times[name] = times.get(name, 0) + k
+    return {
+        name: {
+            "games": seen[name],
+            "share": seen[name] / games if games else 0.0,
+            "per_game": times[name] / games if games else 0.0,
+        }
+        for name in sorted(seen, key=lambda k: (-seen[k], k))
     }
 
 
 def _share(k: int, n: int) -> dict[str, Any]:
     lo, hi = wilson(k, n)
-    return {"share": k / n if n else 0.0, "ci95": [lo, hi]}
+    return {"share": k / n if n else None, "ci95": [lo, hi]}
 
 
 def _mean(values: Sequence[float]) -> float:

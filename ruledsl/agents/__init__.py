@@ -34,6 +34,7 @@ __all__ = [
     "RandomAgent",
     "SeatView",
     "agent_seed",
+    "canonical_spec",
     "decide",
     "evaluate",
     "make_agent",
@@ -96,8 +97,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise AgentSpecError(f"agent option '{part}' should read name=value, as in ismcts:iterations=500")
+        if key.strip() in options:
+            raise AgentSpecError(f"agent option '{key.strip()}' is given twice in '{spec.strip()}'")
         options[key.strip()] = value.strip()
     return name.strip().lower(), options
+
+
+def canonical_spec(spec: str) -> str:
+    """The one spelling of a --seats entry, so that 'RANDOM' and ' random' are one agent in a report."""
+    name, options = parse_spec(spec)
+    return name + "".join(f":{k}={v}" for k, v in options.items())
 
 
 def make_agent(spec: str, seed: int) -> Any:

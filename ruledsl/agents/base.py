@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -50,6 +51,8 @@ class Option:
         try:
             value = self.kind(text)
         except ValueError:
+            value = None
+        if value is None or (self.kind is float and not math.isfinite(value)):  # nan and inf compare false
             what = "a whole number" if self.kind is int else "a number"
             raise AgentSpecError(f"{agent} option '{name}' takes {what}, not '{text}'") from None
         if self.low is not None and value < self.low:

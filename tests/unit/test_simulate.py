@@ -272,6 +272,57 @@ class TestRuns:
 
 
 class TestSimulateCommand:
+    def test_the_report_names_the_options_and_keeps_the_time_apart(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert cli.main(["simulate", "quasenbo", "-n", "4", "--option", "double=yes"]) == 0
+        first = capsys.readouterr()
+        assert "\noptions: courts=no, decks=1, double=yes, " in first.out
+        assert "\ntime " not in first.out and first.err.startswith("time ")
+        assert cli.main(["simulate", "quasenbo", "-n", "4", "--option", "double=yes"]) == 0
+        assert capsys.readouterr().out == first.out  # byte for byte
+
+    def test_json_names_the_rules_and_the_version(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert cli.main(["simulate", "quasenbo", "-n", "2", "--json"]) == 0
+        stats = json.loads(capsys.readouterr().out)
+        assert stats["file"] == "quasenbo" and len(stats["rules_sha256"]) == 64
+        assert stats["ruledsl"] == ruledsl.__version__ and stats["max_actions"] == 20_000
+        assert "to refill" in stats["rules"]
+
+    @pytest.mark.parametrize(
+        "argv, message",
+        [
+            (["--option", "double=yes", "--option", "double=no"], "--option double is given twice"),
+            (["--seats", "ismcts:iterations=1:iterations=2,random"], "agent option 'iterations' is given twice"),
+            (["--seats", "ismcts:c=nan,random"], "ismcts option 'c' takes a number, not 'nan'"),
+            (["--seats", "ismcts:c=inf,random"], "ismcts option 'c' takes a number, not 'inf'"),
+        ],
+    )
+    def test_refused(self, capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+        with pytest.raises(SystemExit) as info:
+            cli.main(["simulate", "quasenbo", "-n", "2", *argv])
+        assert info.value.code == 2 and message in capsys.readouterr().err
+
+    def test_one_agent_however_spelt(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert cli.main(["simulate", "quasenbo", "-n", "2", "--seats", "RANDOM, random", "--json"]) == 0
+        stats = json.loads(capsys.readouterr().out)
+        assert [a["agent"] for a in stats["agents"]] == ["random"]
+
+    def test_rotate_warns_when_seats_cannot_even_out(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert cli.main(["simulate", "quasenbo", "-n", "3", "--rotate"]) == 0
+        assert "make -n a multiple of 2" in capsys.readouterr().err
+        assert cli.main(["simulate", "quasenbo", "-n", "4", "--rotate"]) == 0
+        assert "warning" not in capsys.readouterr().err
+
+    def test_help_lists_every_agent_and_option(self, capsys: pytest.CaptureFixture[str]) -> None:
+        with pytest.raises(SystemExit):
+            cli.main(["simulate", "--help"])
+        out = capsys.readouterr().out
+        for name, factory in cli.AGENTS.items():
+            assert f"\n  {name} " in out
+            for key in factory.OPTIONS:
+                assert f" {key}=" in out or "the options of ismcts" in out
+        assert "human" not in out.split("agents for --seats")[1]
+        assert "game i is played with seed S+i" in " ".join(out.split())
+
     def test_an_interrupted_run_keeps_the_games_it_finished(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
     ) -> None:
@@ -323,3 +374,72 @@ class TestSimulateCommand:
             cli.main(["simulate", "quasenbo", "-n", "2", "--plot", str(tmp_path / "p.png")])
         assert info.value.code == 2
         assert "--plot needs matplotlib: pip install 'ruledsl[plot]'" in capsys.readouterr().err
+
+
+class TestRulesFired:
+    def test_counted_in_the_game_not_in_its_copies(self) -> None:
+        game = ruledsl.load_game("quasenbo", players=2)
+        events = game.program.events
+        assert events == (
+            "to refill",
+            "to draw_card",
+            "to after_playing",
+            'line 168: say "Quäsenbö! {player} draws a penalty card" …',
+        )
+        state = game.new_initial_state(seed=5, count=True)
+        copy = state.clone()
+        assert copy.fired is None and game.new_initial_state(seed=5).fired is None
+        plays = 0
+        while not state.is_terminal():
+            action = state.legal_actions()[0]
+            plays += action.name == "place"
+            state.apply_action(action)
+            copy = state.clone()
+            copy.apply_action(copy.legal_actions()[0]) if not copy.is_terminal() else None
+        fired = dict(zip(events, state.fired or (), strict=True))
+        assert fired["to after_playing"] == plays  # after every card played, and only in the game itself
+        assert fired["to refill"] == fired["to draw_card"] > 0
+
+    def test_a_run_reports_each_rule_and_announcement(self) -> None:
+        game = ruledsl.load_game("quasenbo", players=2)
+        records = run_games(game, list(range(20)), ["random", "random"])
+        stats = summarize(records, 2, declared_rules=game.program.events)
+        penalty = stats["rules"]['line 168: say "Quäsenbö! {player} draws a penalty card" …']
+        assert 0 < penalty["games"] <= 20 and penalty["per_game"] >= penalty["share"]
+        assert stats["rules"]["to after_playing"]["share"] == 1.0
+        assert list(stats["rules"]) == sorted(stats["rules"], key=lambda k: (-stats["rules"][k]["games"], k))
+
+    def test_shares_on_hand_built_records(self) -> None:
+        records = [record([1, -1], [0]), record([1, -1], [0]), record([-1, 1], [0]), record([-1, 1], [0])]
+        records[0].fired = {"to a": 3, "say b": 1}
+        records[1].fired = {"to a": 1}
+        stats = summarize(records, 2, declared_rules=["to a", "say b", "to never"])
+        assert stats["rules"] == {
+            "to a": {"games": 2, "share": 0.5, "per_game": 1.0},
+            "say b": {"games": 1, "share": 0.25, "per_game": 0.25},
+            "to never": {"games": 0, "share": 0.0, "per_game": 0.0},
+        }
+
+    def test_a_rule_under_an_option_that_is_off_is_not_listed(self) -> None:
+        off = ruledsl.load_game("quasenbo", players=2).program.events
+        on = ruledsl.load_game("quasenbo", players=2, options={"play_on": "yes"}).program.events
+        assert 'line 176: say "{player} is out"' in on and 'line 176: say "{player} is out"' not in off
+
+
+class TestValuesThatDoNotExist:
+    def test_no_decided_game(self) -> None:
+        stopped = [record([0, 0], [0, 1], leaders=[(0, 1), (0,), (1,)], truncated=True)] * 2
+        s = summarize(stopped, 2)
+        assert s["first_player"]["games"] == 0 and s["first_player"]["p_value"] is None
+        assert s["first_player"]["win_rate"] is None
+        assert s["seat_test"]["p_value"] is None and s["seat_test"]["chi2"] is None
+        assert s["lead"]["winner_was_behind"]["share"] is None
+
+    def test_one_game_has_no_standard_deviation(self) -> None:
+        assert distribution([5])["stdev"] is None
+        assert distribution([5, 7])["stdev"] == pytest.approx(math.sqrt(2))
+
+    def test_report_says_so(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert cli.main(["simulate", "quasenbo", "-n", "1"]) == 0
+        out = capsys.readouterr().out
+        assert "sd n/a" in out and "-0.000" not in out
