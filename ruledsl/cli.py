@@ -189,7 +189,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     write = not (args.check or args.diff)
     names = list(dict.fromkeys(args.files))
     if write:
-        bundled = [name for name in names if not Path(name).exists() and name in bundled_games()]
+        bundled = [name for name in names if not Path(name).is_file() and name in bundled_games()]
         if bundled:
             name = bundled[0]
             raise _Usage(
