@@ -113,7 +113,7 @@ def write_records(path: str | Path, records: Sequence[dict[str, Any]], append: b
     A rule file given by its absolute path is named from the file's folder, so that a
     folder of records and rules still replays when moved, or replayed from elsewhere.
     """
-    folder = Path(path).resolve().parent
+    folder = Path(path).parent.resolve()
     with open(path, "a" if append else "w", encoding="utf-8") as f:
         for record in records:
             f.write(json.dumps(_named_from(folder, record), ensure_ascii=False) + "\n")
@@ -192,12 +192,13 @@ def _parse_line(where: str, raw: bytes) -> dict[str, Any]:
             f"{where}: the record's format is {_shown(record['format'])}; this version of ruledsl reads "
             f"{or_list(READ_FORMATS)}"
         )
-    missing = [k for k, (required, _, _) in _FIELDS.items() if required and k not in record]
+    missing = [key for key, (required, *_) in _FIELDS.items() if required and key not in record]
     if missing:
         raise RecordError(f"{where}: the record lacks {', '.join(repr(k) for k in missing)}")
-    for key, (_, fits, what) in _FIELDS.items():
-        if key in record and not fits(record[key]):
-            raise RecordError(f"{where}: the record's {key!r} must be {what}, not {_shown(record[key])}")
+    for key, (_, fits, item_fits, what) in _FIELDS.items():
+        wrong = _wrong(record[key], fits, item_fits) if key in record else None
+        if wrong is not None:
+            raise RecordError(f"{where}: the record's {key!r} must be {what}, {wrong}")
     for key in ("seats", "returns"):
         if key in record and len(record[key]) != record["players"]:
             raise RecordError(
@@ -206,44 +207,71 @@ def _parse_line(where: str, raw: bytes) -> dict[str, Any]:
     return record
 
 
+def _wrong(value: Any, fits: Callable[[Any], bool], item_fits: Callable[[Any], bool] | None) -> str | None:
+    """What is wrong with a field's value, or with its first bad item; None if nothing is.
+
+    An item is named by its kind, not shown: a list of labels holds what each seat saw.
+    """
+    if not fits(value):
+        return f"not {_shown(value)}"
+    if item_fits is not None:
+        items = value.items() if isinstance(value, dict) else enumerate(value, start=1)
+        for name, item in items:
+            if not item_fits(item):
+                named = repr(name) if isinstance(value, dict) else f"item {name}"
+                return f"but {named} is {_kind(item)}"
+    return None
+
+
+def _shown(value: Any) -> str:
+    """A field's value: a single value as JSON, cut short if long; a list or an object by its kind."""
+    if isinstance(value, (list, dict)):
+        return _kind(value)
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _kind(value: Any) -> str:
+    """What kind of JSON value ``value`` is, for messages."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    kinds = {str: "a text", int: "a whole number", float: "a number", list: "a list", dict: "an object"}
+    return kinds[type(value)]
+
+
 def _whole(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)  # JSON's true is no number
-
-
-def _list_of(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    return lambda v: isinstance(v, list) and all(fits(x) for x in v)
 
 
 def _text(v: Any) -> bool:
     return isinstance(v, str)
 
 
-def _option_values(v: Any) -> bool:
-    return isinstance(v, dict) and all(isinstance(x, (bool, int, str)) for x in v.values())
+def _flag(v: Any) -> bool:
+    return isinstance(v, bool)
 
 
-# What each field of a record must be: (required, test, what it must be, for messages).
-_FIELDS: dict[str, tuple[bool, Callable[[Any], bool], str]] = {
-    "format": (True, _text, "a text"),
-    "game": (False, _text, "a text"),
-    "file": (True, lambda v: isinstance(v, str) and v != "", "the path of a rule file"),
-    "bundled": (False, lambda v: isinstance(v, bool), "true or false"),
-    "rules_sha256": (True, lambda v: isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v), "64 hex digits"),
-    "players": (True, lambda v: _whole(v) and v >= 1, "a whole number of at least 1"),
-    "options": (True, _option_values, "an object of option values (true or false, whole numbers, texts)"),
-    "seed": (True, _whole, "a whole number"),
-    "seats": (False, _list_of(_text), "a list of agents (texts)"),
-    "actions": (True, _list_of(_text), "a list of action labels (texts)"),
-    "actors": (False, _list_of(_whole), "a list of seats (whole numbers)"),
-    "returns": (False, _list_of(lambda x: _whole(x) or isinstance(x, float)), "a list of numbers"),
-    "truncated": (False, lambda v: isinstance(v, bool), "true or false"),
+# What each field of a record must be: (required, test, test of each item of a list or object, what it must be).
+_FIELDS: dict[str, tuple[bool, Callable[[Any], bool], Callable[[Any], bool] | None, str]] = {
+    "format": (True, _text, None, "a text"),
+    "game": (False, _text, None, "a text"),
+    "file": (True, lambda v: _text(v) and v != "", None, "the path of a rule file"),
+    "bundled": (False, _flag, None, "true or false"),
+    "rules_sha256": (True, lambda v: _text(v) and re.fullmatch(r"[0-9a-f]{64}", v) is not None, None, "64 hex digits"),
+    "players": (True, lambda v: _whole(v) and v >= 1, None, "a whole number of at least 1"),
+    "options": (
+        True,
+        lambda v: isinstance(v, dict),
+        lambda x: isinstance(x, (bool, int, str)),
+        "an object of option values (true or false, whole numbers, texts)",
+    ),
+    "seed": (True, _whole, None, "a whole number"),
+    "seats": (False, lambda v: isinstance(v, list), _text, "a list of agents (texts)"),
+    "actions": (True, lambda v: isinstance(v, list), _text, "a list of action labels (texts)"),
+    "actors": (False, lambda v: isinstance(v, list), _whole, "a list of seats (whole numbers)"),
+    "returns": (False, lambda v: isinstance(v, list), lambda x: _whole(x) or isinstance(x, float), "a list of numbers"),
+    "truncated": (False, _flag, None, "true or false"),
 }
-
-
-def _shown(value: Any) -> str:
-    """A value from a record, as JSON, cut short if long."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:39] + "…"
 
 
 # ============================================================================ replaying
