@@ -49,7 +49,7 @@ from ruledsl.records import (
     build_record,
     describe_view,
     load_recorded_game,
-    read_records,
+    read_entries,
     record_of_state,
     render_replay,
     result_lines,
@@ -57,7 +57,7 @@ from ruledsl.records import (
     show_value,
     write_records,
 )
-from ruledsl.render import render, summary
+from ruledsl.render import clipped, render, summary
 from ruledsl.resources import bundled_games
 from ruledsl.simulate import GameRecord as SimulatedGame
 from ruledsl.simulate import declared_actions, plot, run_games, summarize
@@ -200,7 +200,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     write = not (args.check or args.diff)
     names = list(dict.fromkeys(args.files))
     if write:
-        bundled = [name for name in names if not Path(name).exists() and name in bundled_games()]
+        bundled = [name for name in names if not Path(name).is_file() and name in bundled_games()]
         if bundled:
             name = bundled[0]
             raise _Usage(
@@ -812,13 +812,26 @@ class _Progress:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    records = read_records(args.file)
-    if not records:
+    entries = read_entries(args.file)
+    if not entries:
         raise _Usage(f"'{args.file}' holds no game record")
-    if not 1 <= args.game <= len(records):
-        raise _Usage(f"--game {args.game}: '{args.file}' holds games 1 to {len(records)}")
-    record = records[args.game - 1]
-    game = load_recorded_game(record, args.rules)
+    if not 1 <= args.game <= len(entries):
+        raise _Usage(f"--game {args.game}: '{args.file}' holds games 1 to {len(entries)}")
+    entry = entries[args.game - 1]
+    if entry.problem is not None:
+        raise entry.problem
+    assert entry.record is not None
+    record = entry.record
+    # A damaged line (a game cut short by a crash) leaves the intact ones readable.
+    damaged = [str(e.line) for e in entries if e.problem is not None]
+    if damaged:
+        s = "s" if len(damaged) > 1 else ""
+        print(
+            f"ruledsl: warning: '{args.file}': line{s} {', '.join(clipped(damaged, 10))} hold{'' if s else 's'} "
+            f"no readable record; record {args.game} (line {entry.line}) is intact",
+            file=sys.stderr,
+        )
+    game = load_recorded_game(record, args.rules, Path(args.file).parent)
     viewer = None
     if args.as_ is not None:
         text = args.as_.strip().upper().removeprefix("P")

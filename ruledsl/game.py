@@ -97,16 +97,22 @@ class Game:
 def resolve_path(game: str | Path) -> Path:
     """Return the rule file a game argument names: a path, or a bundled game's name."""
     path = Path(game)
-    if path.suffix == ".game" or path.exists() or "/" in str(game) or "\\" in str(game):
-        if path.exists():
-            return path
+    named_as_path = "/" in str(game) or "\\" in str(game)
+    # A folder counts only when named as a path: one named like a bundled game does not hide it.
+    if path.is_file() or (named_as_path and path.exists()):
+        return path
+    if path.suffix == ".game" or named_as_path:
         bundled = bundled_games().get(path.stem)
         if bundled is not None and path.parent == Path("."):
             return bundled
+        if path.exists():
+            return path  # a folder: read_source says so
         raise SourceError([_file_diagnostic(str(game), "E001", f"cannot read '{game}': no such file", None)])
     bundled = bundled_games()
     if str(game) in bundled:
         return bundled[str(game)]
+    if path.exists():
+        return path  # a folder: read_source says so
     raise SourceError(
         [
             _file_diagnostic(
@@ -195,8 +201,8 @@ def check_file(game: str | Path) -> CheckedGame:
 
 def shown_path(game: str | Path, path: Path) -> str:
     """How to name a rule file in messages: as given, or a bundled game's file name."""
-    if Path(game).exists():
-        return str(game)
+    if path == Path(game):
+        return str(game)  # as given, not found among the bundled games
     if "_data" in path.parts:
         return path.name  # a game bundled in an installed package
     try:

@@ -5,8 +5,10 @@ SHA-256 of its canonical rules), the player count and options, the seed, and eac
 label as its actor saw it. Replaying finds each action among the legal ones by that
 label; a record whose rules have changed is refused (``RecordError``). The hash is taken
 of the rules as ``unparse`` writes them, not of the file's text, so that comments and
-layout (``ruledsl fmt``) can change without orphaning the records. Pure functions:
-the command line reads, writes and prints.
+layout (``ruledsl fmt``) can change without orphaning the records. A bundled game is
+recorded by its name and found among the bundled games again; any other rule file is
+named from the folder of the file the record is written to, so that the two can be moved
+together. Pure functions: the command line reads, writes and prints.
 """
 
 from __future__ import annotations
@@ -14,13 +16,19 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attrs import define
+
 from ruledsl.errors import IllegalActionError, RuleDslError
-from ruledsl.game import load_game, read_source, resolve_path
+from ruledsl.game import check_source, load_checked, read_source, resolve_path, shown_path
 from ruledsl.parser import parse_source
+from ruledsl.render import or_list
+from ruledsl.resources import bundled_games, bundled_name
 from ruledsl.source import Source
 from ruledsl.unparse import unparse
 
@@ -28,10 +36,10 @@ if TYPE_CHECKING:
     from ruledsl.game import Game
     from ruledsl.interpreter import GameState
 
-#: The "format" of records this module writes and reads.
+#: The "format" of records this module writes.
 FORMAT = "ruledsl-record/1"
-
-_REQUIRED = ("file", "rules_sha256", "players", "options", "seed", "actions")
+#: The formats it reads.
+READ_FORMATS = (FORMAT,)
 
 
 class RecordError(ValueError):
@@ -40,14 +48,14 @@ class RecordError(ValueError):
 
 def rules_hash(game: Game) -> str:
     """Return the SHA-256 of a game's canonical rules (what a record is tied to)."""
-    return _canonical_sha256(game.source.text, game.path)
+    return _canonical(game.source.text, game.path)[1]
 
 
 @functools.lru_cache(maxsize=16)
-def _canonical_sha256(text: str, path: str) -> str:
-    """Return the SHA-256 of the canonical text of rules (comments and layout left out); raise ParseError."""
-    canonical = unparse(parse_source(Source(path, text)))
-    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+def _canonical(text: str, path: str) -> tuple[str, str]:
+    """Return the name of the game rules declare and the SHA-256 of their canonical text; raise ParseError."""
+    tree = parse_source(Source(path, text))
+    return tree.name, hashlib.sha256(unparse(tree).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def build_record(
@@ -59,11 +67,17 @@ def build_record(
     returns: Sequence[float],
     truncated: bool,
 ) -> dict[str, Any]:
-    """Return the record of one finished (or abandoned) game as a JSON-serialisable dict."""
+    """Return the record of one finished (or abandoned) game as a JSON-serialisable dict.
+
+    A bundled game is recorded by its file's name; another rule file by its absolute
+    path, which ``write_records`` names from the folder of the file it writes.
+    """
+    file, bundled = _recorded_file(game.file, game.path)
     return {
         "format": FORMAT,
         "game": game.name,
-        "file": game.path,
+        "file": file,
+        "bundled": bundled,
         "rules_sha256": rules_hash(game),
         "players": game.players,
         "options": game.options,
@@ -76,6 +90,15 @@ def build_record(
     }
 
 
+@functools.lru_cache(maxsize=16)
+def _recorded_file(file: Path | None, shown: str) -> tuple[str, bool]:
+    """How a record names a game's rule file (read from ``file``, named ``shown``): the name, and whether bundled."""
+    if file is None:
+        return shown, False
+    name = bundled_name(file)
+    return (f"{name}.game", True) if name is not None else (str(file), False)
+
+
 def record_of_state(
     game: Game, seed: int, seats: Sequence[str], state: GameState, actors: Sequence[int]
 ) -> dict[str, Any]:
@@ -85,70 +108,253 @@ def record_of_state(
 
 
 def write_records(path: str | Path, records: Sequence[dict[str, Any]], append: bool = True) -> None:
-    """Write records to a JSON Lines file, one per line (appended by default)."""
+    """Write records to a JSON Lines file, one per line (appended by default).
+
+    A rule file given by its absolute path is named from the file's folder, so that a
+    folder of records and rules still replays when moved, or replayed from elsewhere.
+    """
+    folder = Path(path).parent.resolve()
     with open(path, "a" if append else "w", encoding="utf-8") as f:
         for record in records:
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.write(json.dumps(_named_from(folder, record), ensure_ascii=False) + "\n")
+
+
+def _named_from(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
+    """The record with its rule file named from ``folder``, if it was named by an absolute path."""
+    file = record.get("file")
+    if record.get("bundled") or not isinstance(file, str) or not Path(file).is_absolute():
+        return record
+    try:
+        relative = os.path.relpath(file, folder)
+    except ValueError:  # on another drive (Windows): only the absolute path names it
+        return record
+    return {**record, "file": Path(relative).as_posix()}
+
+
+# ============================================================================ reading
+
+
+@define(frozen=True)
+class Entry:
+    """A non-blank line of a records file: the record it holds, or why it holds none.
+
+    Lines are counted as records whether readable or not, so that record K is the K-th
+    non-blank line even when a line before it is damaged.
+    """
+
+    line: int
+    record: dict[str, Any] | None
+    problem: RecordError | None
 
 
 def read_records(path: str | Path) -> list[dict[str, Any]]:
-    """Read every record of a JSON Lines file; raise RecordError naming a bad line."""
+    """Read every record of a JSON Lines file; raise RecordError naming the first bad line."""
+    records = []
+    for entry in read_entries(path):
+        if entry.problem is not None:
+            raise entry.problem
+        assert entry.record is not None
+        records.append(entry.record)
+    return records
+
+
+def read_entries(path: str | Path) -> list[Entry]:
+    """Read each non-blank line of a JSON Lines file as a record, or as why it is none; RecordError if unreadable."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise RecordError(f"cannot read '{path}': {exc.strerror or exc}") from None
+    entries = []
+    # Split at \n alone: JSON Lines ends a record there, and a label may hold other line breaks (U+2028).
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if raw.strip():
+            try:
+                entries.append(Entry(number, _parse_line(f"{path}:{number}", raw), None))
+            except RecordError as exc:
+                entries.append(Entry(number, None, exc))
+    return entries
+
+
+def _parse_line(where: str, raw: bytes) -> dict[str, Any]:
+    """Return the record a line holds, checked against the format; RecordError naming ``where`` and the field."""
+    try:
+        record = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise RecordError(f"'{path}' is not a UTF-8 text file") from None
-    return list(_parse_lines(str(path), text))
+        raise RecordError(f"{where}: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{where}: not a JSON record ({exc.msg})") from None
+    except (ValueError, RecursionError):  # a number too long, lists nested too deep
+        raise RecordError(f"{where}: not a JSON record ruledsl can read") from None
+    if not isinstance(record, dict):
+        raise RecordError(f"{where}: a record is a JSON object")
+    if "format" in record and record["format"] not in READ_FORMATS:
+        raise RecordError(
+            f"{where}: the record's format is {_shown(record['format'])}; this version of ruledsl reads "
+            f"{or_list(READ_FORMATS)}"
+        )
+    missing = [key for key, (required, *_) in _FIELDS.items() if required and key not in record]
+    if missing:
+        raise RecordError(f"{where}: the record lacks {', '.join(repr(k) for k in missing)}")
+    for key, (_, fits, item_fits, what) in _FIELDS.items():
+        wrong = _wrong(record[key], fits, item_fits) if key in record else None
+        if wrong is not None:
+            raise RecordError(f"{where}: the record's {key!r} must be {what}, {wrong}")
+    for key in ("seats", "returns"):
+        if key in record and len(record[key]) != record["players"]:
+            raise RecordError(
+                f"{where}: the record's {key!r} has {len(record[key])} entries for {record['players']} players"
+            )
+    return record
 
 
-def _parse_lines(path: str, text: str) -> Iterator[dict[str, Any]]:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}:{number}: not a JSON record ({exc.msg})") from None
-        if not isinstance(record, dict):
-            raise RecordError(f"{path}:{number}: a record is a JSON object")
-        missing = [k for k in _REQUIRED if k not in record]
-        if missing:
-            raise RecordError(f"{path}:{number}: the record lacks {', '.join(repr(k) for k in missing)}")
-        yield record
+def _wrong(value: Any, fits: Callable[[Any], bool], item_fits: Callable[[Any], bool] | None) -> str | None:
+    """What is wrong with a field's value, or with its first bad item; None if nothing is.
+
+    An item is named by its kind, not shown: a list of labels holds what each seat saw.
+    """
+    if not fits(value):
+        return f"not {_shown(value)}"
+    if item_fits is not None:
+        items = value.items() if isinstance(value, dict) else enumerate(value, start=1)
+        for name, item in items:
+            if not item_fits(item):
+                named = repr(name) if isinstance(value, dict) else f"item {name}"
+                return f"but {named} is {_kind(item)}"
+    return None
+
+
+def _shown(value: Any) -> str:
+    """A field's value: a single value as JSON, cut short if long; a list or an object by its kind."""
+    if isinstance(value, (list, dict)):
+        return _kind(value)
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _kind(value: Any) -> str:
+    """What kind of JSON value ``value`` is, for messages."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    kinds = {str: "a text", int: "a whole number", float: "a number", list: "a list", dict: "an object"}
+    return kinds[type(value)]
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)  # JSON's true is no number
+
+
+def _text(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _flag(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+# What each field of a record must be: (required, test, test of each item of a list or object, what it must be).
+_FIELDS: dict[str, tuple[bool, Callable[[Any], bool], Callable[[Any], bool] | None, str]] = {
+    "format": (True, _text, None, "a text"),
+    "game": (False, _text, None, "a text"),
+    "file": (True, lambda v: _text(v) and v != "", None, "the path of a rule file"),
+    "bundled": (False, _flag, None, "true or false"),
+    "rules_sha256": (True, lambda v: _text(v) and re.fullmatch(r"[0-9a-f]{64}", v) is not None, None, "64 hex digits"),
+    "players": (True, lambda v: _whole(v) and v >= 1, None, "a whole number of at least 1"),
+    "options": (
+        True,
+        lambda v: isinstance(v, dict),
+        lambda x: isinstance(x, (bool, int, str)),
+        "an object of option values (true or false, whole numbers, texts)",
+    ),
+    "seed": (True, _whole, None, "a whole number"),
+    "seats": (False, lambda v: isinstance(v, list), _text, "a list of agents (texts)"),
+    "actions": (True, lambda v: isinstance(v, list), _text, "a list of action labels (texts)"),
+    "actors": (False, lambda v: isinstance(v, list), _whole, "a list of seats (whole numbers)"),
+    "returns": (False, lambda v: isinstance(v, list), lambda x: _whole(x) or isinstance(x, float), "a list of numbers"),
+    "truncated": (False, _flag, None, "true or false"),
+}
+
+
+# ============================================================================ replaying
 
 
 def check_rules(record: dict[str, Any], game: Game) -> None:
     """Refuse a record made with another version of the rule file (RecordError)."""
-    _compare(record, game.path, rules_hash(game))
+    problem = _mismatch(record, game.path, game.name, rules_hash(game))
+    if problem is not None:
+        raise problem
 
 
-def _compare(record: dict[str, Any], path: str, now: str) -> None:
+def _mismatch(record: dict[str, Any], shown: str, name: str, now: str) -> RecordError | None:
+    """Why rules (``shown``, declaring game ``name``, of hash ``now``) are not the record's; None if they are."""
     then = str(record["rules_sha256"])
-    if then != now:
-        raise RecordError(
-            f"'{path}' has changed since this game was recorded (rules sha256 {then[:12]}... then, "
-            f"{now[:12]}... now); a replay needs the rule file the game was played with"
+    if then == now:
+        return None
+    recorded = record.get("game")
+    if recorded is not None and recorded != name:
+        return RecordError(
+            f"'{shown}' is another game ('{name}') than the one recorded ('{recorded}'); "
+            "a replay needs the rule file the game was played with"
         )
+    return RecordError(
+        f"'{shown}' has changed since this game was recorded (rules sha256 {then[:12]}... then, "
+        f"{now[:12]}... now); a replay needs the rule file the game was played with"
+    )
 
 
-def load_recorded_game(record: dict[str, Any], rules: str | None = None) -> Game:
+def load_recorded_game(record: dict[str, Any], rules: str | None = None, folder: str | Path | None = None) -> Game:
     """Load the game a record was played with (its rule file, or ``rules``), with its players and options.
 
-    The rules' hash is compared before they are checked, so a changed file is refused
-    with RecordError rather than with whatever error its new text may hold.
+    ``folder`` is that of the record's file, from which it names its rule file; the current
+    folder is tried next (records written before named it from there), then a bundled game
+    of the same file name. The first file with the recorded rules is loaded. Their hash is
+    compared before they are checked, so a changed file is refused with RecordError rather
+    than with whatever error its new text may hold.
     """
-    name = rules or str(record["file"])
-    source = read_source(resolve_path(name), name)
-    try:
-        now = _canonical_sha256(source.text, source.path)
-    except RuleDslError as exc:
-        raise RecordError(
-            f"'{name}' has changed since this game was recorded: it no longer parses ({exc}); "
-            "a replay needs the rule file the game was played with"
-        ) from None
-    _compare(record, name, now)
-    return load_game(name, players=int(record["players"]), options=dict(record["options"]))
+    candidates = [(resolve_path(rules), rules)] if rules is not None else _rule_files(record, folder)
+    refusals = []
+    for path, shown in candidates:
+        source = read_source(path, shown)
+        try:
+            name, now = _canonical(source.text, source.path)
+        except RuleDslError as exc:
+            refusals.append(
+                RecordError(
+                    f"'{shown}' has changed since this game was recorded: it no longer parses ({exc}); "
+                    "a replay needs the rule file the game was played with"
+                )
+            )
+            continue
+        problem = _mismatch(record, shown, name, now)
+        if problem is None:
+            return load_checked(check_source(source), record["players"], record["options"], file=path.resolve())
+        refusals.append(problem)
+    raise refusals[0]
+
+
+def _rule_files(record: dict[str, Any], folder: str | Path | None) -> list[tuple[Path, str]]:
+    """The files that may hold a record's rules, each with how to name it; RecordError if there is none."""
+    file = Path(record["file"])
+    if record.get("bundled"):
+        bundled = bundled_games().get(file.stem)
+        if bundled is None:
+            raise RecordError(
+                f"this game was recorded with the bundled game '{file.stem}', which this version of ruledsl "
+                "does not have; give its rules with --rules FILE"
+            )
+        return [(bundled, shown_path(file.stem, bundled))]
+    places = [file] if file.is_absolute() or folder is None else [Path(folder) / file, file]
+    candidates = [(path, os.path.normpath(path)) for path in places]
+    bundled = bundled_games().get(file.stem) if file.suffix == ".game" else None
+    if bundled is not None:
+        candidates.append((bundled, shown_path(file.stem, bundled)))
+    found: dict[Path, tuple[Path, str]] = {}
+    for path, shown in candidates:
+        if path.is_file():
+            found.setdefault(path.resolve(), (path, shown))
+    if not found:
+        where = "" if len(places) == 1 else f" (looked in '{folder}' and in the current folder)"
+        raise RecordError(f"cannot find '{file}', the rule file of this game{where}; give it with --rules FILE")
+    return list(found.values())
 
 
 def replay(record: dict[str, Any], game: Game) -> GameState:

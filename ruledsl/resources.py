@@ -31,3 +31,9 @@ def games_dir() -> Path:
 def bundled_games() -> dict[str, Path]:
     """Return the bundled games by name (the file name without '.game')."""
     return {p.stem: p for p in sorted(games_dir().glob("*.game"))}
+
+
+def bundled_name(path: Path) -> str | None:
+    """Return the name of the bundled game whose rule file ``path`` is, or None."""
+    resolved = path.resolve()
+    return next((name for name, p in bundled_games().items() if p.resolve() == resolved), None)

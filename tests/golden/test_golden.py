@@ -19,11 +19,11 @@ CLI_CASES = sorted((HERE / "cli").glob("*.args"))
 RULE_CASES = sorted((HERE / "cases").glob("*.game"))
 
 
-def run_cli(argv: list[str]) -> tuple[int, str, str]:
-    """Run the command line in-process, from the repository root, without colour."""
+def run_cli(argv: list[str], cwd: Path = ROOT) -> tuple[int, str, str]:
+    """Run the command line in-process, from the repository root (or ``cwd``), without colour."""
     out, err = io.StringIO(), io.StringIO()
     old = os.getcwd()
-    os.chdir(ROOT)
+    os.chdir(cwd)
     os.environ["NO_COLOR"] = "1"
     try:
         with redirect_stdout(out), redirect_stderr(err):

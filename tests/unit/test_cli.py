@@ -223,6 +223,28 @@ class TestPlayAndSimulateArguments:
         assert (code, out, err) == (2, "", "ruledsl: error: --jobs must be at least 1\n")
 
 
+class TestGameNames:
+    def test_a_folder_named_like_a_bundled_game_does_not_hide_it(self, tmp_path: Path) -> None:
+        (tmp_path / "quasenbo").mkdir()
+        (tmp_path / "quasenbo.game").mkdir()
+        for name in ("quasenbo", "quasenbo.game"):
+            code, out, err = run_cli(["simulate", name, "-n", "2"], cwd=tmp_path)
+            assert (code, err) == (0, "")
+            assert out.startswith("Quäsenbö: 2 games, 2 players")
+        # Nor does it make the bundled game's name a file that fmt may rewrite.
+        code, _, err = run_cli(["fmt", "quasenbo"], cwd=tmp_path)
+        assert code == 2
+        assert "'quasenbo' names a bundled game, not a file" in err
+
+    def test_a_folder_named_as_a_path_or_by_another_name_is_said_to_be_one(self, tmp_path: Path) -> None:
+        (tmp_path / "quasenbo").mkdir()
+        (tmp_path / "mine").mkdir()
+        for name in ("quasenbo/", "mine"):
+            code, out, err = run_cli(["check", name], cwd=tmp_path)
+            assert (code, out) == (65, "")
+            assert f"{name}:1:1: error[E001]: cannot read '{name}': it is a directory" in err
+
+
 class TestHumanPrompt:
     def test_an_entry_that_could_be_many_actions_lists_some_and_says_there_are_more(
         self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path

@@ -17,6 +17,7 @@ from ruledsl.records import (
     build_record,
     describe_view,
     load_recorded_game,
+    read_entries,
     read_records,
     render_replay,
     replay,
@@ -24,6 +25,7 @@ from ruledsl.records import (
     write_records,
 )
 from ruledsl.simulate import play_game
+from tests.golden.test_golden import run_cli
 
 
 def simulated(name: str, players: int, seed: int, seats: list[str]) -> dict:
@@ -46,7 +48,7 @@ class TestFiles:
     def test_a_bad_line_is_named(self, tmp_path: Path) -> None:
         path = tmp_path / "bad.jsonl"
         path.write_text('{"file": "x"}\n', encoding="utf-8")
-        with pytest.raises(RecordError, match=r"bad.jsonl:1: the record lacks 'rules_sha256', 'players'"):
+        with pytest.raises(RecordError, match=r"bad.jsonl:1: the record lacks 'format', 'rules_sha256', 'players'"):
             read_records(path)
         path.write_text("\n[1, 2]\n", encoding="utf-8")
         with pytest.raises(RecordError, match=r"bad.jsonl:2: a record is a JSON object"):
@@ -58,6 +60,83 @@ class TestFiles:
     def test_a_missing_file(self, tmp_path: Path) -> None:
         with pytest.raises(RecordError, match="cannot read"):
             read_records(tmp_path / "none.jsonl")
+
+    @pytest.mark.parametrize(
+        ("key", "value", "wrong"),
+        [
+            ("seed", "abc", 'must be a whole number, not "abc"'),
+            ("seed", True, "must be a whole number, not true"),
+            ("actions", 5, "must be a list of action labels (texts), not 5"),
+            ("options", ["x"], "must be an object of option values (true or false, whole numbers, texts), not a list"),
+            ("players", 0, "must be a whole number of at least 1, not 0"),
+            ("players", "2", 'must be a whole number of at least 1, not "2"'),
+            ("file", "", 'must be the path of a rule file, not ""'),
+            ("rules_sha256", "abc", 'must be 64 hex digits, not "abc"'),
+            ("bundled", "yes", 'must be true or false, not "yes"'),
+            ("returns", [1, "x"], "must be a list of numbers, but item 2 is a text"),
+            # An item is named by its kind alone: the labels of a record hold what each seat saw.
+            (
+                "actions",
+                ["play the Sailor", ["play the Bard"]],
+                "must be a list of action labels (texts), but item 2 is a list",
+            ),
+            ("actors", [0, "play the Bard"], "must be a list of seats (whole numbers), but item 2 is a text"),
+            ("seats", {"P0": "random"}, "must be a list of agents (texts), not an object"),
+            (
+                "options",
+                {"decks": [1]},
+                "must be an object of option values (true or false, whole numbers, texts), but 'decks' is a list",
+            ),
+        ],
+    )
+    def test_a_field_of_the_wrong_kind_is_named(self, key: str, value: object, wrong: str, tmp_path: Path) -> None:
+        good = simulated("quasenbo", 2, 0, ["random", "random"])
+        path = tmp_path / "bad.jsonl"
+        write_records(path, [good, {**good, key: value}])
+        with pytest.raises(RecordError) as info:
+            read_records(path)
+        assert str(info.value) == f"{path}:2: the record's '{key}' {wrong}"
+
+    def test_seats_and_returns_must_be_one_per_player(self, tmp_path: Path) -> None:
+        good = simulated("quasenbo", 2, 0, ["random", "random"])
+        path = tmp_path / "bad.jsonl"
+        write_records(path, [{**good, "seats": ["random"]}])
+        with pytest.raises(RecordError, match=r"bad.jsonl:1: the record's 'seats' has 1 entries for 2 players"):
+            read_records(path)
+
+    def test_a_format_not_read_is_refused_naming_the_ones_read(self, tmp_path: Path) -> None:
+        path = tmp_path / "future.jsonl"
+        write_records(path, [{"format": "ruledsl-record/9", "moves": []}])
+        with pytest.raises(RecordError) as info:
+            read_records(path)
+        assert str(info.value) == (
+            f'{path}:1: the record\'s format is "ruledsl-record/9"; this version of ruledsl reads ruledsl-record/1'
+        )
+
+    def test_lines_end_at_newlines_only(self, tmp_path: Path) -> None:
+        # JSON Lines ends a record at \n; other line breaks may stand in a label, unescaped.
+        record = {**simulated("quasenbo", 2, 0, ["random", "random"]), "seats": ["a\u2028b", "c\x1cd"]}
+        path = tmp_path / "games.jsonl"
+        write_records(path, [record, record])
+        assert read_records(path) == [record, record]
+
+    def test_a_damaged_line_leaves_the_others_readable(self, tmp_path: Path) -> None:
+        records = [simulated("quasenbo", 2, s, ["random", "random"]) for s in range(3)]
+        path = tmp_path / "cut.jsonl"
+        write_records(path, records)
+        text = path.read_text(encoding="utf-8")
+        # Cut short by a crash, then a game appended; a line not UTF-8; a line nested too deep.
+        with open(path, "ab") as f:
+            f.write(text.splitlines()[0][:50].encode() + b"\n\xff\n" + b"[" * 100_000 + b"\n\n")
+        write_records(path, records[:1])
+        entries = read_entries(path)
+        assert [e.line for e in entries] == [1, 2, 3, 4, 5, 6, 8]
+        assert [e.record for e in entries] == [*records, None, None, None, records[0]]
+        assert str(entries[3].problem).startswith(f"{path}:4: not a JSON record (")
+        assert str(entries[4].problem) == f"{path}:5: not UTF-8 text"
+        assert str(entries[5].problem) == f"{path}:6: not a JSON record ruledsl can read"
+        with pytest.raises(RecordError, match=r"cut.jsonl:4: not a JSON record"):
+            read_records(path)
 
 
 class TestReplay:
@@ -126,6 +205,89 @@ class TestReplay:
         record["actions"][3] = "play the Moon Itself"
         with pytest.raises(RecordError, match=r"action 4 \('play the Moon Itself'\) is not legal at that point"):
             replay(record, load_recorded_game(record))
+
+
+class TestRuleFiles:
+    """Where a replay finds the rules: by name for a bundled game, else from the record file's folder."""
+
+    @staticmethod
+    def changed_copy(folder: Path, name: str) -> None:
+        """Write a copy of Quäsenbö with a rule changed, as a user may have next to his records."""
+        text = ruledsl.bundled_games()["quasenbo"].read_text(encoding="utf-8")
+        (folder / name).write_text(text.replace("players 2 to 6", "players 2 to 5"), encoding="utf-8")
+
+    def test_a_bundled_game_is_found_as_bundled(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        record = simulated("quasenbo", 2, 0, ["random", "random"])
+        assert (record["file"], record["bundled"]) == ("quasenbo.game", True)
+        log = tmp_path / "games.jsonl"
+        write_records(log, [record])
+        self.changed_copy(tmp_path, "quasenbo.game")
+        monkeypatch.chdir(tmp_path)
+        back = read_records(log)[0]
+        assert replay(back, load_recorded_game(back, folder=tmp_path)).returns() == record["returns"]
+
+    def test_an_older_record_of_a_bundled_game_finds_it_past_a_changed_copy(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        record = {**simulated("quasenbo", 2, 0, ["random", "random"]), "file": "quasenbo.game"}
+        del record["bundled"]  # as records were written before
+        self.changed_copy(tmp_path, "quasenbo.game")
+        monkeypatch.chdir(tmp_path)
+        assert replay(record, load_recorded_game(record, folder=tmp_path)).returns() == record["returns"]
+
+    def test_a_bundled_game_this_version_lacks_is_named(self) -> None:
+        record = {**simulated("quasenbo", 2, 0, ["random", "random"]), "file": "gone.game"}
+        with pytest.raises(RecordError) as info:
+            load_recorded_game(record)
+        assert str(info.value) == (
+            "this game was recorded with the bundled game 'gone', which this version of ruledsl does not have; "
+            "give its rules with --rules FILE"
+        )
+
+    @staticmethod
+    def recorded_apart(root: Path) -> Path:
+        """A game of root/rules/my.game recorded in root/logs/games.jsonl; the log's path."""
+        (root / "rules").mkdir(parents=True)
+        (root / "logs").mkdir()
+        shutil.copy(ruledsl.bundled_games()["quasenbo"], root / "rules" / "my.game")
+        game = ruledsl.load_game(str(root / "rules" / "my.game"), players=2)
+        r = play_game(game, 1, ["random", "random"], keep_labels=True)
+        log = root / "logs" / "games.jsonl"
+        write_records(log, [build_record(game, 1, r.agents, r.labels or [], r.actors, r.returns, r.truncated)])
+        return log
+
+    def test_rules_and_records_moved_together_still_replay(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        log = self.recorded_apart(tmp_path / "before")
+        assert json.loads(log.read_text(encoding="utf-8"))["file"] == "../rules/my.game"
+        (tmp_path / "before").rename(tmp_path / "after")
+        (tmp_path / "elsewhere").mkdir()
+        monkeypatch.chdir(tmp_path / "elsewhere")
+        folder = Path("../after/logs")
+        record = read_records(folder / "games.jsonl")[0]
+        assert replay(record, load_recorded_game(record, folder=folder)).returns() == record["returns"]
+
+    def test_rules_not_found_are_named_with_a_hint(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        log = self.recorded_apart(tmp_path)
+        (tmp_path / "rules" / "my.game").unlink()
+        monkeypatch.chdir(tmp_path)
+        record = read_records(log)[0]
+        with pytest.raises(RecordError) as info:
+            load_recorded_game(record, folder="logs")
+        assert str(info.value) == (
+            "cannot find '../rules/my.game', the rule file of this game (looked in 'logs' and in the current folder); "
+            "give it with --rules FILE"
+        )
+
+    def test_rules_of_another_game_are_named_as_such(self) -> None:
+        record = simulated("quasenbo", 3, 0, ["random"] * 3)
+        with pytest.raises(RecordError) as info:
+            load_recorded_game(record, rules="katzenjammer_blues")
+        assert str(info.value) == (
+            "'katzenjammer_blues' is another game ('Katzenjammer Blues') than the one recorded ('Quäsenbö'); "
+            "a replay needs the rule file the game was played with"
+        )
 
 
 class TestRendering:
@@ -274,6 +436,46 @@ class TestCommandLine:
         with pytest.raises(SystemExit):
             cli.main(["replay", str(log), "--as", "P5"])
         assert "--as takes a seat from 0 to 1" in capsys.readouterr().err
+
+    def test_replay_refuses_a_record_of_the_wrong_shape_in_one_line(self, tmp_path: Path) -> None:
+        log = tmp_path / "bad.jsonl"
+        write_records(log, [{**simulated("quasenbo", 2, 0, ["random", "random"]), "seed": "abc"}])
+        code, out, err = run_cli(["replay", str(log)])
+        assert (code, out) == (2, "")
+        assert err == f"ruledsl: error: {log}:1: the record's 'seed' must be a whole number, not \"abc\"\n"
+
+    def test_replay_reads_an_intact_record_past_a_damaged_line(self, tmp_path: Path) -> None:
+        log = tmp_path / "cut.jsonl"
+        assert run_cli(["simulate", "quasenbo", "-n", "3", "--log", str(log)])[0] == 0
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(log.read_text(encoding="utf-8")[:60])  # the last game cut short by a crash
+        code, out, err = run_cli(["replay", str(log), "--game", "2"])
+        assert code == 0
+        assert out.startswith("Quäsenbö: 2 players (P0 random, P1 random), seed 1")
+        assert err == f"ruledsl: warning: '{log}': line 4 holds no readable record; record 2 (line 2) is intact\n"
+        code, out, err = run_cli(["replay", str(log), "--game", "4"])
+        assert (code, out) == (2, "")
+        assert err.startswith(f"ruledsl: error: {log}:4: not a JSON record (")
+
+    def test_replay_from_another_folder(self, tmp_path: Path) -> None:
+        (tmp_path / "mine").mkdir()
+        (tmp_path / "elsewhere").mkdir()
+        shutil.copy(ruledsl.bundled_games()["quasenbo"], tmp_path / "mine" / "my.game")
+        assert run_cli(["simulate", "my.game", "-n", "1", "--log", "my.jsonl"], cwd=tmp_path / "mine")[0] == 0
+        code, out, err = run_cli(["replay", "../mine/my.jsonl"], cwd=tmp_path / "elsewhere")
+        assert (code, err) == (0, "")
+        assert out.startswith("Quäsenbö: 2 players")
+        (tmp_path / "mine" / "my.game").unlink()
+        code, out, err = run_cli(["replay", "../mine/my.jsonl"], cwd=tmp_path / "elsewhere")
+        assert (code, out) == (2, "")
+        assert err.endswith("; give it with --rules FILE\n")
+
+    def test_replay_with_the_rules_of_another_game(self, tmp_path: Path) -> None:
+        log = tmp_path / "q.jsonl"
+        write_records(log, [simulated("quasenbo", 3, 0, ["random"] * 3)])
+        code, out, err = run_cli(["replay", str(log), "--rules", "katzenjammer_blues"])
+        assert (code, out) == (2, "")
+        assert "'katzenjammer_blues' is another game ('Katzenjammer Blues') than the one recorded ('Quäsenbö')" in err
 
     def test_simulate_json_has_every_metric(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert cli.main(["simulate", "quasenbo", "-n", "6", "--seats", "random,first", "--rotate", "--json"]) == 0
