@@ -447,7 +447,8 @@ def summarize(
 def _shares(declared: Sequence[str], per_game: Sequence[Mapping[str, int]]) -> dict[str, dict[str, Any]]:
     """For each name, in how many games it happened, that share, and how often per game on average.
 
-    Every declared name is listed, those that never happened included; most frequent first.
+    Every declared name is listed, those that never happened included; the most frequent
+    first, and among equals in the order declared.
     """
     games = len(per_game)
     seen: dict[str, int] = dict.fromkeys(declared, 0)
@@ -463,7 +464,7 @@ def _shares(declared: Sequence[str], per_game: Sequence[Mapping[str, int]]) -> d
             "share": seen[name] / games if games else 0.0,
             "per_game": times[name] / games if games else 0.0,
         }
-        for name in sorted(seen, key=lambda k: (-seen[k], k))
+        for name in sorted(seen, key=lambda k: -seen[k])  # stable: ties stay in the rule file's order
     }
 
 
