@@ -359,6 +359,21 @@ def _seats(args: argparse.Namespace, players: int, default: str) -> list[str]:
     return seats  # _load has checked every agent named
 
 
+def _hand_over(seat: int, out: TextIO, inp: TextIO) -> None:
+    """Between two humans at one keyboard: wait until the next one has it, with the last one's cards gone.
+
+    On a terminal the screen is cleared; otherwise (a transcript) the cards were never
+    on a screen to hide.
+    """
+    print(f"=== pass the keyboard to P{seat}; P{seat}, press Enter when the others cannot see", file=out, flush=True)
+    if not inp.readline():
+        raise EOFError
+    if out.isatty():
+        out.write("\033[2J\033[H")  # clear the screen, cursor to the top
+        out.flush()
+    print(f"=== P{seat}", file=out)
+
+
 def _describe_view(state: GameState, seat: int) -> list[str]:
     """Render what ``seat`` sees, from its observation alone."""
     return describe_view(state.observation(seat), seat)
@@ -475,17 +490,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     for line in state.take_log():
         print(f"  {line}", file=out)
     actors: list[int] = []
+    at_keyboard: int | None = None  # with several humans, who was last shown his cards
+    thinking = _Progress()
     try:
         while not state.is_terminal():
             if not state.legal_actions():
                 raise stuck_error(state)
             seat = state.current_player()
             if seat in humans:
-                if len(humans) > 1:
-                    print(f"=== P{seat}, your turn (pass the keyboard)", file=out)
+                if len(humans) > 1 and seat != at_keyboard:
+                    _hand_over(seat, out, sys.stdin)
+                    at_keyboard = seat
                 action = _choose_human(state, seat, out, sys.stdin)
             else:
+                thinking.say(f"P{seat} ({seats[seat]}) is thinking…")
                 action = decide(agents[seat], state, seat)
+                thinking.close()
             state.apply_action(action)
             actors.append(seat)
             seen = state.describe_last(viewer if seat != viewer else seat)

@@ -276,3 +276,27 @@ class TestHumanPrompt:
         ) in out
         assert "'zzz' is not one of your actions now. Type a number from 1 to 3, or 'help'." in out
         assert out.endswith("Game left unfinished.\n")
+
+
+class TestHotSeat:
+    def test_each_human_takes_the_keyboard_before_his_cards_are_shown(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        # Enter, a move, Enter, a move: each player's hand appears only after his Enter.
+        monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\n\n1\nq\n"))
+        code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,human", "--seed", "2"])
+        assert code == 0
+        handover = "=== pass the keyboard to P{0}; P{0}, press Enter when the others cannot see\n=== P{0}\n"
+        first, second = out.index(handover.format(0)), out.index(handover.format(1))
+        assert first < out.index("your hand: the Author") < second < out.index("your hand: the Painter")
+        assert "\033[2J" not in out  # a transcript is no screen to clear
+        assert out.endswith("Game left unfinished.\n")
+
+    def test_the_screen_is_cleared_on_a_terminal(self) -> None:
+        class Terminal(io.StringIO):
+            def isatty(self) -> bool:
+                return True
+
+        out = Terminal()
+        cli._hand_over(1, out, io.StringIO("\n"))
+        assert out.getvalue().endswith("\033[2J\033[H=== P1\n")
+        with pytest.raises(EOFError):
+            cli._hand_over(1, Terminal(), io.StringIO(""))
