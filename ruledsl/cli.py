@@ -10,6 +10,7 @@ import difflib
 import importlib.util
 import json
 import os
+import random
 import re
 import sys
 import time
@@ -474,6 +475,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     interactive = sys.stdin.isatty()
     seats = _seats(args, game.players, "human" if interactive else "random")
     humans = [q for q, spec in enumerate(seats) if parse_spec(spec)[0] == "human"]
+    if args.seed is None:
+        # A new deal each time; the header prints the seed, so the game can still be replayed.
+        args.seed = random.SystemRandom().randrange(1_000_000)
     agents = {q: make_agent(spec, agent_seed(args.seed, q)) for q, spec in enumerate(seats) if q not in humans}
     out = sys.stdout
     viewer = humans[0] if len(humans) == 1 else None
@@ -1023,9 +1027,9 @@ def build_parser() -> argparse.ArgumentParser:
             help="set a game option (repeatable); see 'ruledsl info GAME'",
         )
 
-    def game_args(p: argparse.ArgumentParser, seed_help: str, seats_help: str) -> None:
+    def game_args(p: argparse.ArgumentParser, seed_help: str, seats_help: str, seed: int | None) -> None:
         load_args(p, "number of players (default: as many as --seats names, else the least the game allows)")
-        p.add_argument("--seed", type=int, default=0, help=seed_help)
+        p.add_argument("--seed", type=int, default=seed, help=seed_help)
         p.add_argument("--seats", metavar="AGENT,...", help=seats_help)
 
     p = sub.add_parser(
@@ -1037,9 +1041,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     game_args(
         p,
-        "seed of all randomness: the deal and the bots (default 0)",
+        "seed of all randomness: the deal and the bots (default: a new one each game, printed first)",
         "one agent per seat, as human,ismcts:iterations=500 (default: human, then random; "
         "random for all when the input is not a terminal)",
+        None,
     )
     p.add_argument("--log", metavar="FILE.jsonl", help="append a record of the game to this file (see replay)")
     p.set_defaults(func=cmd_play)
@@ -1056,6 +1061,7 @@ def build_parser() -> argparse.ArgumentParser:
         "seed of the first game: game i is played with seed S+i (default 0); "
         "runs of N games are independent when their seeds are N or more apart",
         "one agent per seat, as ismcts:iterations=500,random (default: random for all)",
+        0,
     )
     p.add_argument("-n", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")

@@ -300,3 +300,16 @@ class TestHotSeat:
         assert out.getvalue().endswith("\033[2J\033[H=== P1\n")
         with pytest.raises(EOFError):
             cli._hand_over(1, Terminal(), io.StringIO(""))
+
+
+class TestPlaySeed:
+    def test_without_a_seed_each_game_gets_a_new_one_and_says_it(self, tmp_path: Path) -> None:
+        seeds = []
+        for k in range(2):
+            log = tmp_path / f"g{k}.jsonl"
+            code, out, _ = run_cli(["play", "quasenbo", "--seats", "random,random", "--log", str(log)])
+            assert code == 0
+            seed = int(out.split(", seed ")[1].split(";")[0])
+            assert json.loads(log.read_text(encoding="utf-8"))["seed"] == seed  # so the game can be played again
+            seeds.append(seed)
+        assert seeds[0] != seeds[1]  # 1 chance in a million of a false alarm
