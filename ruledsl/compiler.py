@@ -40,6 +40,8 @@ MAX_DECK = 10_000
 #: Definitions this small (in nodes) are written in place of their calls, up to this depth.
 _MAX_INLINE_NODES = 40
 _MAX_INLINE_DEPTH = 3
+#: The most characters of rule text a simulate report shows to name a rule or an announcement.
+_REPORT_WIDTH = 48
 
 
 #: An attribute table read at a card, as the compiler writes it: ``A3[(v12)]``.
@@ -385,19 +387,19 @@ class _Compiler:
             self.events.append(name)
         self.em.line(f"if st.fired is not None: st.fired[{self.events.index(name)}] += 1")
 
-    def source_of(self, node: n.Node, limit: int = 48) -> str:
-        """The rule file's text of a node, on one line and cut short for a report."""
+    def source_of(self, node: n.Node, limit: int | None = None) -> str:
+        """The rule file's text of a node, on one line (cut short to ``limit`` characters, if given)."""
         span = node.span
         text = "" if span is None else self.c.source.text[span.start.offset : span.end.offset]
         text = " ".join(text.split())
-        return text if len(text) <= limit else text[: limit - 1] + "…"
+        return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
 
     def said(self, message: n.Expr) -> str:
         """How a report names a 'say': by its text, the first one when it chooses between texts."""
         if isinstance(message, n.Text):
-            return self.source_of(message)
+            return self.source_of(message, _REPORT_WIDTH)
         first = min(_texts_in(message), key=lambda t: t.span.start.offset if t.span else 0, default=None)
-        return self.source_of(message) if first is None else self.source_of(first) + " …"
+        return self.source_of(message, _REPORT_WIDTH) if first is None else self.source_of(first, _REPORT_WIDTH) + " …"
 
     def fresh(self, prefix: str = "v") -> str:
         return f"{prefix}{next(self.counter)}"
@@ -1189,7 +1191,7 @@ class _Compiler:
         if s.player is not None:
             # None must not slip through as if 'with' were left out: the same player would act again.
             player = self.fresh("p")
-            text = " ".join(self.c.source.text[s.player.span.start.offset : s.player.span.end.offset].split())
+            text = self.source_of(s.player)
             message = f"'go to {s.phase} with {text}': the player is none"
             hint = f"give '{text}' a player before, or guard the 'go to' with 'if {text} != none:'"
             self.em.line(f"{player} = {self.ex(s.player, ctx)}")
@@ -1395,7 +1397,7 @@ class _Compiler:
                 ctx.names[t.var] = moved
                 block = self.function(fn, ["st", "p", moved], t.span)
                 line = t.span.start.line if t.span is not None else 0
-                self.count_event(f"line {line}: when {t.var} enter {self.source_of(t.zone)}")
+                self.count_event(f"line {line}: when {t.var} enter {self.source_of(t.zone, _REPORT_WIDTH)}")
                 self.body(t.body, ctx)
                 self.end_function(block)
                 parts.append(fn)
