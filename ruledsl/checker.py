@@ -83,6 +83,7 @@ class CheckedGame:
     var_decls: tuple[n.VarDecl, ...]
     requires: tuple[n.RequireDecl, ...] = ()
     standing: n.StandingDecl | None = None
+    label: n.LabelDecl | None = None
 
 
 @define
@@ -227,6 +228,7 @@ class _Checker:
             (n.RoundEndDecl, "'round end:'"),
             (n.RankingDecl, "'ranking:'"),
             (n.StandingDecl, "'standing:'"),
+            (n.LabelDecl, "'label card'"),
         ):
             for extra in singles.get(kind, [])[1:]:
                 self.error("E202", f"a second {what} declaration", extra, "a game has only one; merge them")
@@ -261,6 +263,7 @@ class _Checker:
             var_decls=tuple(d for d in decls if isinstance(d, n.VarDecl)),
             requires=tuple(d for d in decls if isinstance(d, n.RequireDecl)),
             standing=(singles.get(n.StandingDecl) or [None])[0],  # type: ignore[arg-type]
+            label=(singles.get(n.LabelDecl) or [None])[0],  # type: ignore[arg-type]
         )
 
     # ------------------------------------------------------------------ pass 1: declarations
@@ -495,12 +498,33 @@ class _Checker:
             scope = _Scope(has_player=False, load_time=True, options_visible=set(self.symbols.options))
             self._expect(d.cond, scope, FLAG)
             self._expr(d.message, scope)
+        elif isinstance(d, n.LabelDecl):
+            self._check_label(d)
         elif isinstance(d, (n.RankingDecl, n.StandingDecl)):
             for key in d.keys:
                 if key.value is not None:
                     t = self._expr(key.value, top.child(has_player=True))
                     if t.kind not in ("number", "any"):
                         self.error("E301", f"a ranking key must be a number, not {t}", key.value)
+
+    def _check_label(self, d: n.LabelDecl) -> None:
+        # Fixed when the game is loaded, like the card's name: a label from the card's
+        # attributes and the options shows nothing its name does not already tell.
+        scope = _Scope(has_player=False, load_time=True, options_visible=set(self.symbols.options))
+        scope.locals[d.var] = LocalSym(d.var, d, CARD, "param")
+        t = self._expr(d.text, scope, TEXT)
+        if t.kind not in ("text", "any"):
+            self.error(
+                "E301", f"a card's label is text, not {t}", d.text, f'write it between quotes: "{{{d.var}}} ..."'
+            )
+        for node in n.walk(d.text):
+            if isinstance(node, n.Attribute) and node.name in self.symbols.card_vars:
+                self.error(
+                    "E211",
+                    f"'{node.name}' is a card variable; a label may use only the card's attributes and the options",
+                    node,
+                    "a label is fixed when the game is loaded; show a changing value with 'say' or a variable",
+                )
 
     def _check_option(self, d: n.OptionDecl) -> None:
         sym = self.symbols.options.get(d.name)

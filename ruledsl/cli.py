@@ -49,6 +49,7 @@ from ruledsl.records import (
     RecordError,
     build_record,
     describe_view,
+    labels_by_name,
     load_recorded_game,
     read_entries,
     record_of_state,
@@ -56,6 +57,7 @@ from ruledsl.records import (
     result_lines,
     rules_hash,
     show_value,
+    shown_action,
     write_records,
 )
 from ruledsl.render import clipped, render, summary
@@ -377,7 +379,7 @@ def _hand_over(seat: int, out: TextIO, inp: TextIO) -> None:
 
 def _describe_view(state: GameState, seat: int) -> list[str]:
     """Render what ``seat`` sees, from its observation alone."""
-    return describe_view(state.observation(seat), seat)
+    return describe_view(state.observation(seat), seat, labels_by_name(state.prog))
 
 
 def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
@@ -387,7 +389,7 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
     legal = state.legal_actions()
     width = len(str(len(legal)))
     for i, a in enumerate(legal, 1):
-        print(f"  {i:>{width}}) {a}", file=out)
+        print(f"  {i:>{width}}) {shown_action(a, state.prog)}", file=out)
     while True:
         print(f"P{seat} (you)> ", end="", file=out, flush=True)
         line = inp.readline()
@@ -409,7 +411,7 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
             for view_line in _describe_view(state, seat):
                 print(view_line, file=out)
             for i, a in enumerate(legal, 1):
-                print(f"  {i:>{width}}) {a}", file=out)
+                print(f"  {i:>{width}}) {shown_action(a, state.prog)}", file=out)
             continue
         if text.isdigit():
             i = int(text)
@@ -418,7 +420,7 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
             print(f"There is no action {i}: choose from 1 to {len(legal)}.", file=out)
             continue
         wanted = _normal(text)
-        matches = [a for a in legal if _normal(str(a)) == wanted]
+        matches = [a for a in legal if wanted in (_normal(str(a)), _normal(shown_action(a, state.prog)))]
         if not matches:
             matches = [a for a in legal if _normal(str(a)).startswith(wanted)]
         if len(matches) == 1:

@@ -100,6 +100,8 @@ class Program:
     players: int
     options: dict[str, Any]
     card_names: tuple[str, ...]
+    #: How each card reads to people where they see it ('label card'; else its name).
+    card_labels: tuple[str, ...]
     card_kinds: tuple[int, ...]
     kind_reps: tuple[int, ...]
     unique_kinds: bool
@@ -299,6 +301,16 @@ def _build_deck(checked: CheckedGame, load: _Load) -> list[_Card]:
 
 
 # ============================================================================ code generation
+
+
+@define
+class _Naming:
+    """All of a state a card's label may reach: each card shown by its name."""
+
+    names: tuple[str, ...]
+
+    def show_card(self, viewer: int | None, c: int) -> str:
+        return self.names[c]
 
 
 class _Ctx:
@@ -668,7 +680,7 @@ class _Compiler:
         decl = d.decl
         if not isinstance(decl, n.DefineDecl) or self._inline_depth >= _MAX_INLINE_DEPTH:
             return None
-        body_nodes = list(_walk(decl.body))
+        body_nodes = list(n.walk(decl.body))
         if len(body_nodes) > _MAX_INLINE_NODES:
             return None
         if not d.params and any(isinstance(x, _LOOPING) for x in body_nodes):
@@ -1606,7 +1618,7 @@ class _Compiler:
         value = self.fresh("val")
         overrides = dict(ctx.overrides)
         for cj in conjuncts:
-            for x in _walk(cj):
+            for x in n.walk(cj):
                 if isinstance(x, n.Attribute) and isinstance(x.obj, n.Name) and x.obj.id == ch.name:
                     overrides[id(x)] = value
         inner = _Ctx(ctx.names, ctx.player, overrides, ctx.hoist, ctx.varying | {value})
@@ -1916,6 +1928,24 @@ class _Compiler:
         self.em.line("return (" + "".join(part + ", " for part in parts) + ")")
         self.end_function(block)
 
+    def compile_label(self) -> None:
+        """Emit CARD_LABEL(st, p, c): how card c reads to people.
+
+        The checker let it use only the card's attributes and the options: it is
+        worked out once, when the game is loaded, with a state that can only name cards.
+        """
+        decl = self.c.label
+        if decl is None:
+            return
+        ctx = _Ctx()
+        ctx.names[decl.var] = "c"
+        self.em.at(decl.span)
+        self.em.line("def CARD_LABEL(st, p, c):")
+        with self.em.block():
+            self.em.at(decl.text.span)
+            self.em.line(f"return {self.ex(decl.text, ctx)}")
+        self.em.line("")
+
     # ------------------------------------------------------------------ the whole program
 
     def compile(self) -> Program:
@@ -1955,6 +1985,7 @@ class _Compiler:
         self.compile_phases()
         self.compile_windows()
         ranking = self.compile_ranking()
+        self.compile_label()
         return self._link(ranking)
 
     def _link(self, ranking: str) -> Program:
@@ -2040,11 +2071,13 @@ class _Compiler:
                     pass_def=passes[0],
                 )
             )
+        labels = self._card_labels(namespace.get("CARD_LABEL"), names)
         program = Program(
             name=self.c.file.name,
             players=self.players,
             options=dict(self.options),
             card_names=names,
+            card_labels=labels,
             card_kinds=tuple(self.card_kind),
             kind_reps=self.kind_reps,
             unique_kinds=self.unique,
@@ -2076,6 +2109,38 @@ class _Compiler:
         for d in defs:
             d.game = program
         return program
+
+    def _card_labels(self, label: Callable[..., str] | None, names: tuple[str, ...]) -> tuple[str, ...]:
+        """Each card's label, refused when two cards of one name read differently.
+
+        People pick cards by name, and a view lists names: one name, one label.
+        """
+        if label is None:
+            return names
+        decl = self.c.label
+        assert decl is not None
+        labels: dict[str, str] = {}
+        for c, name in enumerate(names):
+            try:
+                text = label(_Naming(names), None, c)
+            except Exception as exc:  # a rule file's arithmetic: reported, never a traceback
+                raise load_error(
+                    self.c, _LoadError(decl.text, f"the label of '{name}' cannot be worked out ({exc})")
+                ) from None
+            first = labels.setdefault(name, text)
+            if first != text:
+                raise OptionError(
+                    [
+                        Diagnostic(
+                            "E606",
+                            f"two cards named '{name}' have different labels: '{first}' and '{text}'",
+                            decl.span,
+                            "people choose cards by name: give these cards different names",
+                            source=self.c.source,
+                        )
+                    ]
+                )
+        return tuple(labels[name] for name in names)
 
     def _var_inits(self, scope: str) -> list[Any]:
         out = []
@@ -2157,16 +2222,6 @@ def _stops_its_loop(body: tuple[n.Stmt, ...]) -> bool:
     return False
 
 
-def _walk(node: n.Node) -> Iterator[n.Node]:
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        yield x
-        stack.extend(x.children())
-        if isinstance(x, n.Text):
-            stack.extend(p for p in x.parts if isinstance(p, n.Node))
-
-
 #: Expressions too simple to be worth computing ahead of a loop.
 _TRIVIAL = (n.Number, n.BoolLit, n.NoneLit, n.ActingPlayer, n.AllPlayers)
 
@@ -2206,31 +2261,31 @@ def _cheap(e: n.Expr, checked: CheckedGame) -> bool:
 
 def _only_through(e: n.Expr, name: str, attr: str) -> bool:
     """Whether ``e`` uses the choice ``name`` only as ``name.attr`` (and uses it at all)."""
-    uses = sum(1 for x in _walk(e) if isinstance(x, n.Name) and x.id == name)
+    uses = sum(1 for x in n.walk(e) if isinstance(x, n.Name) and x.id == name)
     via = sum(
         1
-        for x in _walk(e)
+        for x in n.walk(e)
         if isinstance(x, n.Attribute) and x.name == attr and isinstance(x.obj, n.Name) and x.obj.id == name
     )
     return uses > 0 and uses == via
 
 
 def _names_used(e: n.Expr) -> set[str]:
-    return {x.id for x in _walk(e) if isinstance(x, n.Name)}
+    return {x.id for x in n.walk(e) if isinstance(x, n.Name)}
 
 
 def _all_stmts(file: n.GameFile) -> Iterator[n.Node]:
-    return _walk(file)
+    return n.walk(file)
 
 
 def _texts_in(e: n.Expr) -> Iterator[n.Text]:
-    return (x for x in _walk(e) if isinstance(x, n.Text))
+    return (x for x in n.walk(e) if isinstance(x, n.Text))
 
 
 def _label_is_static(label: n.Expr, checked: CheckedGame, item: n.ActionDecl | n.PassDecl) -> bool:
     """Whether a label depends only on the action's choices, options and constants."""
     choices = {c.name for c in item.choices} if isinstance(item, n.ActionDecl) else set()
-    for x in _walk(label):
+    for x in n.walk(label):
         ref = checked.refs.get(id(x))
         if isinstance(x, n.Name):
             if not (

@@ -31,6 +31,17 @@ class Node:
             yield from _nodes_in(getattr(self, a.name))
 
 
+def walk(node: Node) -> Iterator[Node]:
+    """Yield ``node`` and every node below it, the parts of texts' ``{…}`` included."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(x.children())
+        if isinstance(x, Text):
+            stack.extend(p for p in x.parts if isinstance(p, Node))
+
+
 def _nodes_in(value: object) -> Iterator[Node]:
     if isinstance(value, Node):
         yield value
@@ -1292,6 +1303,17 @@ class RequireDecl(Decl):
 
     cond: Expr
     message: Text
+
+
+@frozen(kw_only=True)
+class LabelDecl(Decl):
+    """How a card reads to people where they see it: text made from its attributes.
+
+    Example: ``label card c as "{c} ({c.rank}: {c.suits})"``
+    """
+
+    var: str
+    text: Expr
 
 
 @frozen(kw_only=True)

@@ -1363,6 +1363,10 @@ class _ToNodes(Transformer):
         return n.RequireDecl(cond=cond, message=self._template(message), span=self._span(meta))
 
     @_with_meta
+    def label_decl(self, meta: Any, var: Token, text: n.Expr) -> n.LabelDecl:
+        return n.LabelDecl(var=self._name(var), text=text, span=self._span(meta))
+
+    @_with_meta
     def ranking_decl(self, meta: Any, *keys: n.RankingKey) -> n.RankingDecl:
         return n.RankingDecl(keys=tuple(keys), span=self._span(meta))
 

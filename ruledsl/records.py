@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +33,10 @@ from ruledsl.source import Source
 from ruledsl.unparse import unparse
 
 if TYPE_CHECKING:
+    from ruledsl.compiler import Program
     from ruledsl.game import Game
     from ruledsl.interpreter import GameState
+    from ruledsl.runtime.state import Action
 
 #: The "format" of records this module writes.
 FORMAT = "ruledsl-record/1"
@@ -380,8 +382,11 @@ def apply_label(state: GameState, label: str, number: int) -> None:
 # ============================================================================ rendering
 
 
-def describe_view(obs: dict[str, Any], seat: int) -> list[str]:
+def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | None = None) -> list[str]:
     """Render what ``seat`` sees, from its observation alone (so nothing hidden can show).
+
+    ``labels`` gives, by card name, how a card reads where it is listed (the game's
+    ``label card``; see ``labels_by_name``).
 
     An empty zone reads "(empty)" wherever it lies: everybody can see that it holds no card,
     even when the observation lists no cards for it (in a game that turns cards face up or
@@ -394,16 +399,16 @@ def describe_view(obs: dict[str, Any], seat: int) -> list[str]:
             separator = ", "
             for q, z in enumerate(zone):
                 if q == seat and _lists_cards(z):
-                    lines.append(f"your {name}: {_cards(z)}")
+                    lines.append(f"your {name}: {_cards(z, labels)}")
                 elif _lists_cards(z):
-                    parts.append(f"{'you' if q == seat else f'P{q}'}: {_cards(z)}")
+                    parts.append(f"{'you' if q == seat else f'P{q}'}: {_cards(z, labels)}")
                     separator = "; "  # the cards of one player are joined by commas
                 else:
                     parts.append(f"{'you' if q == seat else f'P{q}'} {z['size']}")
             if parts:
                 lines.append(f"{name}: " + separator.join(parts))
         elif _lists_cards(zone):
-            lines.append(f"{name}: {_cards(zone)}" + (" (top last)" if zone["size"] > 1 else ""))
+            lines.append(f"{name}: {_cards(zone, labels)}" + (" (top last)" if zone["size"] > 1 else ""))
         else:
             lines.append(f"{name}: {zone['size']} card{'s' if zone['size'] != 1 else ''}")
     # Unset values, empty lists and false flags say nothing worth a place; 0 is a number like any other.
@@ -435,8 +440,24 @@ def _lists_cards(zone: dict[str, Any]) -> bool:
     return "cards" in zone or zone["size"] == 0
 
 
-def _cards(zone: dict[str, Any]) -> str:
-    return ", ".join(c if c is not None else "?" for c in zone.get("cards", [])) or "(empty)"
+def _cards(zone: dict[str, Any], labels: Mapping[str, str] | None) -> str:
+    cards = zone.get("cards", [])
+    return ", ".join("?" if c is None else labels.get(c, c) if labels else c for c in cards) or "(empty)"
+
+
+def labels_by_name(prog: Program) -> dict[str, str]:
+    """How each card reads to people, by name; empty when the game gives no ``label card``."""
+    if prog.card_labels == prog.card_names:
+        return {}
+    return dict(zip(prog.card_names, prog.card_labels))
+
+
+def shown_action(action: Action, prog: Program) -> str:
+    """An action as a player reads it in a menu: each card by its label."""
+    if prog.card_labels == prog.card_names or not action.defn.label_is_static:
+        return str(action)
+    labels = prog.card_labels
+    return action.defn.label(action.key, lambda c: "a hidden card" if c is None else labels[c])
 
 
 def show_value(v: Any) -> str:
@@ -487,7 +508,7 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
     for number, text in enumerate(record["actions"], start=1):
         actor = state.current_player()
         if actor == viewer:
-            yield from describe_view(state.observation(viewer), viewer)
+            yield from describe_view(state.observation(viewer), viewer, labels_by_name(state.prog))
         apply_label(state, text, number)
         seen = state.describe_last(viewer)
         if seen:

@@ -73,6 +73,7 @@ _COMPACT_DECLS = (
     n.VarDecl,
     n.DefineDecl,
     n.RequireDecl,
+    n.LabelDecl,
     n.RankingDecl,
     n.StandingDecl,
 )
@@ -716,6 +717,8 @@ class _Writer:
             self.block_head(indent, "round end:", at, d.body)
         elif isinstance(d, n.RequireDecl):
             self.add(indent, f"require {_expr(d.cond)}, {_template(d.message)}", at)
+        elif isinstance(d, n.LabelDecl):
+            self.add(indent, f"label card {d.var} as {_expr(d.text)}", at)
         elif isinstance(d, n.RankingDecl):
             self.add(indent, _ranking("ranking", d.keys), at)
         elif isinstance(d, n.StandingDecl):

@@ -1017,3 +1017,35 @@ def test_check_source_reports_parse_errors_too() -> None:
     with pytest.raises(ParseError) as info:
         check_source(Source("t.game", replace("players 2 to 4", "players 2 to")))
     assert [(d.code, d.line) for d in info.value.diagnostics] == [("E101", 2)]
+
+
+# ============================================================================ label card
+
+
+def test_label_card_is_text_from_attributes_and_options() -> None:
+    text = replace('card "A"', 'card "A": value 3').replace(
+        "zone deck", 'card value: number\nlabel card c as "{c} ({c.value})"\nzone deck'
+    )
+    assert check_text(text).label is not None
+
+
+def test_label_card_must_be_text() -> None:
+    text = replace("zone deck", "card value: number\nlabel card c as c.value\nzone deck")
+    assert only(text) == ("E301", "a card's label is text, not a number", 4, 17, 'write it between quotes: "{c} ..."')
+
+
+def test_label_card_cannot_use_what_changes_in_play() -> None:
+    text = replace("zone deck", 'card var seen = no\nlabel card c as "{c} {c.seen}"\nzone deck')
+    assert only(text)[:2] == (
+        "E211",
+        "'seen' is a card variable; a label may use only the card's attributes and the options",
+    )
+    assert only(replace("zone deck", 'label card c as "{c} {size of deck}"\nzone deck'))[:2] == (
+        "E211",
+        "'deck' cannot be used here: only options, 'players' and fixed values are known when the game is loaded",
+    )
+
+
+def test_label_card_once_per_game() -> None:
+    text = replace("zone deck", 'label card c as "{c}"\nlabel card c as "{c}!"\nzone deck')
+    assert only(text)[:3] == ("E202", "a second 'label card' declaration", 4)

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from ruledsl import cli
+import ruledsl
+from ruledsl import cli, records
 from ruledsl.errors import Diagnostic, IllegalActionError, RuleRuntimeError
+from ruledsl.scenario import cards_in
 from ruledsl.unparse import format_source
 from tests.golden.test_golden import ROOT, run_cli
 
@@ -313,3 +315,28 @@ class TestPlaySeed:
             assert json.loads(log.read_text(encoding="utf-8"))["seed"] == seed  # so the game can be played again
             seeds.append(seed)
         assert seeds[0] != seeds[1]  # 1 chance in a million of a false alarm
+
+
+class TestCardLabels:
+    """Quäsenbö's 'label card': each card shows its rank and suits wherever its player sees it."""
+
+    def test_hand_pile_and_menu_show_labels_while_the_moves_keep_names(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("play the savage (3: leaves, wyrms)\nq\n"))
+        code, out, _ = run_cli(["play", "quasenbo", "--players", "2", "--seats", "human,random", "--seed", "3"])
+        assert code == 0
+        assert "pile: the Ace of Leaves\n" in out  # an Ace's name says it all
+        assert "your hand: the Calamity (Crown: Wyrms), the Savage (3: Leaves, Wyrms), " in out
+        assert "  1) play the Savage (3: Leaves, Wyrms)\n" in out
+        assert "P0: play the Savage\n" in out  # typed as it reads; played, and told, by name
+        assert "pile: the Ace of Leaves, the Savage (3: Leaves, Wyrms), the Market (6: Leaves, Knots) (top last)" in out
+
+    def test_labels_show_no_card_the_seat_cannot_see(self) -> None:
+        game = ruledsl.load_game("quasenbo", players=2)
+        state = game.new_initial_state(seed=3)
+        labels = records.labels_by_name(state.prog)
+        shown = "\n".join(cli._describe_view(state, 0))
+        others = cards_in(state, "hand", 1)
+        assert len(others) == 7 and not any(name in shown for name in others)
+        assert all(labels[name] in shown for name in cards_in(state, "hand", 0))
+        assert labels["the Savage"] == "the Savage (3: Leaves, Wyrms)"
+        assert labels["the Ace of Moons"] == "the Ace of Moons"
