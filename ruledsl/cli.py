@@ -32,6 +32,7 @@ from ruledsl.agents import (
     parse_spec,
 )
 from ruledsl.bench import bench
+from ruledsl.compare import compare, report_lines
 from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
 from ruledsl.game import (
     Game,
@@ -306,16 +307,18 @@ class _Usage(Exception):
     """A command-line mistake: printed as 'ruledsl: error: ...', exit 2."""
 
 
-def _load(args: argparse.Namespace) -> Game:
+def _load(args: argparse.Namespace, extra: dict[str, str] | None = None) -> Game:
+    """Load the game the arguments name; ``extra`` adds options to --option's."""
     players = args.players
     seats = getattr(args, "seats", None)
+    options = {**_parse_options(args.option or []), **(extra or {})}
     if seats:
         _check_specs(seats)  # a mistyped agent is the mistake to report, not the count it implies
     if players is not None or not seats:
-        return load_game(args.game, players=players, options=_parse_options(args.option or []))
+        return load_game(args.game, players=players, options=options)
     players = len(seats.split(","))  # '--seats human,random,random' says how many play
     try:
-        return load_game(args.game, players=players, options=_parse_options(args.option or []))
+        return load_game(args.game, players=players, options=options)
     except OptionError as exc:
         if exc.diagnostics[0].code != "E603":
             raise
@@ -607,6 +610,70 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         except OSError as exc:  # checked before playing, but the disk may have filled since
             raise _Usage(f"cannot write the plot '{plot_path}': {exc.strerror or exc}") from None
     return EXIT_OK
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    name, values = _vary(args)
+    games = [_load(args, {name: value}) for value in values]
+    shown = [show_value(g.options[name]) for g in games]
+    for i, value in enumerate(shown):
+        if value in shown[:i]:
+            raise _Usage(f"--vary gives {name}={value} twice ({values[shown.index(value)]}, {values[i]})")
+    seats = _seats(args, games[0].players, "random")
+    if any(parse_spec(s)[0] == "human" for s in seats):
+        raise _Usage("compare plays bots only; 'human' cannot take a seat")
+    if args.n < 1:
+        raise _Usage("-n must be at least 1")
+    if args.jobs < 1:
+        raise _Usage("--jobs must be at least 1")
+    seeds = list(range(args.seed, args.seed + args.n))
+    total = args.n * len(games)
+    started = time.perf_counter()
+    runs = []
+    with _Progress() as bar:
+        for game in games:
+            runs.append(run_games(game, seeds, seats, args.jobs, lambda _: bar.add(1, total), rotate=args.rotate))
+    elapsed = time.perf_counter() - started
+    result = compare(name, shown, runs, games[0].players, args.rotate)
+    others = {k: v for k, v in games[0].options.items() if k != name}
+    if args.json:
+        result = {
+            "game": games[0].name,
+            "file": args.game,
+            "rules_sha256": rules_hash(games[0]),
+            "ruledsl": __version__,
+            "options": others,
+            "seats": seats,
+            "seed": args.seed,
+            "max_actions": games[0].max_actions,
+            **result,
+        }
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        header = [
+            f"{games[0].name}: {args.n} games for each value of {name} ({', '.join(shown)}), "
+            f"{games[0].players} players, the same seeds {args.seed}..{args.seed + args.n - 1} for each"
+            + ("; agents rotate through the seats" if args.rotate else ""),
+            f"seats: {', '.join(seats)}",
+        ]
+        if others:
+            header.append(f"other options: {_options_text(others)}")
+        for line in report_lines(result, header):
+            print(line)
+        print(f"time {elapsed:.2f} s", file=sys.stderr)
+    return EXIT_OK
+
+
+def _vary(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The option --vary names and its values, as typed."""
+    name, eq, listed = args.vary.partition("=")
+    name = name.strip()
+    values = [v.strip() for v in listed.split(",") if v.strip()]
+    if not eq or not name or len(values) < 2:
+        raise _Usage(f"--vary takes an option and two values or more, as double=no,yes; not '{args.vary}'")
+    if name in _parse_options(args.option or []):
+        raise _Usage(f"--vary and --option both set '{name}'; give its values to --vary only")
+    return name, values
 
 
 def _plot_path(path: str) -> str:
@@ -1078,6 +1145,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="look for a winner who was behind from N actions, or P%% of the game, on (default 50%%)",
     )
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "compare",
+        help="compare a game under two values of an option or more",
+        description="Play the same seeded games under each value of one option, and test, game by game,\n"
+        "whether who wins and how long games last changed (the first value is the baseline).",
+        epilog=_agents_help(human=False),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    game_args(
+        p,
+        "seed of the first game: game i of every value is played with seed S+i (default 0)",
+        "one agent per seat, as ismcts:iterations=500,random (default: random for all)",
+        0,
+    )
+    p.add_argument(
+        "--vary", required=True, metavar="OPTION=V1,V2,...", help="the option to vary and its values, as double=no,yes"
+    )
+    p.add_argument("-n", type=int, default=200, help="games for each value (default 200)")
+    p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(
         "replay",
