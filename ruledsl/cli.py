@@ -56,6 +56,7 @@ from ruledsl.records import (
     result_lines,
     rules_hash,
     show_value,
+    version_note,
     write_records,
 )
 from ruledsl.render import clipped, render, summary
@@ -855,16 +856,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
             f"no readable record; record {args.game} (line {entry.line}) is intact",
             file=sys.stderr,
         )
-    game = load_recorded_game(record, args.rules, Path(args.file).parent)
-    viewer = None
-    if args.as_ is not None:
-        text = args.as_.strip().upper().removeprefix("P")
-        if not text.isdigit() or not 0 <= int(text) < game.players:
-            last = game.players - 1
-            raise _Usage(f"--as takes a seat from 0 to {last} (or P0 to P{last}), not '{args.as_}'")
-        viewer = int(text)
-    for line in render_replay(record, game, viewer):
-        print(line)
+    try:
+        game = load_recorded_game(record, args.rules, Path(args.file).parent)
+        viewer = None
+        if args.as_ is not None:
+            text = args.as_.strip().upper().removeprefix("P")
+            if not text.isdigit() or not 0 <= int(text) < game.players:
+                last = game.players - 1
+                raise _Usage(f"--as takes a seat from 0 to {last} (or P0 to P{last}), not '{args.as_}'")
+            viewer = int(text)
+        for line in render_replay(record, game, viewer):
+            print(line)
+    except RecordError as exc:
+        # Another version is no reason to refuse a record, but may be why its replay failed.
+        raise RecordError(f"{exc}{version_note(record)}") from None
     return EXIT_OK
 
 

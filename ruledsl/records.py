@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import define
 
+from ruledsl import __version__
 from ruledsl.errors import IllegalActionError, RuleDslError
 from ruledsl.game import check_source, load_checked, read_source, resolve_path, shown_path
 from ruledsl.parser import parse_source
@@ -75,6 +76,7 @@ def build_record(
     file, bundled = _recorded_file(game.file, game.path)
     return {
         "format": FORMAT,
+        "ruledsl": __version__,
         "game": game.name,
         "file": file,
         "bundled": bundled,
@@ -254,6 +256,7 @@ def _flag(v: Any) -> bool:
 # What each field of a record must be: (required, test, test of each item of a list or object, what it must be).
 _FIELDS: dict[str, tuple[bool, Callable[[Any], bool], Callable[[Any], bool] | None, str]] = {
     "format": (True, _text, None, "a text"),
+    "ruledsl": (False, _text, None, "a text"),
     "game": (False, _text, None, "a text"),
     "file": (True, lambda v: _text(v) and v != "", None, "the path of a rule file"),
     "bundled": (False, _flag, None, "true or false"),
@@ -299,6 +302,18 @@ def _mismatch(record: dict[str, Any], shown: str, name: str, now: str) -> Record
         f"'{shown}' has changed since this game was recorded (rules sha256 {then[:12]}... then, "
         f"{now[:12]}... now); a replay needs the rule file the game was played with"
     )
+
+
+def version_note(record: dict[str, Any]) -> str:
+    """Name the ruledsl version a record was written with, when it is not this one ('' otherwise).
+
+    A record is never refused for its version; but when a replay fails, another version of
+    the engine (or of the layout its rules hash is taken of) may be why.
+    """
+    then = record.get("ruledsl")
+    if not isinstance(then, str) or then == __version__:
+        return ""
+    return f" (the game was recorded with ruledsl {then}, another version than this one)"
 
 
 def load_recorded_game(record: dict[str, Any], rules: str | None = None, folder: str | Path | None = None) -> Game:

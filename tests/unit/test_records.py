@@ -73,6 +73,7 @@ class TestFiles:
             ("file", "", 'must be the path of a rule file, not ""'),
             ("rules_sha256", "abc", 'must be 64 hex digits, not "abc"'),
             ("bundled", "yes", 'must be true or false, not "yes"'),
+            ("ruledsl", 1, "must be a text, not 1"),
             ("returns", [1, "x"], "must be a list of numbers, but item 2 is a text"),
             # An item is named by its kind alone: the labels of a record hold what each seat saw.
             (
@@ -205,6 +206,48 @@ class TestReplay:
         record["actions"][3] = "play the Moon Itself"
         with pytest.raises(RecordError, match=r"action 4 \('play the Moon Itself'\) is not legal at that point"):
             replay(record, load_recorded_game(record))
+
+
+class TestVersion:
+    """Each record names the ruledsl that wrote it; replay reads records without it, and of any version."""
+
+    def test_a_record_names_this_version(self) -> None:
+        assert simulated("quasenbo", 2, 0, ["random", "random"])["ruledsl"] == ruledsl.__version__
+
+    def test_a_record_without_a_version_still_replays(self, tmp_path: Path) -> None:
+        record = simulated("quasenbo", 2, 4, ["random", "random"])
+        del record["ruledsl"]  # as written before records named it
+        path = tmp_path / "old.jsonl"
+        write_records(path, [record])
+        code, out, err = run_cli(["replay", str(path)])
+        assert (code, err) == (0, "")
+        assert out.startswith("Quäsenbö: 2 players (P0 random, P1 random), seed 4")
+
+    def test_another_version_is_not_refused_nor_mentioned_when_the_replay_works(self, tmp_path: Path) -> None:
+        path = tmp_path / "other.jsonl"
+        write_records(path, [{**simulated("quasenbo", 2, 4, ["random", "random"]), "ruledsl": "0.0.1"}])
+        code, _, err = run_cli(["replay", str(path)])
+        assert (code, err) == (0, "")
+
+    def test_another_version_is_mentioned_when_the_replay_fails(self, tmp_path: Path) -> None:
+        record = {**simulated("quasenbo", 2, 2, ["random", "random"]), "ruledsl": "0.0.1"}
+        record["actions"][3] = "play the Moon Itself"
+        path = tmp_path / "other.jsonl"
+        write_records(path, [record, {**record, "ruledsl": ruledsl.__version__}])
+        code, _, err = run_cli(["replay", str(path)])
+        assert code == 2
+        assert err == (
+            "ruledsl: error: action 4 ('play the Moon Itself') is not legal at that point of the replay "
+            "(the game was recorded with ruledsl 0.0.1, another version than this one)\n"
+        )
+        code, _, err = run_cli(["replay", str(path), "--game", "2"])  # this version: nothing to mention
+        assert code == 2 and err.endswith("is not legal at that point of the replay\n")
+
+    @pytest.mark.parametrize("command", [["play", "quasenbo", "--seed", "1"], ["simulate", "quasenbo", "-n", "2"]])
+    def test_the_command_line_logs_it(self, command: list[str], tmp_path: Path) -> None:
+        log = tmp_path / "games.jsonl"
+        assert run_cli([*command, "--seats", "random,random", "--log", str(log)])[0] == 0
+        assert {r["ruledsl"] for r in read_records(log)} == {ruledsl.__version__}
 
 
 class TestRuleFiles:
