@@ -34,6 +34,7 @@ from ruledsl.agents import (
 from ruledsl.bench import bench
 from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
 from ruledsl.game import (
+    DEFAULT_MAX_ACTIONS,
     Game,
     check_file,
     load_game,
@@ -308,13 +309,14 @@ class _Usage(Exception):
 def _load(args: argparse.Namespace) -> Game:
     players = args.players
     seats = getattr(args, "seats", None)
+    max_actions = getattr(args, "max_actions", DEFAULT_MAX_ACTIONS)
     if seats:
         _check_specs(seats)  # a mistyped agent is the mistake to report, not the count it implies
     if players is not None or not seats:
-        return load_game(args.game, players=players, options=_parse_options(args.option or []))
+        return load_game(args.game, players=players, options=_parse_options(args.option or []), max_actions=max_actions)
     players = len(seats.split(","))  # '--seats human,random,random' says how many play
     try:
-        return load_game(args.game, players=players, options=_parse_options(args.option or []))
+        return load_game(args.game, players=players, options=_parse_options(args.option or []), max_actions=max_actions)
     except OptionError as exc:
         if exc.diagnostics[0].code != "E603":
             raise
@@ -532,6 +534,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.max_actions < 1:
+        raise _Usage(f"--max-actions takes a number of actions of at least 1, not {args.max_actions}")
     game = _load(args)
     seats = _seats(args, game.players, "random")
     if any(parse_spec(s)[0] == "human" for s in seats):
@@ -682,7 +686,8 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
     n = stats["games"]
     first_seed = stats["seed"]
     lines = [
-        f"{stats['game']}: {n} games, {stats['players']} players, seeds {first_seed}..{first_seed + n - 1}"
+        f"{stats['game']}: {n} games, {stats['players']} players, seeds {first_seed}..{first_seed + n - 1}, "
+        f"at most {stats['max_actions']:,} actions a game"
         + ("; agents rotate through the seats" if stats["rotate"] else "")
     ]
     if stats["options"]:
@@ -1069,6 +1074,13 @@ def build_parser() -> argparse.ArgumentParser:
         0,
     )
     p.add_argument("-n", type=int, default=100, help="number of games (default 100)")
+    p.add_argument(
+        "--max-actions",
+        type=int,
+        default=DEFAULT_MAX_ACTIONS,
+        metavar="N",
+        help=f"stop a game after N actions, counted as stopped at the action bound (default {DEFAULT_MAX_ACTIONS:,})",
+    )
     p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")

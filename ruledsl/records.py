@@ -26,7 +26,7 @@ from attrs import define
 
 from ruledsl import __version__
 from ruledsl.errors import IllegalActionError, RuleDslError
-from ruledsl.game import check_source, load_checked, read_source, resolve_path, shown_path
+from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_source, resolve_path, shown_path
 from ruledsl.parser import parse_source
 from ruledsl.render import or_list
 from ruledsl.resources import bundled_games, bundled_name
@@ -83,6 +83,7 @@ def build_record(
         "rules_sha256": rules_hash(game),
         "players": game.players,
         "options": game.options,
+        "max_actions": game.max_actions,
         "seed": seed,
         "seats": list(seats),
         "actions": list(actions),
@@ -268,6 +269,7 @@ _FIELDS: dict[str, tuple[bool, Callable[[Any], bool], Callable[[Any], bool] | No
         lambda x: isinstance(x, (bool, int, str)),
         "an object of option values (true or false, whole numbers, texts)",
     ),
+    "max_actions": (False, lambda v: _whole(v) and v >= 1, None, "a whole number of at least 1"),
     "seed": (True, _whole, None, "a whole number"),
     "seats": (False, lambda v: isinstance(v, list), _text, "a list of agents (texts)"),
     "actions": (True, lambda v: isinstance(v, list), _text, "a list of action labels (texts)"),
@@ -317,7 +319,7 @@ def version_note(record: dict[str, Any]) -> str:
 
 
 def load_recorded_game(record: dict[str, Any], rules: str | None = None, folder: str | Path | None = None) -> Game:
-    """Load the game a record was played with (its rule file, or ``rules``), with its players and options.
+    """Load the game a record was played with (its rule file, or ``rules``), with its players, options and bound.
 
     ``folder`` is that of the record's file, from which it names its rule file; the current
     folder is tried next (records written before named it from there), then a bundled game
@@ -341,7 +343,9 @@ def load_recorded_game(record: dict[str, Any], rules: str | None = None, folder:
             continue
         problem = _mismatch(record, shown, name, now)
         if problem is None:
-            return load_checked(check_source(source), record["players"], record["options"], file=path.resolve())
+            # Records written before they held the action bound were played with the default one.
+            bound = record.get("max_actions", DEFAULT_MAX_ACTIONS)
+            return load_checked(check_source(source), record["players"], record["options"], bound, path.resolve())
         refusals.append(problem)
     raise refusals[0]
 

@@ -74,6 +74,7 @@ class TestFiles:
             ("rules_sha256", "abc", 'must be 64 hex digits, not "abc"'),
             ("bundled", "yes", 'must be true or false, not "yes"'),
             ("ruledsl", 1, "must be a text, not 1"),
+            ("max_actions", 0, "must be a whole number of at least 1, not 0"),
             ("returns", [1, "x"], "must be a list of numbers, but item 2 is a text"),
             # An item is named by its kind alone: the labels of a record hold what each seat saw.
             (
@@ -248,6 +249,7 @@ class TestVersion:
         log = tmp_path / "games.jsonl"
         assert run_cli([*command, "--seats", "random,random", "--log", str(log)])[0] == 0
         assert {r["ruledsl"] for r in read_records(log)} == {ruledsl.__version__}
+        assert {r["max_actions"] for r in read_records(log)} == {20_000}  # the bound, the default one here
 
 
 class TestRuleFiles:

@@ -287,9 +287,36 @@ class TestSimulateCommand:
         assert stats["ruledsl"] == ruledsl.__version__ and stats["max_actions"] == 20_000
         assert "to refill" in stats["rules"]
 
+    def test_max_actions_bounds_each_game_and_is_reported(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ["simulate", "quasenbo", "-n", "8", "--seed", "3", "--max-actions", "40", "--json"]
+        assert cli.main(argv) == 0
+        stats = json.loads(capsys.readouterr().out)
+        assert stats["max_actions"] == 40
+        assert stats["length"]["actions"]["max"] == 40
+        assert stats["truncated"] == 5  # games 3..10 at this bound: 3 end, 5 are stopped
+        assert cli.main([*argv, "--jobs", "2"]) == 0
+        again = json.loads(capsys.readouterr().out)
+        assert {**again, "seconds": 0} == {**stats, "seconds": 0}  # the worker processes keep the bound
+
+    def test_max_actions_is_logged_so_that_a_replay_stops_where_the_game_did(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        log = tmp_path / "games.jsonl"
+        assert cli.main(["simulate", "quasenbo", "-n", "1", "--max-actions", "30", "--log", str(log)]) == 0
+        record = json.loads(log.read_text(encoding="utf-8"))
+        assert (record["max_actions"], record["truncated"], len(record["actions"])) == (30, True, 30)
+        capsys.readouterr()
+        assert cli.main(["replay", str(log)]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == (
+            "Result: stopped after 30 actions without an end; counted as a draw"
+        )
+
     @pytest.mark.parametrize(
         "argv, message",
         [
+            (["--max-actions", "0"], "--max-actions takes a number of actions of at least 1, not 0"),
+            (["--max-actions", "-5"], "--max-actions takes a number of actions of at least 1, not -5"),
+            (["--max-actions", "many"], "argument --max-actions: invalid int value: 'many'"),
             (["--option", "double=yes", "--option", "double=no"], "--option double is given twice"),
             (["--seats", "ismcts:iterations=1:iterations=2,random"], "agent option 'iterations' is given twice"),
             (["--seats", "ismcts:c=nan,random"], "ismcts option 'c' takes a number, not 'nan'"),
@@ -322,6 +349,7 @@ class TestSimulateCommand:
                 assert f" {key}=" in out or "the options of ismcts" in out
         assert "human" not in out.split("agents for --seats")[1]
         assert "game i is played with seed S+i" in " ".join(out.split())
+        assert "--max-actions N" in out and "(default 20,000)" in " ".join(out.split())
 
     def test_an_interrupted_run_keeps_the_games_it_finished(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
