@@ -6,6 +6,7 @@ The only module that prints or exits.
 from __future__ import annotations
 
 import argparse
+import csv
 import difflib
 import importlib.util
 import json
@@ -63,7 +64,7 @@ from ruledsl.records import (
 from ruledsl.render import clipped, render, summary
 from ruledsl.resources import bundled_games
 from ruledsl.simulate import GameRecord as SimulatedGame
-from ruledsl.simulate import declared_actions, plot, run_games, summarize
+from ruledsl.simulate import declared_actions, game_columns, game_row, plot, run_games, summarize
 from ruledsl.unparse import format_source, unparse
 from ruledsl.validate import Report, deal_diagnostics, stuck_error, validate_checked
 
@@ -552,7 +553,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         )
     plot_path = _plot_path(args.plot) if args.plot else None
     _check_behind_after(args.behind_after)
+    if args.csv:
+        _check_writable(Path(args.csv), "--csv", "the table")
     _open_log(args.log)
+    if args.csv:
+        _write_table(args.csv, [game_columns(game.players)], "w")  # this run's table, header first
     seeds = list(range(args.seed, args.seed + args.n))
     started = time.perf_counter()
     done = 0
@@ -565,6 +570,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             _write_log(
                 args.log, [build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated)]
             )
+        if args.csv:
+            _write_table(args.csv, [game_row(r, args.behind_after)], "a")
         if not args.json:
             bar.add(1, args.n)
 
@@ -572,8 +579,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         with _Progress() as bar:
             records = run_games(game, seeds, seats, args.jobs, finished, rotate=args.rotate, keep_labels=bool(args.log))
     except KeyboardInterrupt:
-        if args.log:
-            print(f"\n{done} finished game{'s' if done != 1 else ''} of {args.n} kept in {args.log}", file=sys.stderr)
+        kept = " and ".join(path for path in (args.log, args.csv) if path)
+        if kept:
+            print(f"\n{done} finished game{'s' if done != 1 else ''} of {args.n} kept in {kept}", file=sys.stderr)
         raise
     elapsed = time.perf_counter() - started
     stats = summarize(
@@ -630,12 +638,28 @@ def _plot_path(path: str) -> str:
         target, kind = target.with_name(target.name + ".png"), "png"
     if kind not in kinds:
         raise _Usage(f"--plot cannot draw a '.{kind}' file; name a file ending in one of: {', '.join(kinds)}")
+    _check_writable(target, "--plot", "the plot")
+    return str(target)
+
+
+def _check_writable(target: Path, option: str, what: str) -> None:
+    """Refuse, before any game is played, a file ``option`` names that could not be written."""
+    if target.is_dir():
+        raise _Usage(f"{option} names a file to write, and '{target}' is a directory")
     folder = target.parent
     if not folder.is_dir():
-        raise _Usage(f"cannot write the plot '{target}': no folder '{folder}'")
+        raise _Usage(f"cannot write {what} '{target}': no folder '{folder}'")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise _Usage(f"cannot write the plot '{target}': permission denied")
-    return str(target)
+        raise _Usage(f"cannot write {what} '{target}': permission denied")
+
+
+def _write_table(path: str, rows: Sequence[Sequence[Any]], mode: str) -> None:
+    """Write rows of --csv's table: the header anew ("w"), then each game's row as it ends ("a")."""
+    try:
+        with open(path, mode, encoding="utf-8", newline="") as f:
+            csv.writer(f, lineterminator="\n").writerows(rows)
+    except OSError as exc:
+        raise _Usage(f"cannot write the table '{path}': {exc.strerror or exc}") from None
 
 
 _CHEAT_NOTE = "note: 'cheat' sees every card, the deck's order included: a ceiling to measure against, not a player"
@@ -1086,6 +1110,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
     p.add_argument("--log", metavar="FILE.jsonl", help="append a record of each game to this file (see replay)")
     p.add_argument("--plot", metavar="FILE.png", help="draw the win rates and the game lengths (needs matplotlib)")
+    p.add_argument(
+        "--csv",
+        metavar="FILE.csv",
+        help="write one row per game to this file (replaced): seed, agents, returns, winners, length, leads",
+    )
     p.add_argument(
         "--behind-after",
         default="50%",
