@@ -49,6 +49,7 @@ from ruledsl.interpreter import GameState
 from ruledsl.parser import parse
 from ruledsl.records import (
     RecordError,
+    another_run,
     build_record,
     describe_view,
     load_recorded_game,
@@ -64,7 +65,7 @@ from ruledsl.records import (
 from ruledsl.render import clipped, render, summary
 from ruledsl.resources import bundled_games
 from ruledsl.simulate import GameRecord as SimulatedGame
-from ruledsl.simulate import declared_actions, game_columns, game_row, plot, run_games, summarize
+from ruledsl.simulate import declared_actions, game_columns, game_row, plot, run_games, seats_for, summarize
 from ruledsl.unparse import format_source, unparse
 from ruledsl.validate import Report, deal_diagnostics, stuck_error, validate_checked
 
@@ -345,6 +346,16 @@ def _open_log(path: str | None) -> None:
         raise _Usage(f"cannot write the game log '{path}': {exc.strerror or exc}") from None
 
 
+def _warn_another_run(path: str, game: Game, seatings: Sequence[Sequence[str]]) -> None:
+    """Say once, before playing, that the game log holds records of another run.
+
+    Appending runs is allowed; mixing games or settings in one file may not be meant.
+    """
+    difference = another_run(path, game, seatings)
+    if difference is not None:
+        print(f"warning: '{path}' already holds {difference}; appending anyway", file=sys.stderr)
+
+
 def _write_log(path: str, records: list[dict[str, Any]]) -> None:
     try:
         write_records(path, records)
@@ -478,6 +489,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     _open_log(args.log)
     interactive = sys.stdin.isatty()
     seats = _seats(args, game.players, "human" if interactive else "random")
+    if args.log:
+        _warn_another_run(args.log, game, [seats])
     humans = [q for q, spec in enumerate(seats) if parse_spec(spec)[0] == "human"]
     if args.seed is None:
         # A new deal each time; the header prints the seed, so the game can still be replayed.
@@ -556,6 +569,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.csv:
         _check_writable(Path(args.csv), "--csv", "the table")
     _open_log(args.log)
+    if args.log:
+        seatings = [seats_for(i, seats, args.rotate) for i in range(game.players if args.rotate else 1)]
+        _warn_another_run(args.log, game, seatings)
     if args.csv:
         _write_table(args.csv, [game_columns(game.players)], "w")  # this run's table, header first
     seeds = list(range(args.seed, args.seed + args.n))

@@ -134,6 +134,60 @@ def _named_from(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "file": Path(relative).as_posix()}
 
 
+def another_run(path: str | Path, game: Game, seatings: Sequence[Sequence[str]]) -> str | None:
+    """What sets the records already in ``path`` apart from a run of ``game`` seated as one of ``seatings``.
+
+    None when every record is of such a run, or there is none: records of one setting
+    may be appended run after run, and only the first record of another is named (as
+    "records of another game (...)"). Damaged lines are left for replay to report.
+    """
+    now = rules_hash(game)
+    try:
+        with open(path, "rb") as f:
+            for number, raw in enumerate(f, start=1):  # a binary file splits at \n alone, as JSON Lines does
+                if not raw.strip():
+                    continue
+                try:
+                    record = _parse_line(f"{path}:{number}", raw)
+                except RecordError:
+                    continue
+                difference = _difference(record, game, now, seatings)
+                if difference is not None:
+                    return difference
+    except OSError:
+        return None
+    return None
+
+
+def _difference(record: dict[str, Any], game: Game, now: str, seatings: Sequence[Sequence[str]]) -> str | None:
+    """How a record's game differs from ``game`` (rules of hash ``now``) seated as one of ``seatings``; None if not."""
+    then = str(record["rules_sha256"])
+    if then != now:
+        rules = f"{record['file']}, sha256 {then[:12]}..."
+        recorded = record.get("game")
+        if recorded is not None and recorded != game.name:
+            return f"records of another game, {recorded} ({rules})"
+        return f"records of {game.name} played with other rules ({rules})"
+    settings = []
+    if record["players"] != game.players:
+        settings.append(f"{record['players']} players, not {game.players}")
+    elif "seats" in record and record["seats"] not in [list(s) for s in seatings]:
+        rotated = " rotated" if len(seatings) > 1 else ""
+        settings.append(f"seats {','.join(record['seats'])}, not {','.join(seatings[0])}{rotated}")
+    then_options, now_options = record["options"], game.options
+    changed = sorted(k for k in {*then_options, *now_options} if then_options.get(k) != now_options.get(k))
+    if changed:
+        settings.append(f"options {_options(then_options, changed)}, not {_options(now_options, changed)}")
+    bound = record.get("max_actions", DEFAULT_MAX_ACTIONS)
+    if bound != game.max_actions:
+        settings.append(f"at most {bound:,} actions a game, not {game.max_actions:,}")
+    return f"records of {game.name} with other settings ({'; '.join(settings)})" if settings else None
+
+
+def _options(values: dict[str, Any], names: Sequence[str]) -> str:
+    return ", ".join(f"{k}={show_value(values[k])}" if k in values else f"{k} unset" for k in names)
+
+
 # ============================================================================ reading
 
 
