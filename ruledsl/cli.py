@@ -6,6 +6,7 @@ The only module that prints or exits.
 from __future__ import annotations
 
 import argparse
+import csv
 import difflib
 import importlib.util
 import json
@@ -35,6 +36,7 @@ from ruledsl.bench import bench
 from ruledsl.compare import compare, report_lines
 from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
 from ruledsl.game import (
+    DEFAULT_MAX_ACTIONS,
     Game,
     check_file,
     load_game,
@@ -48,6 +50,7 @@ from ruledsl.interpreter import GameState
 from ruledsl.parser import parse
 from ruledsl.records import (
     RecordError,
+    another_run,
     build_record,
     describe_view,
     labels_by_name,
@@ -59,12 +62,13 @@ from ruledsl.records import (
     rules_hash,
     show_value,
     shown_action,
+    version_note,
     write_records,
 )
 from ruledsl.render import clipped, render, summary
 from ruledsl.resources import bundled_games
 from ruledsl.simulate import GameRecord as SimulatedGame
-from ruledsl.simulate import declared_actions, plot, run_games, summarize
+from ruledsl.simulate import declared_actions, game_columns, game_row, plot, run_games, seats_for, summarize
 from ruledsl.unparse import format_source, unparse
 from ruledsl.validate import Report, deal_diagnostics, stuck_error, validate_checked
 
@@ -312,13 +316,14 @@ def _load(args: argparse.Namespace, extra: dict[str, str] | None = None) -> Game
     players = args.players
     seats = getattr(args, "seats", None)
     options = {**_parse_options(args.option or []), **(extra or {})}
+    max_actions = getattr(args, "max_actions", DEFAULT_MAX_ACTIONS)
     if seats:
         _check_specs(seats)  # a mistyped agent is the mistake to report, not the count it implies
     if players is not None or not seats:
-        return load_game(args.game, players=players, options=options)
+        return load_game(args.game, players=players, options=options, max_actions=max_actions)
     players = len(seats.split(","))  # '--seats human,random,random' says how many play
     try:
-        return load_game(args.game, players=players, options=options)
+        return load_game(args.game, players=players, options=options, max_actions=max_actions)
     except OptionError as exc:
         if exc.diagnostics[0].code != "E603":
             raise
@@ -344,6 +349,16 @@ def _open_log(path: str | None) -> None:
             pass
     except OSError as exc:
         raise _Usage(f"cannot write the game log '{path}': {exc.strerror or exc}") from None
+
+
+def _warn_another_run(path: str, game: Game, seatings: Sequence[Sequence[str]]) -> None:
+    """Say once, before playing, that the game log holds records of another run.
+
+    Appending runs is allowed; mixing games or settings in one file may not be meant.
+    """
+    difference = another_run(path, game, seatings)
+    if difference is not None:
+        print(f"warning: '{path}' already holds {difference}; appending anyway", file=sys.stderr)
 
 
 def _write_log(path: str, records: list[dict[str, Any]]) -> None:
@@ -479,6 +494,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     _open_log(args.log)
     interactive = sys.stdin.isatty()
     seats = _seats(args, game.players, "human" if interactive else "random")
+    if args.log:
+        _warn_another_run(args.log, game, [seats])
     humans = [q for q, spec in enumerate(seats) if parse_spec(spec)[0] == "human"]
     if args.seed is None:
         # A new deal each time; the header prints the seed, so the game can still be replayed.
@@ -535,15 +552,27 @@ def cmd_play(args: argparse.Namespace) -> int:
 # ============================================================================ simulate
 
 
-def cmd_simulate(args: argparse.Namespace) -> int:
-    game = _load(args)
-    seats = _seats(args, game.players, "random")
-    if any(parse_spec(s)[0] == "human" for s in seats):
-        raise _Usage("simulate plays bots only; 'human' cannot take a seat")
+def _check_batch(args: argparse.Namespace) -> None:
+    """Refuse the numbers of a batch of bot games that cannot be: before loading the game."""
+    if args.max_actions < 1:
+        raise _Usage(f"--max-actions takes a number of actions of at least 1, not {args.max_actions}")
     if args.n < 1:
         raise _Usage("-n must be at least 1")
     if args.jobs < 1:
         raise _Usage("--jobs must be at least 1")
+
+
+def _bot_seats(args: argparse.Namespace, players: int) -> list[str]:
+    seats = _seats(args, players, "random")
+    if any(parse_spec(s)[0] == "human" for s in seats):
+        raise _Usage(f"{args.command} plays bots only; 'human' cannot take a seat")
+    return seats
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    _check_batch(args)
+    game = _load(args)
+    seats = _bot_seats(args, game.players)
     if args.rotate and args.n % game.players:
         print(
             f"warning: with --rotate, {args.n} games do not seat each agent in each seat equally often; "
@@ -552,7 +581,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         )
     plot_path = _plot_path(args.plot) if args.plot else None
     _check_behind_after(args.behind_after)
+    if args.csv:
+        _check_writable(Path(args.csv), "--csv", "the table")
     _open_log(args.log)
+    if args.log:
+        seatings = [seats_for(i, seats, args.rotate) for i in range(game.players if args.rotate else 1)]
+        _warn_another_run(args.log, game, seatings)
+    if args.csv:
+        _write_table(args.csv, [game_columns(game.players)], "w")  # this run's table, header first
     seeds = list(range(args.seed, args.seed + args.n))
     started = time.perf_counter()
     done = 0
@@ -565,6 +601,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             _write_log(
                 args.log, [build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated)]
             )
+        if args.csv:
+            _write_table(args.csv, [game_row(r, args.behind_after)], "a")
         if not args.json:
             bar.add(1, args.n)
 
@@ -572,8 +610,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         with _Progress() as bar:
             records = run_games(game, seeds, seats, args.jobs, finished, rotate=args.rotate, keep_labels=bool(args.log))
     except KeyboardInterrupt:
-        if args.log:
-            print(f"\n{done} finished game{'s' if done != 1 else ''} of {args.n} kept in {args.log}", file=sys.stderr)
+        kept = " and ".join(path for path in (args.log, args.csv) if path)
+        if kept:
+            print(f"\n{done} finished game{'s' if done != 1 else ''} of {args.n} kept in {kept}", file=sys.stderr)
         raise
     elapsed = time.perf_counter() - started
     stats = summarize(
@@ -613,19 +652,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    _check_batch(args)
     name, values = _vary(args)
     games = [_load(args, {name: value}) for value in values]
     shown = [show_value(g.options[name]) for g in games]
     for i, value in enumerate(shown):
         if value in shown[:i]:
             raise _Usage(f"--vary gives {name}={value} twice ({values[shown.index(value)]}, {values[i]})")
-    seats = _seats(args, games[0].players, "random")
-    if any(parse_spec(s)[0] == "human" for s in seats):
-        raise _Usage("compare plays bots only; 'human' cannot take a seat")
-    if args.n < 1:
-        raise _Usage("-n must be at least 1")
-    if args.jobs < 1:
-        raise _Usage("--jobs must be at least 1")
+    seats = _bot_seats(args, games[0].players)
     seeds = list(range(args.seed, args.seed + args.n))
     total = args.n * len(games)
     started = time.perf_counter()
@@ -694,12 +728,28 @@ def _plot_path(path: str) -> str:
         target, kind = target.with_name(target.name + ".png"), "png"
     if kind not in kinds:
         raise _Usage(f"--plot cannot draw a '.{kind}' file; name a file ending in one of: {', '.join(kinds)}")
+    _check_writable(target, "--plot", "the plot")
+    return str(target)
+
+
+def _check_writable(target: Path, option: str, what: str) -> None:
+    """Refuse, before any game is played, a file ``option`` names that could not be written."""
+    if target.is_dir():
+        raise _Usage(f"{option} names a file to write, and '{target}' is a directory")
     folder = target.parent
     if not folder.is_dir():
-        raise _Usage(f"cannot write the plot '{target}': no folder '{folder}'")
+        raise _Usage(f"cannot write {what} '{target}': no folder '{folder}'")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise _Usage(f"cannot write the plot '{target}': permission denied")
-    return str(target)
+        raise _Usage(f"cannot write {what} '{target}': permission denied")
+
+
+def _write_table(path: str, rows: Sequence[Sequence[Any]], mode: str) -> None:
+    """Write rows of --csv's table: the header anew ("w"), then each game's row as it ends ("a")."""
+    try:
+        with open(path, mode, encoding="utf-8", newline="") as f:
+            csv.writer(f, lineterminator="\n").writerows(rows)
+    except OSError as exc:
+        raise _Usage(f"cannot write the table '{path}': {exc.strerror or exc}") from None
 
 
 _CHEAT_NOTE = "note: 'cheat' sees every card, the deck's order included: a ceiling to measure against, not a player"
@@ -750,7 +800,8 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
     n = stats["games"]
     first_seed = stats["seed"]
     lines = [
-        f"{stats['game']}: {n} games, {stats['players']} players, seeds {first_seed}..{first_seed + n - 1}"
+        f"{stats['game']}: {n} games, {stats['players']} players, seeds {first_seed}..{first_seed + n - 1}, "
+        f"at most {stats['max_actions']:,} actions a game"
         + ("; agents rotate through the seats" if stats["rotate"] else "")
     ]
     if stats["options"]:
@@ -924,16 +975,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
             f"no readable record; record {args.game} (line {entry.line}) is intact",
             file=sys.stderr,
         )
-    game = load_recorded_game(record, args.rules, Path(args.file).parent)
-    viewer = None
-    if args.as_ is not None:
-        text = args.as_.strip().upper().removeprefix("P")
-        if not text.isdigit() or not 0 <= int(text) < game.players:
-            last = game.players - 1
-            raise _Usage(f"--as takes a seat from 0 to {last} (or P0 to P{last}), not '{args.as_}'")
-        viewer = int(text)
-    for line in render_replay(record, game, viewer):
-        print(line)
+    try:
+        game = load_recorded_game(record, args.rules, Path(args.file).parent)
+        viewer = None
+        if args.as_ is not None:
+            text = args.as_.strip().upper().removeprefix("P")
+            if not text.isdigit() or not 0 <= int(text) < game.players:
+                last = game.players - 1
+                raise _Usage(f"--as takes a seat from 0 to {last} (or P0 to P{last}), not '{args.as_}'")
+            viewer = int(text)
+        for line in render_replay(record, game, viewer):
+            print(line)
+    except RecordError as exc:
+        # Another version is no reason to refuse a record, but may be why its replay failed.
+        raise RecordError(f"{exc}{version_note(record)}") from None
     return EXIT_OK
 
 
@@ -1101,6 +1156,21 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=seed, help=seed_help)
         p.add_argument("--seats", metavar="AGENT,...", help=seats_help)
 
+    def batch_args(p: argparse.ArgumentParser, n: int, n_help: str, printed: str) -> None:
+        """The arguments of a batch of bot games: how many, how long at most, in how many processes."""
+        p.add_argument("-n", type=int, default=n, help=n_help)
+        p.add_argument(
+            "--max-actions",
+            type=int,
+            default=DEFAULT_MAX_ACTIONS,
+            metavar="N",
+            help="stop a game after N actions, counted as stopped at the action bound "
+            f"(default {DEFAULT_MAX_ACTIONS:,})",
+        )
+        p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
+        p.add_argument("--json", action="store_true", help=f"print {printed} as JSON")
+        p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
+
     p = sub.add_parser(
         "play",
         help="play a game in the terminal",
@@ -1132,12 +1202,14 @@ def build_parser() -> argparse.ArgumentParser:
         "one agent per seat, as ismcts:iterations=500,random (default: random for all)",
         0,
     )
-    p.add_argument("-n", type=int, default=100, help="number of games (default 100)")
-    p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
-    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
+    batch_args(p, 100, "number of games (default 100)", "the statistics")
     p.add_argument("--log", metavar="FILE.jsonl", help="append a record of each game to this file (see replay)")
     p.add_argument("--plot", metavar="FILE.png", help="draw the win rates and the game lengths (needs matplotlib)")
+    p.add_argument(
+        "--csv",
+        metavar="FILE.csv",
+        help="write one row per game to this file (replaced): seed, agents, returns, winners, length, leads",
+    )
     p.add_argument(
         "--behind-after",
         default="50%",
@@ -1163,10 +1235,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--vary", required=True, metavar="OPTION=V1,V2,...", help="the option to vary and its values, as double=no,yes"
     )
-    p.add_argument("-n", type=int, default=200, help="games for each value (default 200)")
-    p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
-    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
-    p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
+    batch_args(p, 200, "games for each value (default 200)", "the comparison")
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(

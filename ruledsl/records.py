@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import define
 
+from ruledsl import __version__
 from ruledsl.errors import IllegalActionError, RuleDslError
-from ruledsl.game import check_source, load_checked, read_source, resolve_path, shown_path
+from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_source, resolve_path, shown_path
 from ruledsl.parser import parse_source
 from ruledsl.render import or_list
 from ruledsl.resources import bundled_games, bundled_name
@@ -77,12 +78,14 @@ def build_record(
     file, bundled = _recorded_file(game.file, game.path)
     return {
         "format": FORMAT,
+        "ruledsl": __version__,
         "game": game.name,
         "file": file,
         "bundled": bundled,
         "rules_sha256": rules_hash(game),
         "players": game.players,
         "options": game.options,
+        "max_actions": game.max_actions,
         "seed": seed,
         "seats": list(seats),
         "actions": list(actions),
@@ -131,6 +134,60 @@ def _named_from(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
     except ValueError:  # on another drive (Windows): only the absolute path names it
         return record
     return {**record, "file": Path(relative).as_posix()}
+
+
+def another_run(path: str | Path, game: Game, seatings: Sequence[Sequence[str]]) -> str | None:
+    """What sets the records already in ``path`` apart from a run of ``game`` seated as one of ``seatings``.
+
+    None when every record is of such a run, or there is none: records of one setting
+    may be appended run after run, and only the first record of another is named (as
+    "records of another game (...)"). Damaged lines are left for replay to report.
+    """
+    now = rules_hash(game)
+    try:
+        with open(path, "rb") as f:
+            for number, raw in enumerate(f, start=1):  # a binary file splits at \n alone, as JSON Lines does
+                if not raw.strip():
+                    continue
+                try:
+                    record = _parse_line(f"{path}:{number}", raw)
+                except RecordError:
+                    continue
+                difference = _difference(record, game, now, seatings)
+                if difference is not None:
+                    return difference
+    except OSError:
+        return None
+    return None
+
+
+def _difference(record: dict[str, Any], game: Game, now: str, seatings: Sequence[Sequence[str]]) -> str | None:
+    """How a record's game differs from ``game`` (rules of hash ``now``) seated as one of ``seatings``; None if not."""
+    then = str(record["rules_sha256"])
+    if then != now:
+        rules = f"{record['file']}, sha256 {then[:12]}..."
+        recorded = record.get("game")
+        if recorded is not None and recorded != game.name:
+            return f"records of another game, {recorded} ({rules})"
+        return f"records of {game.name} played with other rules ({rules})"
+    settings = []
+    if record["players"] != game.players:
+        settings.append(f"{record['players']} players, not {game.players}")
+    elif "seats" in record and record["seats"] not in [list(s) for s in seatings]:
+        rotated = " rotated" if len(seatings) > 1 else ""
+        settings.append(f"seats {','.join(record['seats'])}, not {','.join(seatings[0])}{rotated}")
+    then_options, now_options = record["options"], game.options
+    changed = sorted(k for k in {*then_options, *now_options} if then_options.get(k) != now_options.get(k))
+    if changed:
+        settings.append(f"options {_options(then_options, changed)}, not {_options(now_options, changed)}")
+    bound = record.get("max_actions", DEFAULT_MAX_ACTIONS)
+    if bound != game.max_actions:
+        settings.append(f"at most {bound:,} actions a game, not {game.max_actions:,}")
+    return f"records of {game.name} with other settings ({'; '.join(settings)})" if settings else None
+
+
+def _options(values: dict[str, Any], names: Sequence[str]) -> str:
+    return ", ".join(f"{k}={show_value(values[k])}" if k in values else f"{k} unset" for k in names)
 
 
 # ============================================================================ reading
@@ -256,6 +313,7 @@ def _flag(v: Any) -> bool:
 # What each field of a record must be: (required, test, test of each item of a list or object, what it must be).
 _FIELDS: dict[str, tuple[bool, Callable[[Any], bool], Callable[[Any], bool] | None, str]] = {
     "format": (True, _text, None, "a text"),
+    "ruledsl": (False, _text, None, "a text"),
     "game": (False, _text, None, "a text"),
     "file": (True, lambda v: _text(v) and v != "", None, "the path of a rule file"),
     "bundled": (False, _flag, None, "true or false"),
@@ -267,6 +325,7 @@ _FIELDS: dict[str, tuple[bool, Callable[[Any], bool], Callable[[Any], bool] | No
         lambda x: isinstance(x, (bool, int, str)),
         "an object of option values (true or false, whole numbers, texts)",
     ),
+    "max_actions": (False, lambda v: _whole(v) and v >= 1, None, "a whole number of at least 1"),
     "seed": (True, _whole, None, "a whole number"),
     "seats": (False, lambda v: isinstance(v, list), _text, "a list of agents (texts)"),
     "actions": (True, lambda v: isinstance(v, list), _text, "a list of action labels (texts)"),
@@ -303,8 +362,20 @@ def _mismatch(record: dict[str, Any], shown: str, name: str, now: str) -> Record
     )
 
 
+def version_note(record: dict[str, Any]) -> str:
+    """Name the ruledsl version a record was written with, when it is not this one ('' otherwise).
+
+    A record is never refused for its version; but when a replay fails, another version of
+    the engine (or of the layout its rules hash is taken of) may be why.
+    """
+    then = record.get("ruledsl")
+    if not isinstance(then, str) or then == __version__:
+        return ""
+    return f" (the game was recorded with ruledsl {then}, another version than this one)"
+
+
 def load_recorded_game(record: dict[str, Any], rules: str | None = None, folder: str | Path | None = None) -> Game:
-    """Load the game a record was played with (its rule file, or ``rules``), with its players and options.
+    """Load the game a record was played with (its rule file, or ``rules``), with its players, options and bound.
 
     ``folder`` is that of the record's file, from which it names its rule file; the current
     folder is tried next (records written before named it from there), then a bundled game
@@ -328,7 +399,9 @@ def load_recorded_game(record: dict[str, Any], rules: str | None = None, folder:
             continue
         problem = _mismatch(record, shown, name, now)
         if problem is None:
-            return load_checked(check_source(source), record["players"], record["options"], file=path.resolve())
+            # Records written before they held the action bound were played with the default one.
+            bound = record.get("max_actions", DEFAULT_MAX_ACTIONS)
+            return load_checked(check_source(source), record["players"], record["options"], bound, path.resolve())
         refusals.append(problem)
     raise refusals[0]
 

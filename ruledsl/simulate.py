@@ -206,6 +206,59 @@ def winner_was_behind(leaders: Sequence[Sequence[int]], winners: Sequence[int], 
     return any(q not in leaders[k] for k in range(max(0, start), len(leaders)) for q in winners)
 
 
+# ============================================================================ one row per game
+
+
+def game_columns(players: int) -> list[str]:
+    """The header of ``--csv``: one column per value of ``game_row`` (docs/metrics.md defines each)."""
+    return [
+        "seed",
+        *(f"agent_P{q}" for q in range(players)),
+        *(f"return_P{q}" for q in range(players)),
+        "winners",
+        "outcome",
+        "first_player",
+        "actions",
+        "turns",
+        "truncated",
+        "lead_changes",
+        "winner_was_behind",
+    ]
+
+
+def game_row(record: GameRecord, behind_after: str | int) -> list[str | int | float]:
+    """One game's values, as ``summarize`` counts them: '' where one does not exist (no standing, no winner).
+
+    Flags read ``true``/``false`` and seats ``P0``, which R and pandas both read as such.
+    """
+    winners = record.winners
+    if record.truncated:
+        outcome = "truncated"
+    elif not winners:
+        outcome = "draw"
+    else:
+        outcome = "win" if len(winners) == 1 else "shared_win"
+    leaders = record.leaders
+    behind = "" if leaders is None or not winners else _flag(winner_was_behind(leaders, winners, behind_after))
+    return [
+        record.seed,
+        *record.agents,
+        *(float(r) for r in record.returns),
+        " ".join(f"P{q}" for q in winners),
+        outcome,
+        f"P{record.actors[0]}" if record.actors else "",
+        record.actions,
+        record.turns,
+        _flag(record.truncated),
+        "" if leaders is None else lead_changes(leaders),
+        behind,
+    ]
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
 # ============================================================================ statistics
 
 

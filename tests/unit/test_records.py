@@ -14,6 +14,7 @@ from ruledsl import cli
 from ruledsl.records import (
     FORMAT,
     RecordError,
+    another_run,
     build_record,
     describe_view,
     load_recorded_game,
@@ -73,6 +74,8 @@ class TestFiles:
             ("file", "", 'must be the path of a rule file, not ""'),
             ("rules_sha256", "abc", 'must be 64 hex digits, not "abc"'),
             ("bundled", "yes", 'must be true or false, not "yes"'),
+            ("ruledsl", 1, "must be a text, not 1"),
+            ("max_actions", 0, "must be a whole number of at least 1, not 0"),
             ("returns", [1, "x"], "must be a list of numbers, but item 2 is a text"),
             # An item is named by its kind alone: the labels of a record hold what each seat saw.
             (
@@ -205,6 +208,145 @@ class TestReplay:
         record["actions"][3] = "play the Moon Itself"
         with pytest.raises(RecordError, match=r"action 4 \('play the Moon Itself'\) is not legal at that point"):
             replay(record, load_recorded_game(record))
+
+
+class TestVersion:
+    """Each record names the ruledsl that wrote it; replay reads records without it, and of any version."""
+
+    def test_a_record_names_this_version(self) -> None:
+        assert simulated("quasenbo", 2, 0, ["random", "random"])["ruledsl"] == ruledsl.__version__
+
+    def test_a_record_without_a_version_still_replays(self, tmp_path: Path) -> None:
+        record = simulated("quasenbo", 2, 4, ["random", "random"])
+        del record["ruledsl"]  # as written before records named it
+        path = tmp_path / "old.jsonl"
+        write_records(path, [record])
+        code, out, err = run_cli(["replay", str(path)])
+        assert (code, err) == (0, "")
+        assert out.startswith("Quäsenbö: 2 players (P0 random, P1 random), seed 4")
+
+    def test_another_version_is_not_refused_nor_mentioned_when_the_replay_works(self, tmp_path: Path) -> None:
+        path = tmp_path / "other.jsonl"
+        write_records(path, [{**simulated("quasenbo", 2, 4, ["random", "random"]), "ruledsl": "0.0.1"}])
+        code, _, err = run_cli(["replay", str(path)])
+        assert (code, err) == (0, "")
+
+    def test_another_version_is_mentioned_when_the_replay_fails(self, tmp_path: Path) -> None:
+        record = {**simulated("quasenbo", 2, 2, ["random", "random"]), "ruledsl": "0.0.1"}
+        record["actions"][3] = "play the Moon Itself"
+        path = tmp_path / "other.jsonl"
+        write_records(path, [record, {**record, "ruledsl": ruledsl.__version__}])
+        code, _, err = run_cli(["replay", str(path)])
+        assert code == 2
+        assert err == (
+            "ruledsl: error: action 4 ('play the Moon Itself') is not legal at that point of the replay "
+            "(the game was recorded with ruledsl 0.0.1, another version than this one)\n"
+        )
+        code, _, err = run_cli(["replay", str(path), "--game", "2"])  # this version: nothing to mention
+        assert code == 2 and err.endswith("is not legal at that point of the replay\n")
+
+    @pytest.mark.parametrize("command", [["play", "quasenbo", "--seed", "1"], ["simulate", "quasenbo", "-n", "2"]])
+    def test_the_command_line_logs_it(self, command: list[str], tmp_path: Path) -> None:
+        log = tmp_path / "games.jsonl"
+        assert run_cli([*command, "--seats", "random,random", "--log", str(log)])[0] == 0
+        assert {r["ruledsl"] for r in read_records(log)} == {ruledsl.__version__}
+        assert {r["max_actions"] for r in read_records(log)} == {20_000}  # the bound, the default one here
+
+
+class TestAnotherRun:
+    """Appending to a log that holds records of another game or other settings is allowed, with a warning."""
+
+    def log(self, tmp_path: Path, *records: dict) -> Path:
+        path = tmp_path / "runs.jsonl"
+        write_records(path, records)
+        return path
+
+    def test_records_of_the_same_setting_are_no_other_run(self, tmp_path: Path) -> None:
+        game = ruledsl.load_game("quasenbo", players=2)
+        path = self.log(tmp_path, *(simulated("quasenbo", 2, s, ["random", "first"]) for s in range(3)))
+        with open(path, "a", encoding="utf-8") as f:
+            f.write('{"damaged\n\n')  # left for replay to report
+        assert another_run(path, game, [["random", "first"]]) is None
+        assert another_run(tmp_path / "none.jsonl", game, [["random", "first"]]) is None
+
+    def test_another_game_is_named_with_its_rules(self, tmp_path: Path) -> None:
+        katz = simulated("katzenjammer_blues", 3, 0, ["random"] * 3)
+        path = self.log(tmp_path, simulated("quasenbo", 3, 0, ["random"] * 3), katz)
+        game = ruledsl.load_game("quasenbo", players=3)
+        assert another_run(path, game, [["random"] * 3]) == (
+            f"records of another game, Katzenjammer Blues (katzenjammer_blues.game, "
+            f"sha256 {katz['rules_sha256'][:12]}...)"
+        )
+
+    def test_other_rules_of_the_same_game(self, tmp_path: Path) -> None:
+        record = {**simulated("quasenbo", 2, 0, ["random", "random"]), "rules_sha256": "0" * 64}
+        game = ruledsl.load_game("quasenbo", players=2)
+        assert another_run(self.log(tmp_path, record), game, [["random", "random"]]) == (
+            "records of Quäsenbö played with other rules (quasenbo.game, sha256 000000000000...)"
+        )
+
+    def test_each_setting_that_differs_is_named(self, tmp_path: Path) -> None:
+        path = self.log(tmp_path, simulated("quasenbo", 2, 0, ["random", "random"]))
+        game = ruledsl.load_game("quasenbo", players=2, options={"double": "yes", "hand_size": "5"}, max_actions=50)
+        assert another_run(path, game, [["random", "first"]]) == (
+            "records of Quäsenbö with other settings (seats random,random, not random,first; "
+            "options double=no, hand_size=7, not double=yes, hand_size=5; at most 20,000 actions a game, not 50)"
+        )
+        three = ruledsl.load_game("quasenbo", players=3)
+        assert another_run(path, three, [["random"] * 3]) == (
+            "records of Quäsenbö with other settings (2 players, not 3)"
+        )
+
+    def test_a_record_without_a_bound_was_played_with_the_default_one(self, tmp_path: Path) -> None:
+        record = simulated("quasenbo", 2, 0, ["random", "random"])
+        del record["max_actions"]
+        path = self.log(tmp_path, record)
+        assert another_run(path, ruledsl.load_game("quasenbo", players=2), [["random", "random"]]) is None
+        bounded = ruledsl.load_game("quasenbo", players=2, max_actions=50)
+        assert another_run(path, bounded, [["random", "random"]]) == (
+            "records of Quäsenbö with other settings (at most 20,000 actions a game, not 50)"
+        )
+
+    def test_a_rotating_run_takes_each_rotation_as_its_own(self, tmp_path: Path) -> None:
+        path = tmp_path / "runs.jsonl"
+        code, _, err = run_cli(
+            ["simulate", "quasenbo", "-n", "4", "--rotate", "--seats", "random,first", "--log", str(path)]
+        )
+        assert (code, err.count("warning")) == (0, 0)
+        code, _, err = run_cli(
+            [
+                "simulate",
+                "quasenbo",
+                "-n",
+                "4",
+                "--seed",
+                "4",
+                "--rotate",
+                "--seats",
+                "random,first",
+                "--log",
+                str(path),
+            ]
+        )
+        assert (code, err.count("warning")) == (0, 0)
+        code, _, err = run_cli(["simulate", "quasenbo", "-n", "2", "--seats", "random,first", "--log", str(path)])
+        assert "(seats first,random, not random,first)" in err
+
+    @pytest.mark.parametrize("command", [["play", "quasenbo", "--seed", "1"], ["simulate", "quasenbo", "-n", "3"]])
+    def test_the_command_line_warns_once_and_appends_anyway(self, command: list[str], tmp_path: Path) -> None:
+        path = tmp_path / "runs.jsonl"
+        for _ in range(2):  # a new file, then one of the same setting: no warning
+            code, _, err = run_cli([*command, "--seats", "random,random", "--log", str(path)])
+            assert code == 0 and "warning" not in err
+        before = len(read_records(path)) // 2
+        code, _, err = run_cli([*command, "--seats", "random,first", "--log", str(path)])
+        assert code == 0
+        assert err.splitlines()[0] == (
+            f"warning: '{path}' already holds records of Quäsenbö with other settings "
+            "(seats random,random, not random,first); appending anyway"
+        )
+        assert err.count("warning") == 1
+        assert len(read_records(path)) == 3 * before
 
 
 class TestRuleFiles:

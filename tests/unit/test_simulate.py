@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 from pathlib import Path
@@ -19,6 +20,8 @@ from ruledsl.simulate import (
     count_turns,
     declared_actions,
     distribution,
+    game_columns,
+    game_row,
     histogram,
     lead_changes,
     play_game,
@@ -28,6 +31,7 @@ from ruledsl.simulate import (
     wilson,
     winner_was_behind,
 )
+from tests.golden.test_golden import run_cli
 
 
 def record(
@@ -242,6 +246,103 @@ class TestSummary:
         assert s["seats"][0]["win_rate"] == 1.0
 
 
+class TestGameRows:
+    """--csv: one row per game, of the values the summary is computed from."""
+
+    def test_each_outcome_on_hand_built_records(self) -> None:
+        games = [*TestSummary().records(), record([1, 1, -1], [2, 0], seed=9)]
+        rows = [game_row(r, 0) for r in games]
+        assert game_columns(2)[:5] == ["seed", "agent_P0", "agent_P1", "return_P0", "return_P1"]
+        assert game_columns(2)[5:] == [
+            "winners",
+            "outcome",
+            "first_player",
+            "actions",
+            "turns",
+            "truncated",
+            "lead_changes",
+            "winner_was_behind",
+        ]
+        assert rows[0] == [0, "x", "y", 1.0, -1.0, "P0", "win", "P0", 3, 3, "false", 0, "false"]
+        assert rows[1] == [0, "y", "x", -1.0, 1.0, "P1", "win", "P1", 4, 3, "false", 2, "true"]
+        assert rows[2] == [0, "x", "y", 0.0, 0.0, "", "draw", "P0", 2, 2, "false", 0, ""]
+        assert rows[3] == [0, "y", "x", 0.0, 0.0, "", "truncated", "P0", 1, 1, "true", 0, ""]
+        # Without 'standing:' there are no leads to count; a shared win names every winner.
+        assert rows[4] == [9, "a0", "a1", "a2", 1.0, 1.0, -1.0, "P0 P1", "shared_win", "P2", 2, 2, "false", "", ""]
+        assert len(rows[4]) == len(game_columns(3))
+
+    def test_a_game_without_actions_has_no_first_player(self) -> None:
+        assert game_row(record([1, -1], []), "50%")[7] == ""
+
+    @staticmethod
+    def run(tmp_path: Path, name: str, *argv: str) -> tuple[list[dict[str, str]], dict]:
+        table = tmp_path / name
+        code, out, _ = run_cli(["simulate", *argv, "--json", "--csv", str(table)])
+        assert code == 0
+        with open(table, encoding="utf-8", newline="") as f:
+            return list(csv.DictReader(f)), json.loads(out)
+
+    @pytest.mark.parametrize(
+        "argv",
+        [
+            ["quasenbo", "-n", "12", "--seed", "3", "--max-actions", "40"],
+            ["katzenjammer_blues", "-n", "6", "--players", "3", "--seats", "random,first,random", "--rotate"],
+        ],
+    )
+    def test_the_rows_add_up_to_the_report(self, tmp_path: Path, argv: list[str]) -> None:
+        rows, stats = self.run(tmp_path, "games.csv", *argv)
+        players = stats["players"]
+        assert [int(row["seed"]) for row in rows] == list(range(stats["seed"], stats["seed"] + stats["games"]))
+        outcomes = [row["outcome"] for row in rows]
+        assert outcomes.count("draw") == stats["draws"]
+        assert outcomes.count("shared_win") == stats["shared_wins"]
+        assert outcomes.count("truncated") == stats["truncated"] == sum(row["truncated"] == "true" for row in rows)
+        for q in range(players):
+            wins = sum(f"P{q}" in row["winners"].split() for row in rows)
+            assert wins == stats["seats"][q]["wins"]
+            mean = sum(float(row[f"return_P{q}"]) for row in rows) / len(rows)
+            assert mean == pytest.approx(stats["seats"][q]["mean_return"])
+        for agent in stats["agents"]:
+            seat_games = sum(row[f"agent_P{q}"] == agent["agent"] for row in rows for q in range(players))
+            assert seat_games == agent["seat_games"]
+        assert sum(int(row["actions"]) for row in rows) / len(rows) == pytest.approx(stats["length"]["actions"]["mean"])
+        assert sum(int(row["turns"]) for row in rows) / len(rows) == pytest.approx(stats["length"]["turns"]["mean"])
+        assert [sum(row["first_player"] == f"P{q}" for row in rows) for q in range(players)] == stats["first_player"][
+            "seats"
+        ]
+        lead = stats["lead"]
+        assert sum(int(row["lead_changes"]) > 0 for row in rows) == lead["games_with_change"]
+        assert sum(row["winner_was_behind"] == "true" for row in rows) == lead["winner_was_behind"]["behind"]
+        assert sum(row["winner_was_behind"] != "" for row in rows) == lead["winner_was_behind"]["games"]
+
+    def test_the_same_run_writes_the_same_bytes_whatever_the_jobs(self, tmp_path: Path) -> None:
+        argv = ["quasenbo", "-n", "8", "--seats", "random,first"]
+        self.run(tmp_path, "one.csv", *argv)
+        self.run(tmp_path, "two.csv", *argv, "--jobs", "2")
+        (tmp_path / "old.csv").write_text("a table of another run\n" * 50, encoding="utf-8")
+        self.run(tmp_path, "old.csv", *argv)  # a table is written anew, never appended to
+        one = (tmp_path / "one.csv").read_bytes()
+        assert one == (tmp_path / "two.csv").read_bytes() == (tmp_path / "old.csv").read_bytes()
+        assert one.startswith(b"seed,agent_P0,agent_P1,return_P0,return_P1,winners,") and b"\r" not in one
+        assert one.count(b"\n") == 9
+
+    @pytest.mark.parametrize(
+        "name, message",
+        [
+            ("missing/games.csv", "cannot write the table '{tmp}/missing/games.csv': no folder '{tmp}/missing'"),
+            (".", "--csv names a file to write, and '{tmp}' is a directory"),
+        ],
+    )
+    def test_a_table_that_cannot_be_written_is_refused_before_any_game(
+        self, tmp_path: Path, name: str, message: str
+    ) -> None:
+        log = tmp_path / "games.jsonl"
+        code, out, err = run_cli(["simulate", "quasenbo", "-n", "2", "--log", str(log), "--csv", str(tmp_path / name)])
+        assert (code, out) == (2, "")
+        assert err == f"ruledsl: error: {message.format(tmp=tmp_path)}\n"
+        assert not log.exists()  # nothing played, nothing written
+
+
 class TestRuns:
     def test_rotation(self) -> None:
         assert seats_for(0, ["a", "b", "c"], True) == ["a", "b", "c"]
@@ -288,9 +389,36 @@ class TestSimulateCommand:
         assert stats["ruledsl"] == ruledsl.__version__ and stats["max_actions"] == 20_000
         assert "to refill" in stats["rules"]
 
+    def test_max_actions_bounds_each_game_and_is_reported(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ["simulate", "quasenbo", "-n", "8", "--seed", "3", "--max-actions", "40", "--json"]
+        assert cli.main(argv) == 0
+        stats = json.loads(capsys.readouterr().out)
+        assert stats["max_actions"] == 40
+        assert stats["length"]["actions"]["max"] == 40
+        assert stats["truncated"] == 5  # games 3..10 at this bound: 3 end, 5 are stopped
+        assert cli.main([*argv, "--jobs", "2"]) == 0
+        again = json.loads(capsys.readouterr().out)
+        assert {**again, "seconds": 0} == {**stats, "seconds": 0}  # the worker processes keep the bound
+
+    def test_max_actions_is_logged_so_that_a_replay_stops_where_the_game_did(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        log = tmp_path / "games.jsonl"
+        assert cli.main(["simulate", "quasenbo", "-n", "1", "--max-actions", "30", "--log", str(log)]) == 0
+        record = json.loads(log.read_text(encoding="utf-8"))
+        assert (record["max_actions"], record["truncated"], len(record["actions"])) == (30, True, 30)
+        capsys.readouterr()
+        assert cli.main(["replay", str(log)]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == (
+            "Result: stopped after 30 actions without an end; counted as a draw"
+        )
+
     @pytest.mark.parametrize(
         "argv, message",
         [
+            (["--max-actions", "0"], "--max-actions takes a number of actions of at least 1, not 0"),
+            (["--max-actions", "-5"], "--max-actions takes a number of actions of at least 1, not -5"),
+            (["--max-actions", "many"], "argument --max-actions: invalid int value: 'many'"),
             (["--option", "double=yes", "--option", "double=no"], "--option double is given twice"),
             (["--seats", "ismcts:iterations=1:iterations=2,random"], "agent option 'iterations' is given twice"),
             (["--seats", "ismcts:c=nan,random"], "ismcts option 'c' takes a number, not 'nan'"),
@@ -323,6 +451,8 @@ class TestSimulateCommand:
                 assert f" {key}=" in out or "the options of ismcts" in out
         assert "human" not in out.split("agents for --seats")[1]
         assert "game i is played with seed S+i" in " ".join(out.split())
+        assert "--max-actions N" in out and "(default 20,000)" in " ".join(out.split())
+        assert "--csv FILE.csv" in out and "one row per game" in out
 
     def test_an_interrupted_run_keeps_the_games_it_finished(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -338,7 +468,13 @@ class TestSimulateCommand:
         log = tmp_path / "games.jsonl"
         assert cli.main(["simulate", "quasenbo", "-n", "10", "--log", str(log)]) == 130
         assert [json.loads(line)["seed"] for line in log.read_text().splitlines()] == [0, 1, 2]
-        assert "3 finished games of 10 kept in" in capsys.readouterr().err
+        assert f"3 finished games of 10 kept in {log}\n" in capsys.readouterr().err
+        table = tmp_path / "games.csv"
+        assert cli.main(["simulate", "quasenbo", "-n", "10", "--csv", str(table)]) == 130
+        assert [line.split(",")[0] for line in table.read_text().splitlines()] == ["seed", "0", "1", "2"]
+        assert f"3 finished games of 10 kept in {table}\n" in capsys.readouterr().err
+        assert cli.main(["simulate", "quasenbo", "-n", "10", "--log", str(log), "--csv", str(table)]) == 130
+        assert f"3 finished games of 10 kept in {log} and {table}\n" in capsys.readouterr().err
 
     def test_plot_draws_extreme_rates(self, tmp_path: Path) -> None:
         pytest.importorskip("matplotlib")
