@@ -407,10 +407,15 @@ def describe_view(obs: dict[str, Any], seat: int) -> list[str]:
         else:
             lines.append(f"{name}: {zone['size']} card{'s' if zone['size'] != 1 else ''}")
     # Unset values, empty lists and false flags say nothing worth a place; 0 is a number like any other.
-    shown_vars = {k: v for k, v in obs["variables"].items() if v is not None and v is not False and v != []}
+    unlisted = set(obs.get("unlisted", ()))
+    shown_vars = {
+        k: v for k, v in obs["variables"].items() if k not in unlisted and v is not None and v is not False and v != []
+    }
     if shown_vars:
         lines.append("  " + ", ".join(f"{k} {show_value(v)}" for k, v in shown_vars.items()))
     for name, values in obs["player_variables"].items():
+        if name in unlisted:
+            continue
         lines.append(
             f"  {name}: "
             + ", ".join(

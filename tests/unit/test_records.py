@@ -375,6 +375,22 @@ class TestView:
         }
         assert describe_view(obs, 0)[1:] == ["  a 0, e yes, f 0.0", "  mice: you 0"]
 
+    def test_an_unlisted_variable_is_observed_but_left_out_of_the_view(self, tmp_path: Path) -> None:
+        rules = tmp_path / "tally.game"
+        rules.write_text(
+            'game "Tally"\nplayers 2\nzone deck: shared, hidden\ndeck:\n    card "A"\n'
+            "var supply = 5\nvar tally = 0, unlisted\nplayer var mice = 1\nplayer var ties = 2, owner, unlisted\n"
+            "setup:\n    shuffle deck\nphase play:\n    action stop:\n        end game, winner player\n",
+            encoding="utf-8",
+        )
+        obs = ruledsl.load_game(str(rules)).new_initial_state(seed=0).observation(0)
+        # Bots and agents still know them, as their visibility says...
+        assert obs["variables"] == {"supply": 5, "tally": 0}
+        assert obs["player_variables"] == {"mice": [1, 1], "ties": [2, None]}
+        assert obs["unlisted"] == ["tally", "ties"]
+        # ...but a person is not shown them.
+        assert describe_view(obs, 0)[-2:] == ["  supply 5", "  mice: you 1, P1 1"]
+
     def test_a_player_offered_a_window_is_told_it_is_out_of_turn(self) -> None:
         obs = {
             "round": 1,
