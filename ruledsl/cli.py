@@ -69,6 +69,7 @@ EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_REFORMAT = 1  # fmt --check or --diff: a file would be reformatted
 EXIT_USAGE = 2
+EXIT_UNFINISHED = 3  # play: the player left before the end (q, end of input)
 EXIT_INVALID = 65
 EXIT_RUNTIME = 70
 
@@ -517,9 +518,16 @@ def cmd_play(args: argparse.Namespace) -> int:
                 print(f"P{seat}: {seen}", file=out)
             for line in state.take_log():
                 print(f"  {line}", file=out)
-    except EOFError:
-        print("\nGame left unfinished.", file=out)
-        return EXIT_OK
+    except (EOFError, KeyboardInterrupt) as stop:
+        thinking.close()
+        n = len(actors)
+        print(f"\nGame left unfinished after {n} action{'s' if n != 1 else ''}.", file=out)
+        if args.log:
+            _write_log(args.log, [record_of_state(game, args.seed, seats, state, actors)])
+            print(f"Its record, marked unfinished, is in {args.log}.", file=out)
+        if isinstance(stop, KeyboardInterrupt):
+            raise  # 'interrupted', exit 130
+        return EXIT_UNFINISHED
     for line in result_lines(state):
         print(line, file=out)
     if args.log:
@@ -1046,7 +1054,11 @@ def build_parser() -> argparse.ArgumentParser:
         "random for all when the input is not a terminal)",
         None,
     )
-    p.add_argument("--log", metavar="FILE.jsonl", help="append a record of the game to this file (see replay)")
+    p.add_argument(
+        "--log",
+        metavar="FILE.jsonl",
+        help="append a record of the game to this file, even of one left unfinished (see replay)",
+    )
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(

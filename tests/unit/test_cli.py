@@ -258,7 +258,7 @@ class TestHumanPrompt:
         )
         monkeypatch.setattr(sys, "stdin", io.StringIO("take\nq\n"))
         code, out, _ = run_cli(["play", str(game), "--seats", "human,random"])
-        assert code == 0
+        assert code == cli.EXIT_UNFINISHED
         assert "'take' could be: take 1; take 2; take 3; take 4; take 5; take 6; and 3 more. Type more of it" in out
 
     def test_an_action_not_allowed_now_is_refused_with_the_rule_that_says_when(
@@ -266,7 +266,7 @@ class TestHumanPrompt:
     ) -> None:
         monkeypatch.setattr(sys, "stdin", io.StringIO("play the sailor\nzzz\nq\n"))
         code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random,random", "--seed", "2"])
-        assert code == 0
+        assert code == cli.EXIT_UNFINISHED
         lines = (ROOT / "games" / "quasenbo.game").read_text(encoding="utf-8").splitlines()
         line = next(i for i, text in enumerate(lines, 1) if text.strip().startswith("action place("))
         assert (
@@ -275,7 +275,43 @@ class TestHumanPrompt:
             "Type a number from 1 to 3, or 'help'."
         ) in out
         assert "'zzz' is not one of your actions now. Type a number from 1 to 3, or 'help'." in out
-        assert out.endswith("Game left unfinished.\n")
+        assert out.endswith("Game left unfinished after 0 actions.\n")
+
+
+class TestUnfinished:
+    def test_leaving_records_the_game_as_unfinished_and_exits_3(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        log = tmp_path / "left.jsonl"
+        monkeypatch.setattr(sys, "stdin", io.StringIO("1\nq\n"))
+        code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random", "--seed", "2", "--log", str(log)])
+        assert code == cli.EXIT_UNFINISHED == 3
+        assert out.endswith(f"\nGame left unfinished after 2 actions.\nIts record, marked unfinished, is in {log}.\n")
+        record = json.loads(log.read_text(encoding="utf-8"))
+        assert record["unfinished"] is True and "returns" not in record
+        assert len(record["actions"]) == len(record["actors"]) == 2
+        code, out, _ = run_cli(["replay", str(log), "--as", "P0"])
+        assert code == 0
+        assert out.endswith("Result: the game was left unfinished after 2 actions\n")
+        assert out.count("your hand: ") == 2  # before his move, and where he left
+
+    def test_ctrl_c_records_it_too_and_exits_130(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        class Interrupted(io.StringIO):
+            def readline(self, *args: object) -> str:
+                raise KeyboardInterrupt
+
+        log = tmp_path / "cut.jsonl"
+        monkeypatch.setattr(sys, "stdin", Interrupted())
+        code, out, err = run_cli(["play", "quasenbo", "--seats", "human,random", "--seed", "2", "--log", str(log)])
+        assert (code, err) == (130, "\ninterrupted\n")
+        assert "Game left unfinished after 0 actions." in out
+        record = json.loads(log.read_text(encoding="utf-8"))
+        assert (record["actions"], record["unfinished"]) == ([], True)
+
+    def test_without_a_log_nothing_is_written(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random", "--seed", "2"])
+        assert code == 3 and out.endswith("\nGame left unfinished after 0 actions.\n")
 
 
 class TestHotSeat:
@@ -283,12 +319,12 @@ class TestHotSeat:
         # Enter, a move, Enter, a move: each player's hand appears only after his Enter.
         monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\n\n1\nq\n"))
         code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,human", "--seed", "2"])
-        assert code == 0
+        assert code == cli.EXIT_UNFINISHED
         handover = "=== pass the keyboard to P{0}; P{0}, press Enter when the others cannot see\n=== P{0}\n"
         first, second = out.index(handover.format(0)), out.index(handover.format(1))
         assert first < out.index("your hand: the Author") < second < out.index("your hand: the Painter")
         assert "\033[2J" not in out  # a transcript is no screen to clear
-        assert out.endswith("Game left unfinished.\n")
+        assert out.endswith("Game left unfinished after 2 actions.\n")
 
     def test_the_screen_is_cleared_on_a_terminal(self) -> None:
         class Terminal(io.StringIO):

@@ -19,6 +19,7 @@ from ruledsl.records import (
     load_recorded_game,
     read_entries,
     read_records,
+    record_of_state,
     render_replay,
     replay,
     rules_hash,
@@ -73,6 +74,7 @@ class TestFiles:
             ("file", "", 'must be the path of a rule file, not ""'),
             ("rules_sha256", "abc", 'must be 64 hex digits, not "abc"'),
             ("bundled", "yes", 'must be true or false, not "yes"'),
+            ("unfinished", 1, "must be true or false, not 1"),
             ("returns", [1, "x"], "must be a list of numbers, but item 2 is a text"),
             # An item is named by its kind alone: the labels of a record hold what each seat saw.
             (
@@ -354,6 +356,30 @@ phase play:
     action stop when stock is empty:
         end game, winner player
 """
+
+
+class TestUnfinished:
+    def test_a_game_left_before_its_end_is_marked_unfinished_and_replays_to_where_it_stopped(self) -> None:
+        game = ruledsl.load_game("quasenbo", players=2)
+        state = game.new_initial_state(seed=5)
+        for _ in range(3):
+            state.apply_action(state.legal_actions()[0])
+        # The third action was cut short by Ctrl-C: only the actions of the actors count.
+        record = record_of_state(game, 5, ["human", "random"], state, [0, 1])
+        assert record["unfinished"] is True and "returns" not in record
+        assert record["actions"] == [str(a) for a in state.history()[:2]]
+        assert replay(record, game).n_actions == 2
+        assert list(render_replay(record, game, None))[-1] == "Result: the game was left unfinished after 2 actions"
+
+    def test_a_finished_game_is_recorded_as_before(self) -> None:
+        game = ruledsl.load_game("quasenbo", players=2)
+        state = game.new_initial_state(seed=5)
+        actors = []
+        while not state.is_terminal():
+            actors.append(state.current_player())
+            state.apply_action(state.legal_actions()[0])
+        record = record_of_state(game, 5, ["first", "first"], state, actors)
+        assert "unfinished" not in record and record["returns"] == state.returns()
 
 
 class TestView:
