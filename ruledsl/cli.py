@@ -499,10 +499,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     thinking = _Progress()
     try:
         while not state.is_terminal():
-            if not state.legal_actions():
+            legal = state.legal_actions()
+            if not legal:
                 raise stuck_error(state)
             seat = state.current_player()
-            if seat in humans:
+            # A lone human's only move needs no keypress. With several at one keyboard it
+            # does: playing it at once would show the others that he had no choice.
+            forced = seat in humans and len(legal) == 1 and len(humans) == 1 and not args.confirm_forced
+            if forced:
+                action = legal[0]
+            elif seat in humans:
                 if len(humans) > 1 and seat != at_keyboard:
                     _hand_over(seat, out, sys.stdin)
                     at_keyboard = seat
@@ -514,7 +520,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             state.apply_action(action)
             actors.append(seat)
             seen = state.describe_last(viewer if seat != viewer else seat)
-            if seen:
+            if forced:
+                print(f"P{seat} (you): {seen} (your only move)", file=out)
+            elif seen:
                 print(f"P{seat}: {seen}", file=out)
             for line in state.take_log():
                 print(f"  {line}", file=out)
@@ -1058,6 +1066,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--log",
         metavar="FILE.jsonl",
         help="append a record of the game to this file, even of one left unfinished (see replay)",
+    )
+    p.add_argument(
+        "--confirm-forced",
+        action="store_true",
+        help="ask for your move even when it is your only one (by default it is played at once)",
     )
     p.set_defaults(func=cmd_play)
 

@@ -278,6 +278,70 @@ class TestHumanPrompt:
         assert out.endswith("Game left unfinished after 0 actions.\n")
 
 
+# After P1 leads, P0 may snap out of turn or let it pass; then leading is his only move.
+SNAP = """\
+game "Snap"
+players 2
+zone deck: shared, hidden
+deck:
+    card "A"
+setup:
+    shuffle deck
+    go to play with seat 1
+phase play:
+    action lead:
+        label "lead"
+        open snap
+window snap for players after player:
+    action snap:
+        label "snap"
+        end game, winner player
+    pass:
+        label "let it pass"
+"""
+
+
+class Terminal(io.StringIO):
+    """Typed input at a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+class TestForcedMoves:
+    @pytest.fixture
+    def snap(self, tmp_path: Path) -> str:
+        path = tmp_path / "snap.game"
+        path.write_text(SNAP, encoding="utf-8")
+        return str(path)
+
+    def test_a_lone_move_is_played_at_once_but_a_window_is_a_choice(
+        self, snap: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("let it pass\n"))
+        code, out, _ = run_cli(["play", snap, "--seats", "human,random", "--seed", "0"])
+        assert code == 0
+        # Letting the window pass is one of two choices: asked. Leading is the only move: played.
+        assert "  1) snap\n  2) let it pass\nP0 (you)> P0: let it pass\nP0 (you): lead (your only move)\n" in out
+        assert "1) lead" not in out
+
+    def test_confirm_forced_asks_for_it(self, snap: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("let it pass\n1\n"))
+        code, out, _ = run_cli(["play", snap, "--seats", "human,random", "--seed", "0", "--confirm-forced"])
+        assert code == 0
+        assert "  1) lead\nP0 (you)> P0: lead\n" in out and "your only move" not in out
+
+    def test_humans_sharing_a_keyboard_are_asked_even_for_a_lone_move(
+        self, snap: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # Played at once, it would show the others at the table that he had no choice.
+        monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\n\n1\n"))
+        code, out, _ = run_cli(["play", snap, "--seats", "human,human", "--seed", "0"])
+        assert code == 0
+        assert "=== P1\n--- round 1, phase play, clockwise\ndeck: 1 card\n  1) lead\nP1 (you)> " in out
+        assert "your only move" not in out
+
+
 class TestUnfinished:
     def test_leaving_records_the_game_as_unfinished_and_exits_3(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
