@@ -470,6 +470,21 @@ def _normal(text: str) -> str:
     return " ".join(text.lower().translate(_SUIT_LETTERS).replace(",", " ").replace("(", " ").replace(")", " ").split())
 
 
+def _watch_the_rest(humans: int, out: TextIO, inp: TextIO) -> bool:
+    """Ask the humans, all out of a game that goes on, whether to watch it; False: fast-forward."""
+    who = "You are" if humans == 1 else "You are all"
+    print(
+        f"{who} out. Press Enter to watch the rest, or f to fast-forward to the result: ", end="", file=out, flush=True
+    )
+    line = inp.readline()
+    if not line:
+        raise EOFError
+    answer = line.strip().lower()
+    if answer in ("q", "quit", "exit"):
+        raise EOFError
+    return answer not in ("f", "fast-forward")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = _load(args)
     _open_log(args.log)
@@ -497,6 +512,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     actors: list[int] = []
     at_keyboard: int | None = None  # with several humans, who was last shown his cards
     thinking = _Progress()
+    asked_out = False  # the humans, all out, are asked once whether to watch the rest
+    skipped_from: int | None = None  # the number of actions before fast-forwarding, if they chose to
     try:
         while not state.is_terminal():
             legal = state.legal_actions()
@@ -519,13 +536,20 @@ def cmd_play(args: argparse.Namespace) -> int:
                 thinking.close()
             state.apply_action(action)
             actors.append(seat)
-            seen = state.describe_last(viewer if seat != viewer else seat)
-            if forced:
-                print(f"P{seat} (you): {seen} (your only move)", file=out)
-            elif seen:
-                print(f"P{seat}: {seen}", file=out)
-            for line in state.take_log():
-                print(f"  {line}", file=out)
+            log = state.take_log()
+            if skipped_from is None:
+                seen = state.describe_last(viewer if seat != viewer else seat)
+                if forced:
+                    print(f"P{seat} (you): {seen} (your only move)", file=out)
+                elif seen:
+                    print(f"P{seat}: {seen}", file=out)
+                for line in log:
+                    print(f"  {line}", file=out)
+            if humans and not asked_out and not state.is_terminal() and set(humans) <= set(state.finished):
+                asked_out = True
+                # A transcript (input that is no terminal) has nobody to ask: it shows the game to its end.
+                if sys.stdin.isatty() and not _watch_the_rest(len(humans), out, sys.stdin):
+                    skipped_from = len(actors)
     except (EOFError, KeyboardInterrupt) as stop:
         thinking.close()
         n = len(actors)
@@ -536,6 +560,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         if isinstance(stop, KeyboardInterrupt):
             raise  # 'interrupted', exit 130
         return EXIT_UNFINISHED
+    if skipped_from is not None:
+        skipped = len(actors) - skipped_from
+        print(f"({skipped} action{'s' if skipped != 1 else ''} fast-forwarded)", file=out)
     for line in result_lines(state):
         print(line, file=out)
     if args.log:

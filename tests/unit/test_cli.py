@@ -342,6 +342,32 @@ class TestForcedMoves:
         assert "your only move" not in out
 
 
+class TestWhenTheHumansAreOut:
+    GAME = "tests/golden/cli/play_on.game"  # P0 goes out first; two bots play on for places
+
+    def test_at_a_terminal_they_may_fast_forward_to_the_result(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", Terminal("go out\nf\n"))
+        code, out, _ = run_cli(["play", self.GAME, "--seats", "human,random,random", "--seed", "1"])
+        assert code == 0
+        assert out.endswith(
+            "P0 (you)> P0: go out\n  P0 is out\n"
+            "You are out. Press Enter to watch the rest, or f to fast-forward to the result: "
+            "(2 actions fast-forwarded)\nResult: P0 wins\nRanking: P0; P2; P1\nReturns: P0 +1, P1 -1, P2 0\n"
+        )
+
+    def test_at_a_terminal_enter_watches_the_rest(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", Terminal("go out\n\n"))
+        code, out, _ = run_cli(["play", self.GAME, "--seats", "human,random,random", "--seed", "1"])
+        assert code == 0
+        assert "fast-forward to the result: P1: wait\nP2: go out\n  P2 is out\nResult: P0 wins\n" in out
+
+    def test_a_transcript_is_not_asked_and_shows_the_rest(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("go out\n"))
+        code, out, _ = run_cli(["play", self.GAME, "--seats", "human,random,random", "--seed", "1"])
+        assert code == 0
+        assert "You are out" not in out and "P1: wait\n" in out
+
+
 class TestUnfinished:
     def test_leaving_records_the_game_as_unfinished_and_exits_3(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
