@@ -16,6 +16,14 @@ from ruledsl.errors import Diagnostic, IllegalActionError, RuleRuntimeError
 from ruledsl.unparse import format_source
 from tests.golden.test_golden import ROOT, run_cli
 
+
+class Terminal(io.StringIO):
+    """A terminal: what is typed at it, or its screen."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 MESSY = ROOT / "tests" / "golden" / "cli" / "fmt_messy.game"
 
 
@@ -106,10 +114,6 @@ class TestCheckSimulate:
         assert "error[E602]: option 'excuse' is yes or no, not 'maybe'" in err
 
     def test_progress_is_drawn_on_a_terminal_and_erased(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        class Terminal(io.StringIO):
-            def isatty(self) -> bool:
-                return True
-
         terminal = Terminal()
         monkeypatch.setattr(sys, "stderr", terminal)
         monkeypatch.setattr(sys, "stdout", io.StringIO())
@@ -301,13 +305,6 @@ window snap for players after player:
 """
 
 
-class Terminal(io.StringIO):
-    """Typed input at a terminal."""
-
-    def isatty(self) -> bool:
-        return True
-
-
 class TestForcedMoves:
     @pytest.fixture
     def snap(self, tmp_path: Path) -> str:
@@ -417,10 +414,6 @@ class TestHotSeat:
         assert out.endswith("Game left unfinished after 2 actions.\n")
 
     def test_the_screen_is_cleared_on_a_terminal(self) -> None:
-        class Terminal(io.StringIO):
-            def isatty(self) -> bool:
-                return True
-
         out = Terminal()
         cli._hand_over(1, out, io.StringIO("\n"))
         assert out.getvalue().endswith("\033[2J\033[H=== P1\n")
