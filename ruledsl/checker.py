@@ -594,6 +594,10 @@ class _Checker:
             self.error("E302", "a card variable is seen by whoever sees the card; it takes no visibility", d)
         if d.scope == "game" and d.visibility == "owner":
             self.error("E302", "a game variable has no owner; use 'public' or 'hidden'", d)
+        if d.unlisted and d.scope == "card":
+            self.error("E302", "a card variable is never listed in a player's view; it takes no 'unlisted'", d)
+        elif d.unlisted and d.visibility == "hidden":
+            self.error("E302", "a hidden variable is shown to nobody already; 'unlisted' says nothing more", d)
         sym.type = declared.maybe_none() if declared.kind in ("card", "player", "value") else declared
 
     def _check_deck(self, entries: tuple[n.Node, ...], scope: _Scope) -> None:

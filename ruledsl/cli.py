@@ -76,6 +76,7 @@ EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_REFORMAT = 1  # fmt --check or --diff: a file would be reformatted
 EXIT_USAGE = 2
+EXIT_UNFINISHED = 3  # play: the player left before the end (q, end of input)
 EXIT_INVALID = 65
 EXIT_RUNTIME = 70
 
@@ -489,6 +490,21 @@ def _normal(text: str) -> str:
     return " ".join(text.lower().translate(_SUIT_LETTERS).replace(",", " ").replace("(", " ").replace(")", " ").split())
 
 
+def _watch_the_rest(humans: int, out: TextIO, inp: TextIO) -> bool:
+    """Ask the humans, all out of a game that goes on, whether to watch it; False: fast-forward."""
+    who = "You are" if humans == 1 else "You are all"
+    print(
+        f"{who} out. Press Enter to watch the rest, or f to fast-forward to the result: ", end="", file=out, flush=True
+    )
+    line = inp.readline()
+    if not line:
+        raise EOFError
+    answer = line.strip().lower()
+    if answer in ("q", "quit", "exit"):
+        raise EOFError
+    return answer not in ("f", "fast-forward")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = _load(args)
     _open_log(args.log)
@@ -518,12 +534,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     actors: list[int] = []
     at_keyboard: int | None = None  # with several humans, who was last shown his cards
     thinking = _Progress()
+    asked_out = False  # the humans, all out, are asked once whether to watch the rest
+    skipped_from: int | None = None  # the number of actions before fast-forwarding, if they chose to
     try:
         while not state.is_terminal():
-            if not state.legal_actions():
+            legal = state.legal_actions()
+            if not legal:
                 raise stuck_error(state)
             seat = state.current_player()
-            if seat in humans:
+            # A lone human's only move needs no keypress. With several at one keyboard it
+            # does: playing it at once would show the others that he had no choice.
+            forced = seat in humans and len(legal) == 1 and len(humans) == 1 and not args.confirm_forced
+            if forced:
+                action = legal[0]
+            elif seat in humans:
                 if len(humans) > 1 and seat != at_keyboard:
                     _hand_over(seat, out, sys.stdin)
                     at_keyboard = seat
@@ -534,14 +558,33 @@ def cmd_play(args: argparse.Namespace) -> int:
                 thinking.close()
             state.apply_action(action)
             actors.append(seat)
-            seen = state.describe_last(viewer if seat != viewer else seat)
-            if seen:
-                print(f"P{seat}: {seen}", file=out)
-            for line in state.take_log():
-                print(f"  {line}", file=out)
-    except EOFError:
-        print("\nGame left unfinished.", file=out)
-        return EXIT_OK
+            log = state.take_log()
+            if skipped_from is None:
+                seen = state.describe_last(viewer if seat != viewer else seat)
+                if forced:
+                    print(f"P{seat} (you): {seen} (your only move)", file=out)
+                elif seen:
+                    print(f"P{seat}: {seen}", file=out)
+                for line in log:
+                    print(f"  {line}", file=out)
+            if humans and not asked_out and not state.is_terminal() and set(humans) <= set(state.finished):
+                asked_out = True
+                # A transcript (input that is no terminal) has nobody to ask: it shows the game to its end.
+                if sys.stdin.isatty() and not _watch_the_rest(len(humans), out, sys.stdin):
+                    skipped_from = len(actors)
+    except (EOFError, KeyboardInterrupt) as stop:
+        thinking.close()
+        n = len(actors)
+        print(f"\nGame left unfinished after {n} action{'s' if n != 1 else ''}.", file=out)
+        if args.log:
+            _write_log(args.log, [record_of_state(game, args.seed, seats, state, actors)])
+            print(f"Its record, marked unfinished, is in {args.log}.", file=out)
+        if isinstance(stop, KeyboardInterrupt):
+            raise  # 'interrupted', exit 130
+        return EXIT_UNFINISHED
+    if skipped_from is not None:
+        skipped = len(actors) - skipped_from
+        print(f"({skipped} action{'s' if skipped != 1 else ''} fast-forwarded)", file=out)
     for line in result_lines(state):
         print(line, file=out)
     if args.log:
@@ -1185,7 +1228,16 @@ def build_parser() -> argparse.ArgumentParser:
         "random for all when the input is not a terminal)",
         None,
     )
-    p.add_argument("--log", metavar="FILE.jsonl", help="append a record of the game to this file (see replay)")
+    p.add_argument(
+        "--log",
+        metavar="FILE.jsonl",
+        help="append a record of the game to this file, even of one left unfinished (see replay)",
+    )
+    p.add_argument(
+        "--confirm-forced",
+        action="store_true",
+        help="ask for your move even when it is your only one (by default it is played at once)",
+    )
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(

@@ -90,6 +90,7 @@ class VarInfo:
     visibility: str
     show: Callable[..., Any]  # (state, viewer, value) -> JSON value
     kind: str = "number"  # the kind of its type: number, card, cards...
+    unlisted: bool = False  # bookkeeping: observed, but left out of the views shown to people
 
 
 @define
@@ -2157,7 +2158,10 @@ class _Compiler:
         return table[d.name].type
 
     def _var_infos(self, table: dict[str, VarSym]) -> list[VarInfo]:
-        return [VarInfo(v.name, v.visibility, _shower(v.type, self.sy), v.type.kind) for v in table.values()]
+        return [
+            VarInfo(v.name, v.visibility, _shower(v.type, self.sy), v.type.kind, v.decl.unlisted)
+            for v in table.values()
+        ]
 
 
 # ============================================================================ helpers

@@ -899,6 +899,8 @@ def _observe(st: GameState, player: int) -> dict[str, Any]:
         "variables": game_vars,
         "player_variables": player_vars,
         "card_variables": card_vars,
+        # Bookkeeping the rules mark 'unlisted': known to the player, but not worth a line of his view.
+        "unlisted": [v.name for v in (*prog.game_vars, *prog.player_vars) if v.unlisted],
         "out": list(st.out),
         "finished": list(st.finished),
         "auction": auction,

@@ -1129,6 +1129,9 @@ class ZoneDecl(Decl):
 class VarDecl(Decl):
     """A variable of the game, of each player or of each card, with its first value.
 
+    ``unlisted`` keeps it out of the views shown to people (bookkeeping), not out of
+    the observations: who may know it is ``visibility``'s business.
+
     Example: ``player var score = 0``
     """
 
@@ -1137,6 +1140,7 @@ class VarDecl(Decl):
     type: TypeRef | None
     init: Expr
     visibility: str = "public"
+    unlisted: bool = False
 
 
 @frozen(kw_only=True)

@@ -1184,9 +1184,19 @@ class _ToNodes(Transformer):
     def var_scope(self, children: list[Token]) -> str:
         return str(children[0])
 
+    def unlisted(self, children: list[Token]) -> bool:
+        return True
+
     @_with_meta
     def var_decl(
-        self, meta: Any, scope: str | None, name: Token, type_: n.TypeRef | None, init: n.Expr, visibility: str | None
+        self,
+        meta: Any,
+        scope: str | None,
+        name: Token,
+        type_: n.TypeRef | None,
+        init: n.Expr,
+        visibility: str | None,
+        unlisted: bool | None,
     ) -> n.VarDecl:
         return n.VarDecl(
             scope=scope or "game",
@@ -1194,6 +1204,7 @@ class _ToNodes(Transformer):
             type=type_,
             init=init,
             visibility=visibility or "public",
+            unlisted=bool(unlisted),
             span=self._span(meta),
         )
 

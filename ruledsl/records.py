@@ -107,9 +107,19 @@ def _recorded_file(file: Path | None, shown: str) -> tuple[str, bool]:
 def record_of_state(
     game: Game, seed: int, seats: Sequence[str], state: GameState, actors: Sequence[int]
 ) -> dict[str, Any]:
-    """Return the record of a game played to ``state`` (actions labelled as their actors saw them)."""
-    labels = [str(a) for a in state.history()]
-    return build_record(game, seed, seats, labels, actors, state.returns(), state.truncated)
+    """Return the record of a game played to ``state`` (actions labelled as their actors saw them).
+
+    A game left before its end is marked ``"unfinished": true`` and has no returns. Only
+    the actions of ``actors`` are recorded: one interrupted while it was being applied
+    (Ctrl-C) may be in the history, half done, and is left out.
+    """
+    labels = [str(a) for a in state.history()][: len(actors)]
+    if state.is_terminal() and len(labels) == state.n_actions:
+        return build_record(game, seed, seats, labels, actors, state.returns(), state.truncated)
+    record = build_record(game, seed, seats, labels, actors, [], False)
+    del record["returns"]
+    record["unfinished"] = True
+    return record
 
 
 def write_records(path: str | Path, records: Sequence[dict[str, Any]], append: bool = True) -> None:
@@ -332,6 +342,7 @@ _FIELDS: dict[str, tuple[bool, Callable[[Any], bool], Callable[[Any], bool] | No
     "actors": (False, lambda v: isinstance(v, list), _whole, "a list of seats (whole numbers)"),
     "returns": (False, lambda v: isinstance(v, list), lambda x: _whole(x) or isinstance(x, float), "a list of numbers"),
     "truncated": (False, _flag, None, "true or false"),
+    "unfinished": (False, _flag, None, "true or false"),
 }
 
 
@@ -485,10 +496,15 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
         else:
             lines.append(f"{name}: {zone['size']} card{'s' if zone['size'] != 1 else ''}")
     # Unset values, empty lists and false flags say nothing worth a place; 0 is a number like any other.
-    shown_vars = {k: v for k, v in obs["variables"].items() if v is not None and v is not False and v != []}
+    unlisted = set(obs.get("unlisted", ()))
+    shown_vars = {
+        k: v for k, v in obs["variables"].items() if k not in unlisted and v is not None and v is not False and v != []
+    }
     if shown_vars:
         lines.append("  " + ", ".join(f"{k} {show_value(v)}" for k, v in shown_vars.items()))
     for name, values in obs["player_variables"].items():
+        if name in unlisted:
+            continue
         lines.append(
             f"  {name}: "
             + ", ".join(
@@ -590,5 +606,8 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
             yield f"  {line}"
     if state.is_terminal():
         yield from result_lines(state)
-    else:
-        yield "Result: the game was left unfinished"
+        return
+    if state.current_player() == viewer:
+        yield from describe_view(state.observation(viewer), viewer)  # what he had before him when he left
+    n = len(record["actions"])
+    yield f"Result: the game was left unfinished after {n} action{'s' if n != 1 else ''}"

@@ -698,7 +698,8 @@ class _Writer:
             scope = "" if d.scope == "game" else d.scope + " "
             type_ = "" if d.type is None else ": " + _type(d.type)
             visibility = "" if d.visibility == "public" else ", " + d.visibility
-            self.add(indent, f"{scope}var {d.name}{type_} = {_expr(d.init)}{visibility}", at)
+            unlisted = ", unlisted" if d.unlisted else ""
+            self.add(indent, f"{scope}var {d.name}{type_} = {_expr(d.init)}{visibility}{unlisted}", at)
         elif isinstance(d, n.DefineDecl):
             self.define(d, indent)
         elif isinstance(d, n.ProcedureDecl):

@@ -6,6 +6,7 @@ import io
 import os
 import re
 import shlex
+import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -19,12 +20,18 @@ CLI_CASES = sorted((HERE / "cli").glob("*.args"))
 RULE_CASES = sorted((HERE / "cases").glob("*.game"))
 
 
-def run_cli(argv: list[str], cwd: Path = ROOT) -> tuple[int, str, str]:
-    """Run the command line in-process, from the repository root (or ``cwd``), without colour."""
+def run_cli(argv: list[str], cwd: Path = ROOT, stdin: str | None = None) -> tuple[int, str, str]:
+    """Run the command line in-process, from the repository root (or ``cwd``), without colour.
+
+    ``stdin``, if given, is what is typed: a transcript, not a terminal.
+    """
     out, err = io.StringIO(), io.StringIO()
     old = os.getcwd()
     os.chdir(cwd)
     os.environ["NO_COLOR"] = "1"
+    old_stdin = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.StringIO(stdin)
     try:
         with redirect_stdout(out), redirect_stderr(err):
             try:
@@ -33,6 +40,7 @@ def run_cli(argv: list[str], cwd: Path = ROOT) -> tuple[int, str, str]:
                 code = int(exc.code or 0)
     finally:
         os.chdir(old)
+        sys.stdin = old_stdin
     return code, out.getvalue(), err.getvalue()
 
 
@@ -46,8 +54,10 @@ def format_run(code: int, out: str, err: str) -> str:
 
 @pytest.mark.parametrize("case", CLI_CASES, ids=[c.stem for c in CLI_CASES])
 def test_cli_output_is_golden(case: Path, request: pytest.FixtureRequest) -> None:
+    """NAME.args is the command line; NAME.stdin, if there is one, what is typed; NAME.out the output."""
     argv = shlex.split(case.read_text(encoding="utf-8"))
-    actual = format_run(*run_cli(argv))
+    typed = case.with_suffix(".stdin")
+    actual = format_run(*run_cli(argv, stdin=typed.read_text(encoding="utf-8") if typed.exists() else None))
     golden = case.with_suffix(".out")
     if request.config.getoption("--update-golden") or not golden.exists():
         golden.write_text(actual, encoding="utf-8")

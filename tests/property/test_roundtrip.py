@@ -373,6 +373,7 @@ declarations = st.one_of(
         type=st.none() | types,
         init=exprs,
         visibility=visibility,
+        unlisted=st.booleans(),
     ),
     st.builds(n.DefineDecl, name=names, params=params, body=exprs),
     st.builds(n.ProcedureDecl, name=names, params=params, body=blocks),

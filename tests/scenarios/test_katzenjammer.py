@@ -1000,6 +1000,22 @@ def test_kb_a15_mice_run_out_while_laying():
     assert state.ranking() == [[A], [B, C]]
 
 
+def test_announcements_count_one_mouse_and_one_joker_in_the_singular():
+    state = position(
+        {A: ["3"] * 4 + ["5"] * 4 + ["1"], B: [], C: []}, lot=["2", "4", "2"], jokers={B: [J]}, supply=4, log=True
+    )
+    play(state, (B, "pass"), (C, "pass"), (A, "bid one 1"), (A, "pay 1"))
+    play(state, (A, "lay a square of 3s (3 3 3 3)"), (A, "lay a square of 5s (5 5 5 5)"))
+    assert state.take_log() == ["P0 earns 3 mice; 1 left", "P0 earns 1 mouse; 0 left"]
+    play(state, (A, "stop laying squares"))
+    assert state.take_log() == [
+        "P1 has the most jokers (1) and gives back 5 mice",
+        "P0: 4 mice this round, 0 jokers; 4 mice in all",
+        "P1: -5 mice this round, 1 joker; -5 mice in all",
+        "P2: 0 mice this round, 0 jokers; 0 mice in all",
+    ]
+
+
 def test_kb_a15_square_after_the_supply_is_empty_earns_nothing():
     """KB-A15: a valued square laid once the supply is 0 earns 0 mice; its jokers still go in front."""
     state = position({A: ["5"] * 4 + ["4", "4", "4", J, "1"], B: [], C: []}, lot=["2", "3", "2"], supply=2)

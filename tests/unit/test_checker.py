@@ -465,6 +465,21 @@ def test_e302_wrong_argument_count() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("decl", "message"),
+    [
+        ("card var v = 0, unlisted", "a card variable is never listed in a player's view; it takes no 'unlisted'"),
+        ("var v = 0, hidden, unlisted", "a hidden variable is shown to nobody already; 'unlisted' says nothing more"),
+    ],
+)
+def test_e302_unlisted_where_nothing_is_listed(decl: str, message: str) -> None:
+    assert only(append(decl + "\n")) == ("E302", message, NEXT_LINE, 1, None)
+
+
+def test_unlisted_public_and_owner_variables_check() -> None:
+    assert diagnostics(append("var v = 0, unlisted\nplayer var w = 0, owner, unlisted\n")) == ()
+
+
 def test_e303_type_of_none() -> None:
     assert only(append("var v = none\n")) == (
         "E303",

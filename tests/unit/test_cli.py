@@ -18,6 +18,14 @@ from ruledsl.scenario import cards_in
 from ruledsl.unparse import format_source
 from tests.golden.test_golden import ROOT, run_cli
 
+
+class Terminal(io.StringIO):
+    """A terminal: what is typed at it, or its screen."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 MESSY = ROOT / "tests" / "golden" / "cli" / "fmt_messy.game"
 
 
@@ -108,10 +116,6 @@ class TestCheckSimulate:
         assert "error[E602]: option 'excuse' is yes or no, not 'maybe'" in err
 
     def test_progress_is_drawn_on_a_terminal_and_erased(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        class Terminal(io.StringIO):
-            def isatty(self) -> bool:
-                return True
-
         terminal = Terminal()
         monkeypatch.setattr(sys, "stderr", terminal)
         monkeypatch.setattr(sys, "stdout", io.StringIO())
@@ -260,7 +264,7 @@ class TestHumanPrompt:
         )
         monkeypatch.setattr(sys, "stdin", io.StringIO("take\nq\n"))
         code, out, _ = run_cli(["play", str(game), "--seats", "human,random"])
-        assert code == 0
+        assert code == cli.EXIT_UNFINISHED
         assert "'take' could be: take 1; take 2; take 3; take 4; take 5; take 6; and 3 more. Type more of it" in out
 
     def test_an_action_not_allowed_now_is_refused_with_the_rule_that_says_when(
@@ -268,7 +272,7 @@ class TestHumanPrompt:
     ) -> None:
         monkeypatch.setattr(sys, "stdin", io.StringIO("play the sailor\nzzz\nq\n"))
         code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random,random", "--seed", "2"])
-        assert code == 0
+        assert code == cli.EXIT_UNFINISHED
         lines = (ROOT / "games" / "quasenbo.game").read_text(encoding="utf-8").splitlines()
         line = next(i for i, text in enumerate(lines, 1) if text.strip().startswith("action place("))
         assert (
@@ -277,7 +281,126 @@ class TestHumanPrompt:
             "Type a number from 1 to 3, or 'help'."
         ) in out
         assert "'zzz' is not one of your actions now. Type a number from 1 to 3, or 'help'." in out
-        assert out.endswith("Game left unfinished.\n")
+        assert out.endswith("Game left unfinished after 0 actions.\n")
+
+
+# After P1 leads, P0 may snap out of turn or let it pass; then leading is his only move.
+SNAP = """\
+game "Snap"
+players 2
+zone deck: shared, hidden
+deck:
+    card "A"
+setup:
+    shuffle deck
+    go to play with seat 1
+phase play:
+    action lead:
+        label "lead"
+        open snap
+window snap for players after player:
+    action snap:
+        label "snap"
+        end game, winner player
+    pass:
+        label "let it pass"
+"""
+
+
+class TestForcedMoves:
+    @pytest.fixture
+    def snap(self, tmp_path: Path) -> str:
+        path = tmp_path / "snap.game"
+        path.write_text(SNAP, encoding="utf-8")
+        return str(path)
+
+    def test_a_lone_move_is_played_at_once_but_a_window_is_a_choice(
+        self, snap: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("let it pass\n"))
+        code, out, _ = run_cli(["play", snap, "--seats", "human,random", "--seed", "0"])
+        assert code == 0
+        # Letting the window pass is one of two choices: asked. Leading is the only move: played.
+        assert "  1) snap\n  2) let it pass\nP0 (you)> P0: let it pass\nP0 (you): lead (your only move)\n" in out
+        assert "1) lead" not in out
+
+    def test_confirm_forced_asks_for_it(self, snap: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("let it pass\n1\n"))
+        code, out, _ = run_cli(["play", snap, "--seats", "human,random", "--seed", "0", "--confirm-forced"])
+        assert code == 0
+        assert "  1) lead\nP0 (you)> P0: lead\n" in out and "your only move" not in out
+
+    def test_humans_sharing_a_keyboard_are_asked_even_for_a_lone_move(
+        self, snap: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # Played at once, it would show the others at the table that he had no choice.
+        monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\n\n1\n"))
+        code, out, _ = run_cli(["play", snap, "--seats", "human,human", "--seed", "0"])
+        assert code == 0
+        assert "=== P1\n--- round 1, phase play, clockwise\ndeck: 1 card\n  1) lead\nP1 (you)> " in out
+        assert "your only move" not in out
+
+
+class TestWhenTheHumansAreOut:
+    GAME = "tests/golden/cli/play_on.game"  # P0 goes out first; two bots play on for places
+
+    def test_at_a_terminal_they_may_fast_forward_to_the_result(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", Terminal("go out\nf\n"))
+        code, out, _ = run_cli(["play", self.GAME, "--seats", "human,random,random", "--seed", "1"])
+        assert code == 0
+        assert out.endswith(
+            "P0 (you)> P0: go out\n  P0 is out\n"
+            "You are out. Press Enter to watch the rest, or f to fast-forward to the result: "
+            "(2 actions fast-forwarded)\nResult: P0 wins\nRanking: P0; P2; P1\nReturns: P0 +1, P1 -1, P2 0\n"
+        )
+
+    def test_at_a_terminal_enter_watches_the_rest(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", Terminal("go out\n\n"))
+        code, out, _ = run_cli(["play", self.GAME, "--seats", "human,random,random", "--seed", "1"])
+        assert code == 0
+        assert "fast-forward to the result: P1: wait\nP2: go out\n  P2 is out\nResult: P0 wins\n" in out
+
+    def test_a_transcript_is_not_asked_and_shows_the_rest(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("go out\n"))
+        code, out, _ = run_cli(["play", self.GAME, "--seats", "human,random,random", "--seed", "1"])
+        assert code == 0
+        assert "You are out" not in out and "P1: wait\n" in out
+
+
+class TestUnfinished:
+    def test_leaving_records_the_game_as_unfinished_and_exits_3(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        log = tmp_path / "left.jsonl"
+        monkeypatch.setattr(sys, "stdin", io.StringIO("1\nq\n"))
+        code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random", "--seed", "2", "--log", str(log)])
+        assert code == cli.EXIT_UNFINISHED == 3
+        assert out.endswith(f"\nGame left unfinished after 2 actions.\nIts record, marked unfinished, is in {log}.\n")
+        record = json.loads(log.read_text(encoding="utf-8"))
+        assert record["unfinished"] is True and "returns" not in record
+        assert len(record["actions"]) == len(record["actors"]) == 2
+        code, out, _ = run_cli(["replay", str(log), "--as", "P0"])
+        assert code == 0
+        assert out.endswith("Result: the game was left unfinished after 2 actions\n")
+        assert out.count("your hand: ") == 2  # before his move, and where he left
+
+    def test_ctrl_c_records_it_too_and_exits_130(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        class Interrupted(io.StringIO):
+            def readline(self, *args: object) -> str:
+                raise KeyboardInterrupt
+
+        log = tmp_path / "cut.jsonl"
+        monkeypatch.setattr(sys, "stdin", Interrupted())
+        code, out, err = run_cli(["play", "quasenbo", "--seats", "human,random", "--seed", "2", "--log", str(log)])
+        assert (code, err) == (130, "\ninterrupted\n")
+        assert "Game left unfinished after 0 actions." in out
+        record = json.loads(log.read_text(encoding="utf-8"))
+        assert (record["actions"], record["unfinished"]) == ([], True)
+
+    def test_without_a_log_nothing_is_written(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random", "--seed", "2"])
+        assert code == 3 and out.endswith("\nGame left unfinished after 0 actions.\n")
 
 
 class TestHotSeat:
@@ -285,18 +408,14 @@ class TestHotSeat:
         # Enter, a move, Enter, a move: each player's hand appears only after his Enter.
         monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\n\n1\nq\n"))
         code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,human", "--seed", "2"])
-        assert code == 0
+        assert code == cli.EXIT_UNFINISHED
         handover = "=== pass the keyboard to P{0}; P{0}, press Enter when the others cannot see\n=== P{0}\n"
         first, second = out.index(handover.format(0)), out.index(handover.format(1))
         assert first < out.index("your hand: the Author") < second < out.index("your hand: the Painter")
         assert "\033[2J" not in out  # a transcript is no screen to clear
-        assert out.endswith("Game left unfinished.\n")
+        assert out.endswith("Game left unfinished after 2 actions.\n")
 
     def test_the_screen_is_cleared_on_a_terminal(self) -> None:
-        class Terminal(io.StringIO):
-            def isatty(self) -> bool:
-                return True
-
         out = Terminal()
         cli._hand_over(1, out, io.StringIO("\n"))
         assert out.getvalue().endswith("\033[2J\033[H=== P1\n")
@@ -323,7 +442,7 @@ class TestCardLabels:
     def test_hand_pile_and_menu_show_labels_while_the_moves_keep_names(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(sys, "stdin", io.StringIO("play the savage (3: leaves, wyrms)\nq\n"))
         code, out, _ = run_cli(["play", "quasenbo", "--players", "2", "--seats", "human,random", "--seed", "3"])
-        assert code == 0
+        assert code == cli.EXIT_UNFINISHED
         assert "pile: the Ace of Leaves\n" in out  # an Ace's name says it all
         assert "your hand: the Calamity (Crown: Wyrms), the Savage (3: Leaves, Wyrms), " in out
         assert "  1) play the Savage (3: Leaves, Wyrms)\n" in out

@@ -171,6 +171,9 @@ class TestDeclarations:
             var a = 1
             player var b: number = 0, hidden
             card var c: suit = none
+            var d = 0, unlisted
+            player var e = 0, owner, unlisted
+            var unlisted = 0
             """
         ) == (
             n.VarDecl(scope="game", name="a", type=None, init=n.Number(value=1)),
@@ -178,6 +181,9 @@ class TestDeclarations:
                 scope="player", name="b", type=n.NamedType(name="number"), init=n.Number(value=0), visibility="hidden"
             ),
             n.VarDecl(scope="card", name="c", type=n.NamedType(name="suit"), init=n.NoneLit()),
+            n.VarDecl(scope="game", name="d", type=None, init=n.Number(value=0), unlisted=True),
+            n.VarDecl(scope="player", name="e", type=None, init=n.Number(value=0), visibility="owner", unlisted=True),
+            n.VarDecl(scope="game", name="unlisted", type=None, init=n.Number(value=0)),
         )
 
     def test_define_with_params_and_indented_body(self) -> None:

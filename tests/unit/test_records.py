@@ -20,6 +20,7 @@ from ruledsl.records import (
     load_recorded_game,
     read_entries,
     read_records,
+    record_of_state,
     render_replay,
     replay,
     rules_hash,
@@ -76,6 +77,7 @@ class TestFiles:
             ("bundled", "yes", 'must be true or false, not "yes"'),
             ("ruledsl", 1, "must be a text, not 1"),
             ("max_actions", 0, "must be a whole number of at least 1, not 0"),
+            ("unfinished", 1, "must be true or false, not 1"),
             ("returns", [1, "x"], "must be a list of numbers, but item 2 is a text"),
             # An item is named by its kind alone: the labels of a record hold what each seat saw.
             (
@@ -498,6 +500,30 @@ phase play:
 """
 
 
+class TestUnfinished:
+    def test_a_game_left_before_its_end_is_marked_unfinished_and_replays_to_where_it_stopped(self) -> None:
+        game = ruledsl.load_game("quasenbo", players=2)
+        state = game.new_initial_state(seed=5)
+        for _ in range(3):
+            state.apply_action(state.legal_actions()[0])
+        # The third action was cut short by Ctrl-C: only the actions of the actors count.
+        record = record_of_state(game, 5, ["human", "random"], state, [0, 1])
+        assert record["unfinished"] is True and "returns" not in record
+        assert record["actions"] == [str(a) for a in state.history()[:2]]
+        assert replay(record, game).n_actions == 2
+        assert list(render_replay(record, game, None))[-1] == "Result: the game was left unfinished after 2 actions"
+
+    def test_a_finished_game_is_recorded_as_before(self) -> None:
+        game = ruledsl.load_game("quasenbo", players=2)
+        state = game.new_initial_state(seed=5)
+        actors = []
+        while not state.is_terminal():
+            actors.append(state.current_player())
+            state.apply_action(state.legal_actions()[0])
+        record = record_of_state(game, 5, ["first", "first"], state, actors)
+        assert "unfinished" not in record and record["returns"] == state.returns()
+
+
 class TestView:
     def test_a_variable_at_zero_is_shown(self) -> None:
         state = ruledsl.load_game("crazy_eights").new_initial_state(seed=0)
@@ -516,6 +542,22 @@ class TestView:
             "finished": [],
         }
         assert describe_view(obs, 0)[1:] == ["  a 0, e yes, f 0.0", "  mice: you 0"]
+
+    def test_an_unlisted_variable_is_observed_but_left_out_of_the_view(self, tmp_path: Path) -> None:
+        rules = tmp_path / "tally.game"
+        rules.write_text(
+            'game "Tally"\nplayers 2\nzone deck: shared, hidden\ndeck:\n    card "A"\n'
+            "var supply = 5\nvar tally = 0, unlisted\nplayer var mice = 1\nplayer var ties = 2, owner, unlisted\n"
+            "setup:\n    shuffle deck\nphase play:\n    action stop:\n        end game, winner player\n",
+            encoding="utf-8",
+        )
+        obs = ruledsl.load_game(str(rules)).new_initial_state(seed=0).observation(0)
+        # Bots and agents still know them, as their visibility says...
+        assert obs["variables"] == {"supply": 5, "tally": 0}
+        assert obs["player_variables"] == {"mice": [1, 1], "ties": [2, None]}
+        assert obs["unlisted"] == ["tally", "ties"]
+        # ...but a person is not shown them.
+        assert describe_view(obs, 0)[-2:] == ["  supply 5", "  mice: you 1, P1 1"]
 
     def test_a_player_offered_a_window_is_told_it_is_out_of_turn(self) -> None:
         obs = {
