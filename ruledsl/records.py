@@ -607,7 +607,7 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
     if state.is_terminal():
         yield from result_lines(state)
         return
-    if state.current_player() == viewer:
-        yield from describe_view(state.observation(viewer), viewer)  # what he had before him when he left
+    if state.current_player() == viewer:  # what he had before him when he left
+        yield from describe_view(state.observation(viewer), viewer, labels_by_name(state.prog))
     n = len(record["actions"])
     yield f"Result: the game was left unfinished after {n} action{'s' if n != 1 else ''}"

@@ -459,3 +459,16 @@ class TestCardLabels:
         assert all(labels[name] in shown for name in cards_in(state, "hand", 0))
         assert labels["the Savage"] == "the Savage (3: Leaves, Wyrms)"
         assert labels["the Ace of Moons"] == "the Ace of Moons"
+
+    def test_a_replay_shows_labels_to_the_end_of_an_unfinished_game(
+        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    ) -> None:
+        log = tmp_path / "left.jsonl"
+        monkeypatch.setattr(sys, "stdin", io.StringIO("1\nq\n"))
+        argv = ["play", "quasenbo", "--players", "2", "--seats", "human,random", "--seed", "3", "--log", str(log)]
+        assert run_cli(argv)[0] == cli.EXIT_UNFINISHED
+        code, out, _ = run_cli(["replay", str(log), "--as", "P0"])
+        assert code == 0
+        before_end = out.split("Result: the game was left unfinished")[0].splitlines()
+        last_hand = [line for line in before_end if line.startswith("your hand: ")][-1]
+        assert "the Calamity (Crown: Wyrms)" in last_hand
