@@ -68,7 +68,17 @@ from ruledsl.records import (
 from ruledsl.render import clipped, render, summary
 from ruledsl.resources import bundled_games
 from ruledsl.simulate import GameRecord as SimulatedGame
-from ruledsl.simulate import declared_actions, game_columns, game_row, plot, run_games, seats_for, summarize
+from ruledsl.simulate import (
+    declared_actions,
+    game_columns,
+    game_row,
+    p_text,
+    plot,
+    run_games,
+    seats_for,
+    signed,
+    summarize,
+)
 from ruledsl.unparse import format_source, unparse
 from ruledsl.validate import Report, deal_diagnostics, stuck_error, validate_checked
 
@@ -666,17 +676,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         declared_rules=game.program.events,
         behind_after=args.behind_after,
     )
-    stats = {
-        "game": game.name,
-        "file": args.game,
-        "rules_sha256": rules_hash(game),
-        "ruledsl": __version__,
-        "options": game.options,
-        "seed": args.seed,
-        "rotate": args.rotate,
-        "max_actions": game.max_actions,
-        **stats,
-    }
+    stats = {**_run_facts(game, args, game.options), **stats}
     stats["seconds"] = round(elapsed, 3)
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
@@ -714,17 +714,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     result = compare(name, shown, runs, games[0].players, args.rotate)
     others = {k: v for k, v in games[0].options.items() if k != name}
     if args.json:
-        result = {
-            "game": games[0].name,
-            "file": args.game,
-            "rules_sha256": rules_hash(games[0]),
-            "ruledsl": __version__,
-            "options": others,
-            "seats": seats,
-            "seed": args.seed,
-            "max_actions": games[0].max_actions,
-            **result,
-        }
+        result = {**_run_facts(games[0], args, others), "seats": seats, **result}
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
         header = [
@@ -739,6 +729,20 @@ def cmd_compare(args: argparse.Namespace) -> int:
             print(line)
         print(f"time {elapsed:.2f} s", file=sys.stderr)
     return EXIT_OK
+
+
+def _run_facts(game: Game, args: argparse.Namespace, options: dict[str, Any]) -> dict[str, Any]:
+    """What a JSON report names of its run: the rules and their hash, the version, options, seeds, bound."""
+    return {
+        "game": game.name,
+        "file": args.game,
+        "rules_sha256": rules_hash(game),
+        "ruledsl": __version__,
+        "options": options,
+        "seed": args.seed,
+        "rotate": args.rotate,
+        "max_actions": game.max_actions,
+    }
 
 
 def _vary(args: argparse.Namespace) -> tuple[str, list[str]]:
@@ -865,7 +869,7 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
                 s["wins"],
                 f"{s['win_rate']:.3f}",
                 _interval(s),
-                _signed(s["mean_return"]),
+                signed(s["mean_return"]),
             )
         )
     if stats["rotate"] or len(stats["agents"]) != len(stats["seats"]):
@@ -879,21 +883,22 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
                     a["wins"],
                     f"{a['win_rate']:.3f}",
                     _interval(a),
-                    _signed(a["mean_return"]),
+                    signed(a["mean_return"]),
                 )
             )
     f = stats["first_player"]
     if f["games"]:
         lines.append(
             f"first player (who took the first action): won {f['wins']} of the {f['games']} games won alone "
-            f"({f['win_rate']:.3f}, {_interval(f)}); expected {f['expected']:.3f}, binomial p = {_p(f['p_value'])}"
+            f"({f['win_rate']:.3f}, {_interval(f)}); expected {f['expected']:.3f}, binomial p = {p_text(f['p_value'])}"
         )
     else:
         lines.append("first player (who took the first action): no game was won alone, nothing to test")
     t = stats["seat_test"]
     if stats["players"] > 1 and t["games"]:
         lines.append(
-            f"seats, single wins: chi-square {t['chi2']:.2f} ({t['df']} df, {t['games']} games), p = {_p(t['p_value'])}"
+            f"seats, single wins: chi-square {t['chi2']:.2f} ({t['df']} df, {t['games']} games), "
+            f"p = {p_text(t['p_value'])}"
         )
     lines.append(
         f"draws {stats['draws']}, shared wins {stats['shared_wins']}, stopped at the action bound {stats['truncated']}"
@@ -931,11 +936,6 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
     return lines
 
 
-def _signed(x: float) -> str:
-    """'+0.250'; a mean that rounds to zero reads '+0.000', never '-0.000'."""
-    return f"{round(x, 3) + 0.0:+.3f}"
-
-
 def _shares_line(rows: dict[str, dict[str, Any]]) -> str:
     """'name 0.500 (1.5)' for each row, 'name never' for one that never happened; one row: without the name."""
     parts = []
@@ -943,10 +943,6 @@ def _shares_line(rows: dict[str, dict[str, Any]]) -> str:
         text = f"{a['share']:.3f} ({a['per_game']:.1f})" if a["games"] else "never"
         parts.append(text if len(rows) == 1 else f"{name} {text}")
     return ", ".join(parts)
-
-
-def _p(p: float) -> str:
-    return f"{p:.3g}" if p >= 0.0001 else "< 0.0001"
 
 
 class _Progress:

@@ -14,10 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ruledsl.simulate import GameRecord, binomial_p_value, wilson
-
-_Z95 = 1.959963984540054
-
+from ruledsl.simulate import Z95, GameRecord, binomial_p_value, p_text, signed, wilson
 
 # ============================================================================ paired tests
 
@@ -39,7 +36,7 @@ def paired_outcome(before: Sequence[bool], after: Sequence[bool]) -> dict[str, A
         rates.append({"count": k, "rate": k / n if n else None, "ci95": list(wilson(k, n))})
     diff = (gained - lost) / n if n else None
     if n and diff is not None:
-        half = _Z95 * math.sqrt(max(0.0, gained + lost - (gained - lost) ** 2 / n)) / n
+        half = Z95 * math.sqrt(max(0.0, gained + lost - (gained - lost) ** 2 / n)) / n
         interval: list[float] | None = [diff - half, diff + half]
     else:
         interval = None
@@ -77,7 +74,7 @@ def paired_mean(before: Sequence[float], after: Sequence[float]) -> dict[str, An
         return result
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
     se = sd / math.sqrt(n)
-    result["ci95"] = [mean - _Z95 * se, mean + _Z95 * se]
+    result["ci95"] = [mean - Z95 * se, mean + Z95 * se]
     result["p_value"] = math.erfc(abs(mean) / se / math.sqrt(2)) if se > 0 else (1.0 if mean == 0 else 0.0)
     return result
 
@@ -141,7 +138,7 @@ def compare(
 
 
 def _signed(x: float | None, digits: int) -> str:
-    return "n/a" if x is None else f"{x:+.{digits}f}".replace("-0.000", "+0.000")
+    return "n/a" if x is None else signed(x, digits)
 
 
 def _span(ci: Sequence[float] | None, digits: int) -> str:
@@ -149,7 +146,7 @@ def _span(ci: Sequence[float] | None, digits: int) -> str:
 
 
 def _p(p: float | None) -> str:
-    return "n/a" if p is None else f"{p:.3g}"
+    return "n/a" if p is None else p_text(p)
 
 
 def report_lines(result: dict[str, Any], header: Sequence[str]) -> list[str]:

@@ -2121,9 +2121,10 @@ class _Compiler:
         decl = self.c.label
         assert decl is not None
         labels: dict[str, str] = {}
+        naming = _Naming(names)
         for c, name in enumerate(names):
             try:
-                text = label(_Naming(names), None, c)
+                text = label(naming, None, c)
             except Exception as exc:  # a rule file's arithmetic: reported, never a traceback
                 raise load_error(
                     self.c, _LoadError(decl.text, f"the label of '{name}' cannot be worked out ({exc})")

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ruledsl.interpreter import GameState
 
 #: z for a two-sided 95% interval.
-_Z95 = 1.959963984540054
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
 
 @define
@@ -262,7 +262,7 @@ def _flag(value: bool) -> str:
 # ============================================================================ statistics
 
 
-def wilson(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """Return the Wilson score interval of a proportion (95% by default); (0, 1) with no trials."""
     if trials <= 0:
         return (0.0, 1.0)
@@ -272,6 +272,16 @@ def wilson(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
     # At 0 or all, a bound equals the rate exactly; rounding must not put the rate outside.
     return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+
+
+def signed(x: float, digits: int = 3) -> str:
+    """'+0.250': a value that rounds to zero reads '+0.000', never '-0.000'."""
+    return f"{round(x, digits) + 0.0:+.{digits}f}"
+
+
+def p_text(p: float) -> str:
+    """A p-value for people: three significant digits, and '< 0.0001' below that."""
+    return f"{p:.3g}" if p >= 0.0001 else "< 0.0001"
 
 
 def binomial_p_value(successes: int, trials: int, p: float) -> float:
