@@ -1486,13 +1486,8 @@ class _Compiler:
         # Each condition is tested in the loop of the last choice it uses, so that
         # conditions on no choice are tested once, before any loop.
         levels: list[list[n.Expr]] = [[] for _ in range(len(a.choices) + 1)]
-        for cj in _conjuncts(a.when):
-            used = _names_used(cj)
-            level = 0
-            for i, ch in enumerate(a.choices):
-                if ch.name in used:
-                    level = i + 1
-            levels[level].append(cj)
+        for cond, _reason, level in _clauses(a):
+            levels[level].append(cond)
         self.em.at(a.span)
         self._emit_level(a, info, bid, names, ctx, levels, 0, [])
 
@@ -2203,6 +2198,22 @@ def _ident(name: str) -> str:
 
 def _freeze(value: Any) -> Any:
     return tuple(sorted(value)) if isinstance(value, frozenset) else value
+
+
+def _clauses(a: n.ActionDecl) -> list[tuple[n.Expr, n.Expr | None, int]]:
+    """An action's conditions, in order: each with its reason (None: none given) and its
+    level, the number of choices made when it is tested (the last one it or its reason uses)."""
+    found: list[tuple[n.Expr, n.Expr | None]] = [(cj, None) for cj in _conjuncts(a.when)]
+    found += [(r.cond, r.reason) for r in a.requires]
+    out = []
+    for cond, reason in found:
+        used = _names_used(cond) | (set() if reason is None else _names_used(reason))
+        level = 0
+        for i, ch in enumerate(a.choices):
+            if ch.name in used:
+                level = i + 1
+        out.append((cond, reason, level))
+    return out
 
 
 def _conjuncts(e: n.Expr | None) -> list[n.Expr]:

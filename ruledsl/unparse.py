@@ -627,6 +627,8 @@ class _Writer:
             self.stmt(node, indent)
         elif isinstance(node, (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler)):
             self.item(node, indent)
+        elif isinstance(node, n.RequireClause):
+            self.require(node, indent)
         elif isinstance(node, (n.CardEntry, n.DeckIf, n.DeckRepeat)):
             self.entry(node, indent)
         else:
@@ -799,6 +801,8 @@ class _Writer:
                 self.add(indent, head + ":", at, opens=True)
             else:
                 self.cond_head(indent, head + " when ", item.when, at)
+            for clause in item.requires:
+                self.require(clause, indent + _INDENT)
             self.action_body(item.label, item.strength, item.body, indent + _INDENT)
         elif isinstance(item, n.PassDecl):
             self.add(indent, "pass:", at, opens=True)
@@ -811,6 +815,28 @@ class _Writer:
             self.block_head(indent, "when unsold:", at, item.body)
         else:
             raise TypeError(f"not a phase item: {type(item).__name__}")
+
+    def require(self, clause: n.RequireClause, indent: int) -> None:
+        """Add ``require COND, REASON`` on one line if it fits; else the reason (an ``if``
+        between texts) broken in parentheses, or else the condition."""
+        reason = ", " + _expr(clause.reason)
+        one_line = f"require {_expr(clause.cond)}{reason}"
+        at = _line(clause)
+        if indent + len(one_line) <= MAX_WIDTH:
+            self.add(indent, one_line, at)
+        elif _is_breakable(clause.reason):
+            head = f"require {_expr(clause.cond)}, ("
+            if indent + len(head) <= MAX_WIDTH or not _is_breakable(clause.cond):
+                self.add(indent, head, at)
+            else:
+                self.add(indent, "require (", at)
+                self.pieces(_break(clause.cond, indent + _COND_INDENT, 3, force=True), "), (")
+            self.pieces(_break(clause.reason, indent + _INDENT, 1, force=True), ")")
+        elif _is_breakable(clause.cond):
+            self.add(indent, "require (", at)
+            self.pieces(_break(clause.cond, indent + _COND_INDENT, 1, force=True), ")" + reason)
+        else:
+            self.add(indent, one_line, at)
 
     def action_body(self, label: n.Expr | None, strength: n.Expr | None, body: Sequence[n.Stmt], indent: int) -> None:
         if label is None and strength is None and not body:
