@@ -94,6 +94,15 @@ def resample(st: Any, player: int, rng: random.Random) -> Any:
     return _resample_once(st, player, rng, keep=keep)
 
 
+def deal_unseen(st: Any, player: int, rng: random.Random) -> Any:
+    """Return a copy of ``st`` with the cards ``player`` cannot see dealt anew, once.
+
+    Unlike ``resample``, the copy need not let anyone act: it is for asking what would
+    be true were the unseen cards elsewhere (is a refusal's reason one he could know?).
+    """
+    return _resample_once(st, player, rng, keep=())
+
+
 def _resample_once(st: Any, player: int, rng: random.Random, keep: tuple[int, ...]) -> Any:
     copy = st.clone()
     owner = st.prog.zone_owner
