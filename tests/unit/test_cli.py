@@ -272,6 +272,10 @@ class TestHumanPrompt:
         code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random,random", "--seed", "2"])
         assert code == cli.EXIT_UNFINISHED
         again = "Type a number from 1 to 3, or 'help'."
+        assert (
+            "'play the sailor' is not one of your actions now: "
+            f"the Sailor shares neither its rank nor a suit with the Ace of Knots. {again}"
+        ) in out
         assert f"'zzz' is not one of your actions now: no move of this game reads like that. {again}" in out
         assert (
             "'play the autor' is not one of your actions now: "

@@ -885,9 +885,9 @@ class TestSyntaxErrors:
         [
             ("shuffle stock", "shufle stock", "unknown statement 'shufle'", 39, 5, "did you mean 'shuffle'?"),
             ("deal 5 from", "dael 5 from", "unknown statement 'dael'", 40, 5, "did you mean 'deal'?"),
-            ("\nphase play:", "\nphsae play:", "unknown declaration 'phsae'", 54, 1, "did you mean 'phase'?"),
-            ('label "pass"', 'lable "pass"', "unknown statement 'lable'", 77, 9, "did you mean 'label'?"),
-            ("    action pass ", "    acton pass ", "unknown declaration 'acton'", 76, 5, "did you mean 'action'?"),
+            ("\nphase play:", "\nphsae play:", "unknown declaration 'phsae'", 55, 1, "did you mean 'phase'?"),
+            ('label "pass"', 'lable "pass"', "unknown statement 'lable'", 84, 9, "did you mean 'label'?"),
+            ("    action pass ", "    acton pass ", "unknown declaration 'acton'", 82, 5, "did you mean 'action'?"),
             ("\nzone hand:", "\nzoen hand:", "unknown declaration 'zoen'", 33, 1, "did you mean 'zone'?"),
             ('card "K{suit}"', 'crad "K{suit}"', "unknown declaration 'crad'", 29, 5, "did you mean 'card'?"),
         ],
