@@ -801,9 +801,7 @@ class _Writer:
                 self.add(indent, head + ":", at, opens=True)
             else:
                 self.cond_head(indent, head + " when ", item.when, at)
-            for clause in item.requires:
-                self.require(clause, indent + _INDENT)
-            self.action_body(item.label, item.strength, item.body, indent + _INDENT)
+            self.action_body(item.label, item.strength, item.body, indent + _INDENT, item.requires)
         elif isinstance(item, n.PassDecl):
             self.add(indent, "pass:", at, opens=True)
             self.action_body(item.label, None, item.body, indent + _INDENT)
@@ -838,9 +836,18 @@ class _Writer:
         else:
             self.add(indent, one_line, at)
 
-    def action_body(self, label: n.Expr | None, strength: n.Expr | None, body: Sequence[n.Stmt], indent: int) -> None:
-        if label is None and strength is None and not body:
-            raise ValueError("an action or pass has a label, a strength or an effect")
+    def action_body(
+        self,
+        label: n.Expr | None,
+        strength: n.Expr | None,
+        body: Sequence[n.Stmt],
+        indent: int,
+        requires: Sequence[n.RequireClause] = (),
+    ) -> None:
+        if label is None and strength is None and not body and not requires:
+            raise ValueError("an action or pass has a condition, a label, a strength or an effect")
+        for clause in requires:
+            self.require(clause, indent)
         if label is not None:
             self.add(indent, f"label {_expr(label)}", self._clause_line(label))
         if strength is not None:

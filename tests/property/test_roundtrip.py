@@ -303,7 +303,7 @@ actions = st.builds(
     strength=st.none() | exprs,
     body=st.lists(statements, max_size=2).map(tuple),
     otherwise=st.booleans(),
-).filter(lambda a: a.label is not None or a.strength is not None or bool(a.body))
+).filter(lambda a: a.label is not None or a.strength is not None or bool(a.body) or bool(a.requires))
 passes = st.builds(n.PassDecl, label=st.none() | exprs, body=st.lists(statements, max_size=2).map(tuple)).filter(
     lambda p: p.label is not None or bool(p.body)
 )
