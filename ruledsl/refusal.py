@@ -28,6 +28,7 @@ from ruledsl.runtime.state import Action, ActionDef, ChoiceCheck, ClauseCheck
 from ruledsl.unparse import unparse
 
 if TYPE_CHECKING:
+    from ruledsl.compiler import Program
     from ruledsl.interpreter import GameState
 
 #: The reason given when there is none the player may be told.
@@ -64,7 +65,7 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
     legal = st.legal_actions()
     if isinstance(move, str):
         wanted = normalise(move)
-        if any(wanted in (normalise(str(a)), normalise(_shown(st, a))) for a in legal):
+        if any(wanted in (normalise(str(a)), normalise(shown_action(a, st.prog))) for a in legal):
             return None
         reader = _Reader(st)
         readings = reader.read(wanted)
@@ -78,7 +79,7 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
         if move in legal:
             return None
         readings = [(move.defn, move.key)]
-    reason = _best(st, p, readings)
+    reason = _best(st.clone(), p, readings)  # nothing below changes a state; a copy makes sure of it
     if reason == NO_REASON:
         return reason
     rng = random.Random(st.n_actions * 1009 + p)
@@ -88,18 +89,17 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
     return reason
 
 
-def _shown(st: GameState, action: Action) -> str:
-    """An action as its player reads it in a menu: each card by its label."""
-    prog = st.prog
+def shown_action(action: Action, prog: Program) -> str:
+    """An action as a player reads it in a menu: each card by its label."""
     if prog.card_labels == prog.card_names or not action.defn.label_is_static:
         return str(action)
     labels = prog.card_labels
     return action.defn.label(action.key, lambda c: "a hidden card" if c is None else labels[c])
 
 
-def _best(st: GameState, p: int, readings: Sequence[tuple[ActionDef, tuple[Any, ...]]]) -> str:
-    """The reason given by the reading that passes the most tests (the first, when tied)."""
-    probe = st.clone()  # nothing below changes a state; a copy makes sure of it
+def _best(probe: GameState, p: int, readings: Sequence[tuple[ActionDef, tuple[Any, ...]]]) -> str:
+    """The reason given by the reading that passes the most tests (the first, when tied), in
+    a copy of the state."""
     best = (-1, NO_REASON)
     for defn, key in readings:
         progress, reason = _Walk(probe, p, defn, key).run()
