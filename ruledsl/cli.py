@@ -59,11 +59,10 @@ from ruledsl.records import (
     result_lines,
     rules_hash,
     show_value,
-    shown_action,
     version_note,
     write_records,
 )
-from ruledsl.refusal import NO_REASON, normalise
+from ruledsl.refusal import NO_REASON, normalise, shown_action
 from ruledsl.render import clipped, render, summary
 from ruledsl.resources import bundled_games
 from ruledsl.simulate import GameRecord as SimulatedGame

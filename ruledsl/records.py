@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from ruledsl.compiler import Program
     from ruledsl.game import Game
     from ruledsl.interpreter import GameState
-    from ruledsl.runtime.state import Action
 
 #: The "format" of records this module writes.
 FORMAT = "ruledsl-record/1"
@@ -539,14 +538,6 @@ def labels_by_name(prog: Program) -> dict[str, str]:
     if prog.card_labels == prog.card_names:
         return {}
     return dict(zip(prog.card_names, prog.card_labels))
-
-
-def shown_action(action: Action, prog: Program) -> str:
-    """An action as a player reads it in a menu: each card by its label."""
-    if prog.card_labels == prog.card_names or not action.defn.label_is_static:
-        return str(action)
-    labels = prog.card_labels
-    return action.defn.label(action.key, lambda c: "a hidden card" if c is None else labels[c])
 
 
 def show_value(v: Any) -> str:

@@ -118,10 +118,14 @@ def test_e201_unknown_name() -> None:
     )
 
 
+def drawing_requires(line: str) -> str:
+    """The minimal game, its action draw's condition written as the line ``require ...``."""
+    return replace("    action draw when deck is not empty:\n", f"    action draw:\n        {line}\n")
+
+
 def test_e201_unknown_name_in_a_reason() -> None:
     # A reason is read only when a move is refused, but its names are checked at load time.
-    require = '        require deck is not empty, "no {card_left}"\n'
-    text = replace("    action draw when deck is not empty:\n", "    action draw:\n" + require)
+    text = drawing_requires('require deck is not empty, "no {card_left}"')
     assert only(text)[:4] == ("E201", "unknown name 'card_left'", 11, 41)
 
 
@@ -143,13 +147,12 @@ def test_e106_require_is_a_keyword() -> None:
 
 
 def test_e301_a_reason_is_text() -> None:
-    require = "        require deck is not empty, 3\n"
-    text = replace("    action draw when deck is not empty:\n", "    action draw:\n" + require)
+    text = drawing_requires("require deck is not empty, 3")
     assert only(text)[:4] == ("E301", "expected text, found a number", 11, 36)
 
 
 def test_e301_a_require_condition_is_yes_or_no() -> None:
-    text = replace("    action draw when deck is not empty:\n", '    action draw:\n        require deck, "x"\n')
+    text = drawing_requires('require deck, "x"')
     assert only(text)[:3] == ("E301", "expected yes or no, found a zone", 11)
 
 
