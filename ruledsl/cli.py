@@ -529,7 +529,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     agents = {q: make_agent(spec, agent_seed(args.seed, q)) for q, spec in enumerate(seats) if q not in humans}
     out = sys.stdout
     viewer = humans[0] if len(humans) == 1 else None
-    state = game.new_initial_state(seed=args.seed, log=True, track=needs_tracking(agents.values()))
+    try:
+        state = game.new_initial_state(seed=args.seed, log=True, track=needs_tracking(agents.values()))
+    except RuleRuntimeError as exc:  # the setup failed: a game of no action
+        return _stuck(exc, args.log, build_record(game, args.seed, seats, [], [], None, False, error=exc))
     label = ", ".join(f"P{q} {spec}" for q, spec in enumerate(seats))
     options = _options_text(game.options)
     print(
@@ -582,6 +585,9 @@ def cmd_play(args: argparse.Namespace) -> int:
                 # A transcript (input that is no terminal) has nobody to ask: it shows the game to its end.
                 if sys.stdin.isatty() and not _watch_the_rest(len(humans), out, sys.stdin):
                     skipped_from = len(actors)
+    except RuleRuntimeError as exc:
+        thinking.close()
+        return _stuck(exc, args.log, record_of_state(game, args.seed, seats, state, actors, exc))
     except (EOFError, KeyboardInterrupt) as stop:
         thinking.close()
         n = len(actors)
@@ -600,6 +606,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.log:
         _write_log(args.log, [record_of_state(game, args.seed, seats, state, actors)])
     return EXIT_OK
+
+
+def _games(k: int) -> str:
+    return f"{k} game{'s' if k != 1 else ''}"
+
+
+def _stuck(error: RuleRuntimeError, log: str | None, record: dict[str, Any]) -> int:
+    """Report the rule error that stopped a game played, and record the game with it; return exit code 70."""
+    _print_diagnostics(error.diagnostics, sys.stderr)
+    if log:
+        _write_log(log, [record])
+        print(f"Its record, marked stuck, is in {log}.")
+    return EXIT_RUNTIME
 
 
 # ============================================================================ simulate
@@ -651,10 +670,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         nonlocal done
         done += 1
         if args.log:
-            _write_log(
-                args.log, [build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated)]
-            )
-        if args.csv:
+            returns = None if r.error is not None else r.returns
+            record = build_record(game, r.seed, r.agents, r.labels or [], r.actors, returns, r.truncated, error=r.error)
+            _write_log(args.log, [record])
+        if args.csv and r.error is None:  # a stuck game has no returns, no winner, no outcome to write
             _write_table(args.csv, [game_row(r, args.behind_after)], "a")
         if not args.json:
             bar.add(1, args.n)
@@ -667,6 +686,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if kept:
             print(f"\n{done} finished game{'s' if done != 1 else ''} of {args.n} kept in {kept}", file=sys.stderr)
         raise
+    except RuleRuntimeError as exc:
+        # Like play, the run stops at the first game the rules stop: the rules need mending first.
+        _print_diagnostics(exc.diagnostics, sys.stderr)
+        before = done - 1
+        note = f"the rules stopped game {done} of {args.n} (seed {args.seed + before}), and the run with it"
+        if args.log:
+            note += f"; {args.log} holds its record, marked stuck" + (
+                f", after those of the {_games(before)} before it" if before else ""
+            )
+        if args.csv:
+            rows = f"the rows of the {_games(before)} before it" if before else "no row"
+            note += f"; {args.csv} holds {rows} (a stuck game has no result)"
+        print(note, file=sys.stderr)
+        return EXIT_RUNTIME
     elapsed = time.perf_counter() - started
     stats = summarize(
         records,

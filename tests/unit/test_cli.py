@@ -82,6 +82,7 @@ class TestFmt:
 
 
 STUCK = "tests/golden/cli/check_stuck.game"
+FLAKY = "tests/golden/cli/flaky.game"  # drawing the c5 divides by zero: seed 0 ends, seed 1 fails in action 2
 
 
 class TestCheckSimulate:
@@ -134,6 +135,45 @@ class TestStuck:
         assert code == 70
         assert "error[R506]: P2 has no legal action in phase 'play', but the game is not over" in err
         assert "Traceback" not in err
+
+    def test_play_logs_the_game_marked_stuck_and_replay_meets_the_error_again(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        log = tmp_path / "stuck.jsonl"
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        argv = ["play", STUCK, "--players", "3", "--seats", "random,human,random", "--seed", "0", "--log", str(log)]
+        code, out, err = run_cli(argv)
+        assert code == cli.EXIT_RUNTIME == 70
+        assert out.endswith(f"P1 (you): draw (your only move)\nIts record, marked stuck, is in {log}.\n")
+        assert err.startswith(f"{STUCK}:21:1: error[R506]: P2 has no legal action") and "Traceback" not in err
+        record = json.loads(log.read_text(encoding="utf-8"))
+        assert (record["stuck"], record["error"]["code"], len(record["actions"])) == (True, "R506", 5)
+        assert "returns" not in record and "unfinished" not in record
+        code, out, again = run_cli(["replay", str(log), "--as", "P2"])
+        assert code == 70
+        assert out.endswith("P0: draw\nP1: draw\n")
+        assert again.splitlines()[1:] == err.splitlines()[1:]  # the same error, the rule file named from the log
+        assert "Traceback" not in again
+
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    def test_simulate_logs_the_games_before_and_the_one_stopped(self, jobs: str, tmp_path: Path) -> None:
+        log, table = tmp_path / "flaky.jsonl", tmp_path / "flaky.csv"
+        argv = ["simulate", FLAKY, "-n", "6", "--jobs", jobs, "--log", str(log), "--csv", str(table)]
+        code, out, err = run_cli(argv)
+        assert (code, out) == (70, "")
+        assert err.endswith(
+            f"the rules stopped game 2 of 6 (seed 1), and the run with it; {log} holds its record, marked stuck, "
+            f"after those of the 1 game before it; {table} holds the rows of the 1 game before it "
+            "(a stuck game has no result)\n"
+        )
+        records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+        assert [(r["seed"], r.get("stuck", False), "returns" in r) for r in records] == [
+            (0, False, True),
+            (1, True, False),
+        ]
+        assert records[1]["actions"] == ["draw", "draw"]  # the second is the one the rules failed in
+        assert [line.split(",")[0] for line in table.read_text().splitlines()] == ["seed", "0"]
+        assert run_cli(["replay", str(log), "--game", "2"])[0] == 70
 
     def test_an_error_comes_back_from_a_worker_process(self) -> None:
         error = IllegalActionError("not now", [Diagnostic("R505", "not now", hint="wait")])

@@ -11,6 +11,7 @@ import pytest
 
 import ruledsl
 from ruledsl import cli
+from ruledsl.errors import RuleRuntimeError
 from ruledsl.records import (
     FORMAT,
     RecordError,
@@ -26,7 +27,7 @@ from ruledsl.records import (
     rules_hash,
     write_records,
 )
-from ruledsl.simulate import play_game
+from ruledsl.simulate import play_game, run_games
 from tests.golden.test_golden import run_cli
 
 
@@ -522,6 +523,135 @@ class TestUnfinished:
             state.apply_action(state.legal_actions()[0])
         record = record_of_state(game, 5, ["first", "first"], state, actors)
         assert "unfinished" not in record and record["returns"] == state.returns()
+
+
+FLAKY = "tests/golden/cli/flaky.game"  # drawing the c5 divides by zero: seed 0 ends, seed 1 fails in action 2
+STUCK = "tests/golden/cli/check_stuck.game"  # with 3 players, P2 has no legal action after 5 actions
+
+
+class TestStuck:
+    """A game the rules stopped is recorded up to the error, with it, and its replay meets it again."""
+
+    @staticmethod
+    def stopped(path: str, players: int, seed: int) -> tuple[ruledsl.Game, dict, RuleRuntimeError]:
+        game = ruledsl.load_game(path, players=players)
+        r = play_game(game, seed, ["random"] * players, keep_labels=True)
+        assert r.error is not None
+        return game, record_of_state_of(game, r.seed, r.labels or [], r.actors, r.error), r.error
+
+    def test_an_action_the_rules_failed_in_is_recorded_with_the_error(self) -> None:
+        game = ruledsl.load_game(FLAKY, players=2)
+        state = game.new_initial_state(seed=1)
+        state.apply_action(state.legal_actions()[0])
+        with pytest.raises(RuleRuntimeError) as failed:
+            state.apply_action(state.legal_actions()[0])
+        record = record_of_state(game, 1, ["random", "random"], state, [0], failed.value)
+        assert (record["actions"], record["actors"]) == (["draw", "draw"], [0, 1])
+        assert record["stuck"] is True and "returns" not in record and "unfinished" not in record
+        assert record["error"] == {
+            "code": "R504",
+            "message": "division by zero",
+            "line": 28,
+            "column": 13,
+            "end_line": 28,
+            "end_column": 26,
+            "hint": None,
+        }
+        with pytest.raises(RuleRuntimeError) as again:
+            replay(record, game)
+        assert again.value.diagnostics == failed.value.diagnostics
+
+    def test_a_player_without_a_legal_action_is_met_again_at_the_end(self) -> None:
+        game, record, error = self.stopped(STUCK, 3, 0)
+        assert (len(record["actions"]), record["error"]["code"]) == (5, "R506")
+        lines = []
+        with pytest.raises(RuleRuntimeError) as again:
+            lines.extend(render_replay(record, game, 2))
+        assert again.value.diagnostics == error.diagnostics
+        assert lines[-1] == "P1: draw"  # the actions up to it, then no result: the error
+
+    def test_simulate_hands_on_the_stopped_game_then_raises(self) -> None:
+        game = ruledsl.load_game(FLAKY, players=2)
+        seen = []
+        with pytest.raises(RuleRuntimeError):
+            run_games(game, [0, 1, 2], ["random", "random"], progress=seen.append, keep_labels=True)
+        assert [(r.seed, r.error is None) for r in seen] == [(0, True), (1, False)]
+        assert (seen[1].returns, seen[1].actors, seen[1].labels) == ([], [0, 1], ["draw", "draw"])
+
+    def test_a_setup_that_fails_is_a_game_of_no_action(self, tmp_path: Path) -> None:
+        rules = tmp_path / "broken.game"
+        rules.write_text(
+            'game "Broken"\nplayers 2\nzone deck: shared, hidden\ndeck:\n    card "A"\nvar x = 0\n'
+            "setup:\n    set x = 1 / x\nphase play:\n    action stop:\n        end game, winner player\n",
+            encoding="utf-8",
+        )
+        game = ruledsl.load_game(str(rules))
+        r = play_game(game, 0, ["random", "random"], keep_labels=True)
+        assert r.error is not None and (r.actors, r.labels) == ([], [])
+        record = record_of_state_of(game, 0, [], [], r.error)
+        with pytest.raises(RuleRuntimeError) as again:
+            replay(record, game)
+        assert again.value.diagnostics == r.error.diagnostics
+
+    def test_an_error_the_replay_does_not_meet_is_shown_as_recorded(self) -> None:
+        # As when a bot met it looking ahead: the real game had legal actions there.
+        game, record, error = self.stopped(FLAKY, 2, 1)
+        record = {**record, "actions": record["actions"][:1], "actors": record["actors"][:1]}
+        with pytest.raises(RuleRuntimeError) as shown:
+            replay(record, game)
+        (d,) = shown.value.diagnostics
+        (e,) = error.diagnostics
+        assert (d.code, d.message, d.line, d.column, d.end_line, d.end_column, d.path) == (
+            e.code,
+            e.message,
+            e.line,
+            e.column,
+            e.end_line,
+            e.end_column,
+            e.path,
+        )
+        assert d.hint is not None and d.hint.startswith("as recorded: the replay does not meet this error itself")
+        without = {k: v for k, v in record.items() if k != "error"}
+        with pytest.raises(RecordError, match="the record says the rules stopped its game after 1 action, but"):
+            replay(without, game)
+
+    def test_a_stuck_record_whose_game_ends_is_refused(self) -> None:
+        record = simulated("quasenbo", 2, 0, ["random", "random"])
+        record = {**record, "stuck": True, "error": {"code": "R506", "message": "stuck"}}
+        with pytest.raises(RecordError, match=r"the rules stopped its game after \d+ actions, but the game ends there"):
+            replay(record, load_recorded_game(record))
+
+    @pytest.mark.parametrize(
+        ("key", "value", "wrong"),
+        [
+            ("stuck", "yes", 'must be true or false, not "yes"'),
+            (
+                "error",
+                "R506",
+                "must be an object of the error's code, message and hint (texts) and place (whole "
+                'numbers), not "R506"',
+            ),
+            (
+                "error",
+                {"code": "R506", "message": "m", "line": [1]},
+                "must be an object of the error's code, "
+                "message and hint (texts) and place (whole numbers), but 'line' is a list",
+            ),
+            ("error", {"code": "R506"}, "lacks its code or its message"),
+        ],
+    )
+    def test_fields_of_the_wrong_kind_are_named(self, key: str, value: object, wrong: str, tmp_path: Path) -> None:
+        path = tmp_path / "bad.jsonl"
+        write_records(path, [{**simulated("quasenbo", 2, 0, ["random", "random"]), key: value}])
+        with pytest.raises(RecordError) as info:
+            read_records(path)
+        assert str(info.value) == f"{path}:1: the record's '{key}' {wrong}"
+
+
+def record_of_state_of(game: ruledsl.Game, seed: int, labels: list[str], actors: list[int], error: Exception) -> dict:
+    """The record of a simulated game the rules stopped, as simulate --log writes it."""
+    assert isinstance(error, RuleRuntimeError)
+    return build_record(game, seed, ["random"] * game.players, labels, actors, None, False, error=error)
 
 
 class TestView:
