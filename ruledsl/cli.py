@@ -56,6 +56,7 @@ from ruledsl.records import (
     labels_by_name,
     load_recorded_game,
     read_entries,
+    record_of_game,
     record_of_state,
     render_replay,
     result_lines,
@@ -670,9 +671,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         nonlocal done
         done += 1
         if args.log:
-            returns = None if r.error is not None else r.returns
-            record = build_record(game, r.seed, r.agents, r.labels or [], r.actors, returns, r.truncated, error=r.error)
-            _write_log(args.log, [record])
+            _write_log(args.log, [record_of_game(game, r, args.rotate)])
         if args.csv and r.error is None:  # a stuck game has no returns, no winner, no outcome to write
             _write_table(args.csv, [game_row(r, args.behind_after)], "a")
         if not args.json:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from ruledsl.game import Game
     from ruledsl.interpreter import GameState
     from ruledsl.runtime.state import Action
+    from ruledsl.simulate import GameRecord as PlayedGame
 
 #: The "format" of records this module writes.
 FORMAT = "ruledsl-record/1"
@@ -71,14 +72,17 @@ def build_record(
     returns: Sequence[float] | None,
     truncated: bool,
     *,
+    rotate: bool = False,
     error: RuleDslError | None = None,
 ) -> dict[str, Any]:
     """Return the record of one game as a JSON-serialisable dict.
 
-    A game that did not end has no ``returns`` (None): it is marked ``"stuck": true``,
-    with the ``error`` that stopped it, or else ``"unfinished": true`` (left by its
-    player). A bundled game is recorded by its file's name; another rule file by its
-    absolute path, which ``write_records`` names from the folder of the file it writes.
+    ``seats`` are the agents of this game, seat by seat; ``rotate`` says whether its run
+    rotated them from game to game (``simulate --rotate``). A game that did not end has no
+    ``returns`` (None): it is marked ``"stuck": true``, with the ``error`` that stopped it,
+    or else ``"unfinished": true`` (left by its player). A bundled game is recorded by its
+    file's name; another rule file by its absolute path, which ``write_records`` names from
+    the folder of the file it writes.
     """
     file, bundled = _recorded_file(game.file, game.path)
     record: dict[str, Any] = {
@@ -93,6 +97,7 @@ def build_record(
         "max_actions": game.max_actions,
         "seed": seed,
         "seats": list(seats),
+        "rotate": rotate,
         "actions": list(actions),
         "actors": list(actors),
     }
@@ -130,6 +135,23 @@ def _recorded_file(file: Path | None, shown: str) -> tuple[str, bool]:
         return shown, False
     name = bundled_name(file)
     return (f"{name}.game", True) if name is not None else (str(file), False)
+
+
+def record_of_game(game: Game, played: PlayedGame, rotate: bool = False) -> dict[str, Any]:
+    """Return the record of a game ``simulate`` played, its labels kept: as it ended, or stuck with its error."""
+    returns = None if played.error is not None else played.returns
+    labels = played.labels or []
+    return build_record(
+        game,
+        played.seed,
+        played.agents,
+        labels,
+        played.actors,
+        returns,
+        played.truncated,
+        rotate=rotate,
+        error=played.error,
+    )
 
 
 def record_of_state(
@@ -377,6 +399,7 @@ _FIELDS: dict[str, tuple[bool, Callable[[Any], bool], Callable[[Any], bool] | No
     "max_actions": (False, lambda v: _whole(v) and v >= 1, None, "a whole number of at least 1"),
     "seed": (True, _whole, None, "a whole number"),
     "seats": (False, lambda v: isinstance(v, list), _text, "a list of agents (texts)"),
+    "rotate": (False, _flag, None, "true or false"),
     "actions": (True, lambda v: isinstance(v, list), _text, "a list of action labels (texts)"),
     "actors": (False, lambda v: isinstance(v, list), _whole, "a list of seats (whole numbers)"),
     "returns": (False, lambda v: isinstance(v, list), lambda x: _whole(x) or isinstance(x, float), "a list of numbers"),

@@ -16,11 +16,11 @@ from ruledsl.records import (
     FORMAT,
     RecordError,
     another_run,
-    build_record,
     describe_view,
     load_recorded_game,
     read_entries,
     read_records,
+    record_of_game,
     record_of_state,
     render_replay,
     replay,
@@ -34,7 +34,7 @@ from tests.golden.test_golden import run_cli
 def simulated(name: str, players: int, seed: int, seats: list[str]) -> dict:
     game = ruledsl.load_game(name, players=players)
     r = play_game(game, seed, seats, keep_labels=True)
-    return build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated)
+    return record_of_game(game, r)
 
 
 class TestFiles:
@@ -79,6 +79,7 @@ class TestFiles:
             ("ruledsl", 1, "must be a text, not 1"),
             ("max_actions", 0, "must be a whole number of at least 1, not 0"),
             ("unfinished", 1, "must be true or false, not 1"),
+            ("rotate", "no", 'must be true or false, not "no"'),
             ("returns", [1, "x"], "must be a list of numbers, but item 2 is a text"),
             # An item is named by its kind alone: the labels of a record hold what each seat saw.
             (
@@ -157,9 +158,7 @@ class TestReplay:
     def test_options_are_kept(self) -> None:
         game = ruledsl.load_game("quasenbo", players=2, options={"excuse": "true", "hand_size": "5"})
         r = play_game(game, 3, ["random", "random"], keep_labels=True)
-        record = json.loads(
-            json.dumps(build_record(game, 3, r.agents, r.labels or [], r.actors, r.returns, r.truncated))
-        )
+        record = json.loads(json.dumps(record_of_game(game, r)))
         again = load_recorded_game(record)
         assert again.options == game.options
         assert replay(record, again).returns() == r.returns
@@ -171,7 +170,7 @@ class TestReplay:
         shutil.copy(ruledsl.bundled_games()["quasenbo"], rules)
         game = ruledsl.load_game(str(rules), players=2)
         r = play_game(game, 1, ["random", "random"], keep_labels=True)
-        record = build_record(game, 1, r.agents, r.labels or [], r.actors, r.returns, r.truncated)
+        record = record_of_game(game, r)
         assert replay(record, load_recorded_game(record)).returns() == r.returns
         return rules, record
 
@@ -398,7 +397,7 @@ class TestRuleFiles:
         game = ruledsl.load_game(str(root / "rules" / "my.game"), players=2)
         r = play_game(game, 1, ["random", "random"], keep_labels=True)
         log = root / "logs" / "games.jsonl"
-        write_records(log, [build_record(game, 1, r.agents, r.labels or [], r.actors, r.returns, r.truncated)])
+        write_records(log, [record_of_game(game, r)])
         return log
 
     def test_rules_and_records_moved_together_still_replay(
@@ -537,7 +536,7 @@ class TestStuck:
         game = ruledsl.load_game(path, players=players)
         r = play_game(game, seed, ["random"] * players, keep_labels=True)
         assert r.error is not None
-        return game, record_of_state_of(game, r.seed, r.labels or [], r.actors, r.error), r.error
+        return game, record_of_game(game, r), r.error
 
     def test_an_action_the_rules_failed_in_is_recorded_with_the_error(self) -> None:
         game = ruledsl.load_game(FLAKY, players=2)
@@ -588,7 +587,7 @@ class TestStuck:
         game = ruledsl.load_game(str(rules))
         r = play_game(game, 0, ["random", "random"], keep_labels=True)
         assert r.error is not None and (r.actors, r.labels) == ([], [])
-        record = record_of_state_of(game, 0, [], [], r.error)
+        record = record_of_game(game, r)
         with pytest.raises(RuleRuntimeError) as again:
             replay(record, game)
         assert again.value.diagnostics == r.error.diagnostics
@@ -646,12 +645,6 @@ class TestStuck:
         with pytest.raises(RecordError) as info:
             read_records(path)
         assert str(info.value) == f"{path}:1: the record's '{key}' {wrong}"
-
-
-def record_of_state_of(game: ruledsl.Game, seed: int, labels: list[str], actors: list[int], error: Exception) -> dict:
-    """The record of a simulated game the rules stopped, as simulate --log writes it."""
-    assert isinstance(error, RuleRuntimeError)
-    return build_record(game, seed, ["random"] * game.players, labels, actors, None, False, error=error)
 
 
 class TestView:
@@ -790,6 +783,32 @@ class TestCommandLine:
         code, out, err = run_cli(["replay", str(log), "--rules", "katzenjammer_blues"])
         assert (code, out) == (2, "")
         assert "'katzenjammer_blues' is another game ('Katzenjammer Blues') than the one recorded ('Quäsenbö')" in err
+
+    def test_records_of_a_rotating_run_say_who_sat_where_and_agree_with_the_summary(self, tmp_path: Path) -> None:
+        log = tmp_path / "rotated.jsonl"
+        argv = ["simulate", "quasenbo", "-n", "6", "--seats", "random,first", "--rotate", "--json", "--log", str(log)]
+        code, out, _ = run_cli(argv)
+        assert code == 0
+        records = read_records(log)
+        assert [r["seats"] for r in records] == [["random", "first"], ["first", "random"]] * 3
+        assert all(r["rotate"] is True for r in records)
+        # Grouped by agent from the records alone, as a researcher would: the summary's figures.
+        seat_games: dict[str, int] = {}
+        wins: dict[str, int] = {}
+        for r in records:
+            best = max(r["returns"])
+            for seat, agent in enumerate(r["seats"]):
+                seat_games[agent] = seat_games.get(agent, 0) + 1
+                won = r["returns"][seat] == best and min(r["returns"]) != best and not r["truncated"]
+                wins[agent] = wins.get(agent, 0) + won
+        summary = {a["agent"]: (a["seat_games"], a["wins"]) for a in json.loads(out)["agents"]}
+        assert summary == {agent: (seat_games[agent], wins[agent]) for agent in seat_games}
+
+    def test_records_of_runs_that_do_not_rotate_say_so(self, tmp_path: Path) -> None:
+        log = tmp_path / "fixed.jsonl"
+        assert run_cli(["simulate", "quasenbo", "-n", "2", "--seats", "random,first", "--log", str(log)])[0] == 0
+        assert run_cli(["play", "quasenbo", "--seats", "random,first", "--seed", "0", "--log", str(log)])[0] == 0
+        assert [(r["seats"], r["rotate"]) for r in read_records(log)] == [(["random", "first"], False)] * 3
 
     def test_simulate_json_has_every_metric(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert cli.main(["simulate", "quasenbo", "-n", "6", "--seats", "random,first", "--rotate", "--json"]) == 0
