@@ -328,7 +328,7 @@ def _load(args: argparse.Namespace, extra: dict[str, str] | None = None) -> Game
     players = args.players
     seats = getattr(args, "seats", None)
     options = {**_parse_options(args.option or []), **(extra or {})}
-    max_actions = getattr(args, "max_actions", DEFAULT_MAX_ACTIONS)
+    max_actions = args.max_actions
     if seats:
         _check_specs(seats)  # a mistyped agent is the mistake to report, not the count it implies
     if players is not None or not seats:
@@ -517,6 +517,7 @@ def _watch_the_rest(humans: int, out: TextIO, inp: TextIO) -> bool:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    _check_max_actions(args)
     game = _load(args)
     _open_log(args.log)
     interactive = sys.stdin.isatty()
@@ -538,7 +539,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     options = _options_text(game.options)
     print(
         f"{game.name}: {game.players} players ({label}), seed {args.seed}"
-        + (f"; options: {options}" if options else ""),
+        + (f"; options: {options}" if options else "")
+        + (f"; at most {game.max_actions:,} actions" if game.max_actions != DEFAULT_MAX_ACTIONS else ""),
         file=out,
     )
     if any(agent.omniscient for agent in agents.values()):
@@ -625,10 +627,15 @@ def _stuck(error: RuleRuntimeError, log: str | None, record: dict[str, Any]) -> 
 # ============================================================================ simulate
 
 
-def _check_batch(args: argparse.Namespace) -> None:
-    """Refuse the numbers of a batch of bot games that cannot be: before loading the game."""
+def _check_max_actions(args: argparse.Namespace) -> None:
+    """Refuse an action bound below 1: before loading the game."""
     if args.max_actions < 1:
         raise _Usage(f"--max-actions takes a number of actions of at least 1, not {args.max_actions}")
+
+
+def _check_batch(args: argparse.Namespace) -> None:
+    """Refuse the numbers of a batch of bot games that cannot be: before loading the game."""
+    _check_max_actions(args)
     if args.n < 1:
         raise _Usage("-n must be at least 1")
     if args.jobs < 1:
@@ -1227,9 +1234,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=seed, help=seed_help)
         p.add_argument("--seats", metavar="AGENT,...", help=seats_help)
 
-    def batch_args(p: argparse.ArgumentParser, n: int, n_help: str, printed: str) -> None:
-        """The arguments of a batch of bot games: how many, how long at most, in how many processes."""
-        p.add_argument("-n", type=int, default=n, help=n_help)
+    def max_actions_arg(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--max-actions",
             type=int,
@@ -1238,6 +1243,11 @@ def build_parser() -> argparse.ArgumentParser:
             help="stop a game after N actions, counted as stopped at the action bound "
             f"(default {DEFAULT_MAX_ACTIONS:,})",
         )
+
+    def batch_args(p: argparse.ArgumentParser, n: int, n_help: str, printed: str) -> None:
+        """The arguments of a batch of bot games: how many, how long at most, in how many processes."""
+        p.add_argument("-n", type=int, default=n, help=n_help)
+        max_actions_arg(p)
         p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
         p.add_argument("--json", action="store_true", help=f"print {printed} as JSON")
         p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
@@ -1266,6 +1276,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="ask for your move even when it is your only one (by default it is played at once)",
     )
+    max_actions_arg(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(

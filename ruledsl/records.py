@@ -679,7 +679,7 @@ def result_lines(state: GameState) -> list[str]:
     """Render the end of a game: the winner or the ranking, and the returns."""
     ret = state.returns()
     if state.truncated:
-        return [f"Result: stopped after {state.n_actions} actions without an end; counted as a draw"]
+        return [f"Result: stopped at the action bound, after {state.n_actions:,} actions, without an end: no winner"]
     best = max(ret)
     if min(ret) == best:
         return ["Result: a draw"]

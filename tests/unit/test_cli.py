@@ -269,6 +269,42 @@ class TestPlayAndSimulateArguments:
         assert (code, out, err) == (2, "", "ruledsl: error: --jobs must be at least 1\n")
 
 
+class TestPlayMaxActions:
+    """play --max-actions: simulate's bound, checked and recorded alike; a game that meets it is truncated."""
+
+    def test_a_game_stopped_at_the_bound_says_so_is_logged_truncated_and_replays_to_there(self, tmp_path: Path) -> None:
+        log = tmp_path / "bounded.jsonl"
+        argv = ["play", "quasenbo", "--seats", "random,random", "--seed", "3", "--max-actions", "12", "--log", str(log)]
+        code, out, _ = run_cli(argv)
+        assert code == cli.EXIT_OK
+        assert out.splitlines()[0].endswith("; at most 12 actions")
+        assert out.endswith("Result: stopped at the action bound, after 12 actions, without an end: no winner\n")
+        record = json.loads(log.read_text(encoding="utf-8"))
+        assert (record["max_actions"], record["truncated"], record["returns"]) == (12, True, [0.0, 0.0])
+        assert len(record["actions"]) == 12 and "unfinished" not in record
+        code, replayed, _ = run_cli(["replay", str(log)])
+        assert code == 0 and replayed.splitlines()[-1] == out.splitlines()[-1]
+
+    def test_a_game_that_ends_within_the_bound_is_as_without_it(self) -> None:
+        base = ["play", "quasenbo", "--seats", "random,random", "--seed", "3"]
+        code, out, _ = run_cli(base)
+        bounded = run_cli([*base, "--max-actions", "20000"])
+        assert code == 0 and bounded == (code, out, "")  # the default bound is not printed
+
+    @pytest.mark.parametrize(
+        ("value", "message"),
+        [
+            ("0", "--max-actions takes a number of actions of at least 1, not 0"),
+            ("-5", "--max-actions takes a number of actions of at least 1, not -5"),
+            ("many", "argument --max-actions: invalid int value: 'many'"),
+        ],
+    )
+    def test_the_checks_of_simulate(self, value: str, message: str) -> None:
+        for command in (["play", "quasenbo", "--seats", "random,random"], ["simulate", "quasenbo", "-n", "1"]):
+            code, out, err = run_cli([*command, "--max-actions", value])
+            assert (code, out) == (2, "") and message in err
+
+
 class TestGameNames:
     def test_a_folder_named_like_a_bundled_game_does_not_hide_it(self, tmp_path: Path) -> None:
         (tmp_path / "quasenbo").mkdir()
