@@ -53,6 +53,7 @@ from ruledsl.records import (
     another_run,
     build_record,
     describe_view,
+    forced_line,
     labels_by_name,
     load_recorded_game,
     read_entries,
@@ -578,7 +579,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if skipped_from is None:
                 seen = state.describe_last(viewer if seat != viewer else seat)
                 if forced:
-                    print(f"P{seat} (you): {seen} (your only move)", file=out)
+                    print(forced_line(seat, seen), file=out)
                 elif seen:
                     print(f"P{seat}: {seen}", file=out)
                 for line in log:

@@ -696,13 +696,20 @@ def result_lines(state: GameState) -> list[str]:
     return lines
 
 
+def forced_line(seat: int, seen: str) -> str:
+    """The line of a seat's only legal move, played for him without his view or a prompt."""
+    return f"P{seat} (you): {seen} (your only move)"
+
+
 def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Iterator[str]:
     """Yield the lines of a replay as ``viewer`` saw the game (None: a spectator).
 
     Each action reads as ``viewer`` saw it when it was taken; before each of the viewer's
     own actions comes his view, drawn from his observation alone, as ``play`` showed it
-    to him. Cards he never saw stay hidden. A stuck record's game is replayed up to the
-    error that stopped it, which is then raised (a RuleRuntimeError, as in ``play``).
+    to him; but for a lone legal move, which ``play`` plays at once and notes in a line
+    (``forced_line``), there being nothing to choose from. Cards he never saw stay hidden.
+    A stuck record's game is replayed up to the error that stopped it, which is then
+    raised (a RuleRuntimeError, as in ``play``).
     """
     check_rules(record, game)
     seats = record.get("seats") or ["?"] * game.players
@@ -714,11 +721,14 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
         yield f"  {line}"
     for number, text in enumerate(record["actions"], start=1):
         actor = state.current_player()
-        if actor == viewer:
+        forced = actor == viewer and len(state.legal_actions()) == 1
+        if actor == viewer and not forced:
             yield from describe_view(state.observation(viewer), viewer, labels_by_name(state.prog))
         apply_label(state, text, number)
         seen = state.describe_last(viewer)
-        if seen:
+        if forced:
+            yield forced_line(actor, seen)
+        elif seen:
             yield f"P{actor}: {seen}"
         for line in state.take_log():
             yield f"  {line}"

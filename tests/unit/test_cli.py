@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import pickle
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -415,6 +416,24 @@ class TestForcedMoves:
         assert code == 0
         assert "=== P1\n--- round 1, phase play, clockwise\ndeck: 1 card\n  1) lead\nP1 (you)> " in out
         assert "your only move" not in out
+
+    def test_a_replay_shows_a_lone_move_as_play_did(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        log = tmp_path / "forced.jsonl"
+        monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\n1\n1\nq\n"))
+        argv = ["play", "quasenbo", "--players", "2", "--seats", "human,random", "--seed", "3", "--log", str(log)]
+        code, played, _ = run_cli(argv)
+        assert code == cli.EXIT_UNFINISHED
+        code, replayed, _ = run_cli(["replay", str(log), "--as", "P0"])
+        assert code == 0
+
+        def moves(transcript: str) -> list[str]:
+            lines = (line.removeprefix("P0 (you)> ") for line in transcript.splitlines())
+            return [line for line in lines if re.match(r"P\d( \(you\))?: ", line)]
+
+        assert moves(replayed) == moves(played)
+        assert moves(played).count("P0 (you): draw a card (your only move)") == 2
+        # No view before a lone move: he was shown none.
+        assert replayed.count("\nyour hand: ") == played.count("\nyour hand: ") == 5
 
 
 class TestWhenTheHumansAreOut:

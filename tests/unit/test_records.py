@@ -468,7 +468,7 @@ class TestRendering:
         game = load_recorded_game(record)
         lines = list(render_replay(record, game, 0))
         assert lines[0].endswith("replayed as P0 saw it")
-        acted = [line for line in lines if re.match(r"P\d: ", line)]
+        acted = [line for line in lines if re.match(r"P\d( \(you\))?: ", line)]
         assert len(acted) == len(record["actions"])
         assert any(line.startswith("your hand: ") for line in lines)
         assert lines[-1].startswith("Returns: ")
