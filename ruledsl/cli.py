@@ -53,9 +53,11 @@ from ruledsl.records import (
     another_run,
     build_record,
     describe_view,
+    forced_line,
     labels_by_name,
     load_recorded_game,
     read_entries,
+    record_of_game,
     record_of_state,
     render_replay,
     result_lines,
@@ -327,7 +329,7 @@ def _load(args: argparse.Namespace, extra: dict[str, str] | None = None) -> Game
     players = args.players
     seats = getattr(args, "seats", None)
     options = {**_parse_options(args.option or []), **(extra or {})}
-    max_actions = getattr(args, "max_actions", DEFAULT_MAX_ACTIONS)
+    max_actions = args.max_actions
     if seats:
         _check_specs(seats)  # a mistyped agent is the mistake to report, not the count it implies
     if players is not None or not seats:
@@ -516,6 +518,7 @@ def _watch_the_rest(humans: int, out: TextIO, inp: TextIO) -> bool:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    _check_max_actions(args)
     game = _load(args)
     _open_log(args.log)
     interactive = sys.stdin.isatty()
@@ -529,12 +532,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     agents = {q: make_agent(spec, agent_seed(args.seed, q)) for q, spec in enumerate(seats) if q not in humans}
     out = sys.stdout
     viewer = humans[0] if len(humans) == 1 else None
-    state = game.new_initial_state(seed=args.seed, log=True, track=needs_tracking(agents.values()))
+    try:
+        state = game.new_initial_state(seed=args.seed, log=True, track=needs_tracking(agents.values()))
+    except RuleRuntimeError as exc:  # the setup failed: a game of no action
+        return _stuck(exc, args.log, build_record(game, args.seed, seats, [], [], None, False, error=exc))
     label = ", ".join(f"P{q} {spec}" for q, spec in enumerate(seats))
     options = _options_text(game.options)
     print(
         f"{game.name}: {game.players} players ({label}), seed {args.seed}"
-        + (f"; options: {options}" if options else ""),
+        + (f"; options: {options}" if options else "")
+        + (f"; at most {game.max_actions:,} actions" if game.max_actions != DEFAULT_MAX_ACTIONS else ""),
         file=out,
     )
     if any(agent.omniscient for agent in agents.values()):
@@ -572,7 +579,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if skipped_from is None:
                 seen = state.describe_last(viewer if seat != viewer else seat)
                 if forced:
-                    print(f"P{seat} (you): {seen} (your only move)", file=out)
+                    print(forced_line(seat, seen), file=out)
                 elif seen:
                     print(f"P{seat}: {seen}", file=out)
                 for line in log:
@@ -582,6 +589,9 @@ def cmd_play(args: argparse.Namespace) -> int:
                 # A transcript (input that is no terminal) has nobody to ask: it shows the game to its end.
                 if sys.stdin.isatty() and not _watch_the_rest(len(humans), out, sys.stdin):
                     skipped_from = len(actors)
+    except RuleRuntimeError as exc:
+        thinking.close()
+        return _stuck(exc, args.log, record_of_state(game, args.seed, seats, state, actors, exc))
     except (EOFError, KeyboardInterrupt) as stop:
         thinking.close()
         n = len(actors)
@@ -602,13 +612,31 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _games(k: int) -> str:
+    return f"{k} game{'s' if k != 1 else ''}"
+
+
+def _stuck(error: RuleRuntimeError, log: str | None, record: dict[str, Any]) -> int:
+    """Report the rule error that stopped a game played, and record the game with it; return exit code 70."""
+    _print_diagnostics(error.diagnostics, sys.stderr)
+    if log:
+        _write_log(log, [record])
+        print(f"Its record, marked stuck, is in {log}.")
+    return EXIT_RUNTIME
+
+
 # ============================================================================ simulate
+
+
+def _check_max_actions(args: argparse.Namespace) -> None:
+    """Refuse an action bound below 1: before loading the game."""
+    if args.max_actions < 1:
+        raise _Usage(f"--max-actions takes a number of actions of at least 1, not {args.max_actions}")
 
 
 def _check_batch(args: argparse.Namespace) -> None:
     """Refuse the numbers of a batch of bot games that cannot be: before loading the game."""
-    if args.max_actions < 1:
-        raise _Usage(f"--max-actions takes a number of actions of at least 1, not {args.max_actions}")
+    _check_max_actions(args)
     if args.n < 1:
         raise _Usage("-n must be at least 1")
     if args.jobs < 1:
@@ -651,10 +679,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         nonlocal done
         done += 1
         if args.log:
-            _write_log(
-                args.log, [build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated)]
-            )
-        if args.csv:
+            _write_log(args.log, [record_of_game(game, r, args.rotate)])
+        if args.csv and r.error is None:  # a stuck game has no returns, no winner, no outcome to write
             _write_table(args.csv, [game_row(r, args.behind_after)], "a")
         if not args.json:
             bar.add(1, args.n)
@@ -667,6 +693,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if kept:
             print(f"\n{done} finished game{'s' if done != 1 else ''} of {args.n} kept in {kept}", file=sys.stderr)
         raise
+    except RuleRuntimeError as exc:
+        # Like play, the run stops at the first game the rules stop: the rules need mending first.
+        _print_diagnostics(exc.diagnostics, sys.stderr)
+        before = done - 1
+        note = f"the rules stopped game {done} of {args.n} (seed {args.seed + before}), and the run with it"
+        if args.log:
+            note += f"; {args.log} holds its record, marked stuck" + (
+                f", after those of the {_games(before)} before it" if before else ""
+            )
+        if args.csv:
+            rows = f"the rows of the {_games(before)} before it" if before else "no row"
+            note += f"; {args.csv} holds {rows} (a stuck game has no result)"
+        print(note, file=sys.stderr)
+        return EXIT_RUNTIME
     elapsed = time.perf_counter() - started
     stats = summarize(
         records,
@@ -1195,9 +1235,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=seed, help=seed_help)
         p.add_argument("--seats", metavar="AGENT,...", help=seats_help)
 
-    def batch_args(p: argparse.ArgumentParser, n: int, n_help: str, printed: str) -> None:
-        """The arguments of a batch of bot games: how many, how long at most, in how many processes."""
-        p.add_argument("-n", type=int, default=n, help=n_help)
+    def max_actions_arg(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--max-actions",
             type=int,
@@ -1206,6 +1244,11 @@ def build_parser() -> argparse.ArgumentParser:
             help="stop a game after N actions, counted as stopped at the action bound "
             f"(default {DEFAULT_MAX_ACTIONS:,})",
         )
+
+    def batch_args(p: argparse.ArgumentParser, n: int, n_help: str, printed: str) -> None:
+        """The arguments of a batch of bot games: how many, how long at most, in how many processes."""
+        p.add_argument("-n", type=int, default=n, help=n_help)
+        max_actions_arg(p)
         p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
         p.add_argument("--json", action="store_true", help=f"print {printed} as JSON")
         p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
@@ -1234,6 +1277,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="ask for your move even when it is your only one (by default it is played at once)",
     )
+    max_actions_arg(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(
