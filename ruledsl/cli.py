@@ -747,9 +747,23 @@ def cmd_compare(args: argparse.Namespace) -> int:
     total = args.n * len(games)
     started = time.perf_counter()
     runs = []
+    last: list[Any] = [None]  # the game the rules stopped, if they do: the last to reach the progress bar
+
+    def progress(record: Any) -> None:
+        last[0] = record
+        bar.add(1, total)
+
     with _Progress() as bar:
-        for game in games:
-            runs.append(run_games(game, seeds, seats, args.jobs, lambda _: bar.add(1, total), rotate=args.rotate))
+        for value, game in zip(shown, games, strict=True):
+            try:
+                runs.append(run_games(game, seeds, seats, args.jobs, progress, rotate=args.rotate))
+            except RuleRuntimeError as exc:
+                bar.close()
+                _print_diagnostics(exc.diagnostics, sys.stderr)
+                seed = f" (seed {last[0].seed})" if last[0] is not None else ""
+                stopped = f"the rules stopped a game with {name}={value}{seed}, and the comparison with it"
+                print(stopped, file=sys.stderr)
+                return EXIT_RUNTIME
     elapsed = time.perf_counter() - started
     result = compare(name, shown, runs, games[0].players, args.rotate)
     others = {k: v for k, v in games[0].options.items() if k != name}
