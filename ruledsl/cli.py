@@ -364,14 +364,19 @@ def _open_log(path: str | None) -> None:
         raise _Usage(f"cannot write the game log '{path}': {exc.strerror or exc}") from None
 
 
-def _warn_another_run(path: str, game: Game, seatings: Sequence[Sequence[str]]) -> None:
+def _warn_another_run(path: str, games: Sequence[Game], seatings: Sequence[Sequence[str]]) -> None:
     """Say once, before playing, that the game log holds records of another run.
 
     Appending runs is allowed; mixing games or settings in one file may not be meant.
     """
-    difference = another_run(path, game, seatings)
+    difference = another_run(path, games, seatings)
     if difference is not None:
         print(f"warning: '{path}' already holds {difference}; appending anyway", file=sys.stderr)
+
+
+def _seatings(seats: Sequence[str], rotate: bool) -> list[list[str]]:
+    """Every seating a batch of bot games uses: the one given, or with --rotate each rotation of it."""
+    return [seats_for(i, seats, rotate) for i in range(len(seats) if rotate else 1)]
 
 
 def _write_log(path: str, records: list[dict[str, Any]]) -> None:
@@ -524,7 +529,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     interactive = sys.stdin.isatty()
     seats = _seats(args, game.players, "human" if interactive else "random")
     if args.log:
-        _warn_another_run(args.log, game, [seats])
+        _warn_another_run(args.log, [game], [seats])
     humans = [q for q, spec in enumerate(seats) if parse_spec(spec)[0] == "human"]
     if args.seed is None:
         # A new deal each time; the header prints the seed, so the game can still be replayed.
@@ -666,8 +671,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         _check_writable(Path(args.csv), "--csv", "the table")
     _open_log(args.log)
     if args.log:
-        seatings = [seats_for(i, seats, args.rotate) for i in range(game.players if args.rotate else 1)]
-        _warn_another_run(args.log, game, seatings)
+        _warn_another_run(args.log, [game], _seatings(seats, args.rotate))
     if args.csv:
         _write_table(args.csv, [game_columns(game.players)], "w")  # this run's table, header first
     seeds = list(range(args.seed, args.seed + args.n))
@@ -743,20 +747,28 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if value in shown[:i]:
             raise _Usage(f"--vary gives {name}={value} twice ({values[shown.index(value)]}, {values[i]})")
     seats = _bot_seats(args, games[0].players)
+    _open_log(args.log)
+    if args.log:
+        _warn_another_run(args.log, games, _seatings(seats, args.rotate))
     seeds = list(range(args.seed, args.seed + args.n))
     total = args.n * len(games)
     started = time.perf_counter()
     runs = []
     last: list[Any] = [None]  # the game the rules stopped, if they do: the last to reach the progress bar
 
-    def progress(record: Any) -> None:
-        last[0] = record
-        bar.add(1, total)
-
     with _Progress() as bar:
         for value, game in zip(shown, games, strict=True):
+
+            def finished(r: SimulatedGame, game: Game = game) -> None:
+                last[0] = r
+                if args.log:  # each game is saved as it ends, so that an interrupted run keeps it
+                    _write_log(args.log, [record_of_game(game, r, args.rotate)])
+                bar.add(1, total)
+
             try:
-                runs.append(run_games(game, seeds, seats, args.jobs, progress, rotate=args.rotate))
+                runs.append(
+                    run_games(game, seeds, seats, args.jobs, finished, rotate=args.rotate, keep_labels=bool(args.log))
+                )
             except RuleRuntimeError as exc:
                 bar.close()
                 _print_diagnostics(exc.diagnostics, sys.stderr)
@@ -1342,6 +1354,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--vary", required=True, metavar="OPTION=V1,V2,...", help="the option to vary and its values, as double=no,yes"
     )
     batch_args(p, 200, "games for each value (default 200)", "the comparison")
+    p.add_argument(
+        "--log", metavar="FILE.jsonl", help="append a record of each game, value after value, to this file (see replay)"
+    )
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(

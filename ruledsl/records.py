@@ -204,13 +204,16 @@ def _named_from(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "file": Path(relative).as_posix()}
 
 
-def another_run(path: str | Path, game: Game, seatings: Sequence[Sequence[str]]) -> str | None:
-    """What sets the records already in ``path`` apart from a run of ``game`` seated as one of ``seatings``.
+def another_run(path: str | Path, games: Sequence[Game], seatings: Sequence[Sequence[str]]) -> str | None:
+    """What sets the records already in ``path`` apart from a run of ``games`` seated as one of ``seatings``.
 
-    None when every record is of such a run, or there is none: records of one setting
-    may be appended run after run, and only the first record of another is named (as
-    "records of another game (...)"). Damaged lines are left for replay to report.
+    ``games`` are the loaded games a run plays: one for ``simulate``, one per value for
+    ``compare``. None when every record is of such a run, or there is none: records of
+    one setting may be appended run after run, and only the first record of another is
+    named, by how it differs from the first game (as "records of another game (...)").
+    Damaged lines are left for replay to report.
     """
+    game = games[0]
     now = rules_hash(game)
     try:
         with open(path, "rb") as f:
@@ -222,7 +225,7 @@ def another_run(path: str | Path, game: Game, seatings: Sequence[Sequence[str]])
                 except RecordError:
                     continue
                 difference = _difference(record, game, now, seatings)
-                if difference is not None:
+                if difference is not None and all(_difference(record, g, now, seatings) for g in games[1:]):
                     return difference
     except OSError:
         return None

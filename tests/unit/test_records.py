@@ -268,14 +268,14 @@ class TestAnotherRun:
         path = self.log(tmp_path, *(simulated("quasenbo", 2, s, ["random", "first"]) for s in range(3)))
         with open(path, "a", encoding="utf-8") as f:
             f.write('{"damaged\n\n')  # left for replay to report
-        assert another_run(path, game, [["random", "first"]]) is None
-        assert another_run(tmp_path / "none.jsonl", game, [["random", "first"]]) is None
+        assert another_run(path, [game], [["random", "first"]]) is None
+        assert another_run(tmp_path / "none.jsonl", [game], [["random", "first"]]) is None
 
     def test_another_game_is_named_with_its_rules(self, tmp_path: Path) -> None:
         katz = simulated("katzenjammer_blues", 3, 0, ["random"] * 3)
         path = self.log(tmp_path, simulated("quasenbo", 3, 0, ["random"] * 3), katz)
         game = ruledsl.load_game("quasenbo", players=3)
-        assert another_run(path, game, [["random"] * 3]) == (
+        assert another_run(path, [game], [["random"] * 3]) == (
             f"records of another game, Katzenjammer Blues (katzenjammer_blues.game, "
             f"sha256 {katz['rules_sha256'][:12]}...)"
         )
@@ -283,19 +283,19 @@ class TestAnotherRun:
     def test_other_rules_of_the_same_game(self, tmp_path: Path) -> None:
         record = {**simulated("quasenbo", 2, 0, ["random", "random"]), "rules_sha256": "0" * 64}
         game = ruledsl.load_game("quasenbo", players=2)
-        assert another_run(self.log(tmp_path, record), game, [["random", "random"]]) == (
+        assert another_run(self.log(tmp_path, record), [game], [["random", "random"]]) == (
             "records of Quäsenbö played with other rules (quasenbo.game, sha256 000000000000...)"
         )
 
     def test_each_setting_that_differs_is_named(self, tmp_path: Path) -> None:
         path = self.log(tmp_path, simulated("quasenbo", 2, 0, ["random", "random"]))
         game = ruledsl.load_game("quasenbo", players=2, options={"double": "yes", "hand_size": "5"}, max_actions=50)
-        assert another_run(path, game, [["random", "first"]]) == (
+        assert another_run(path, [game], [["random", "first"]]) == (
             "records of Quäsenbö with other settings (seats random,random, not random,first; "
             "options double=no, hand_size=7, not double=yes, hand_size=5; at most 20,000 actions a game, not 50)"
         )
         three = ruledsl.load_game("quasenbo", players=3)
-        assert another_run(path, three, [["random"] * 3]) == (
+        assert another_run(path, [three], [["random"] * 3]) == (
             "records of Quäsenbö with other settings (2 players, not 3)"
         )
 
@@ -303,9 +303,9 @@ class TestAnotherRun:
         record = simulated("quasenbo", 2, 0, ["random", "random"])
         del record["max_actions"]
         path = self.log(tmp_path, record)
-        assert another_run(path, ruledsl.load_game("quasenbo", players=2), [["random", "random"]]) is None
+        assert another_run(path, [ruledsl.load_game("quasenbo", players=2)], [["random", "random"]]) is None
         bounded = ruledsl.load_game("quasenbo", players=2, max_actions=50)
-        assert another_run(path, bounded, [["random", "random"]]) == (
+        assert another_run(path, [bounded], [["random", "random"]]) == (
             "records of Quäsenbö with other settings (at most 20,000 actions a game, not 50)"
         )
 
@@ -722,6 +722,29 @@ class TestCommandLine:
         assert cli.main(["replay", str(log), "--game", "3", "--as", "P1"]) == 0
         out = capsys.readouterr().out
         assert "seed 2; replayed as P1 saw it" in out
+
+    def test_compare_logs_each_value_s_games_and_each_replays(self, tmp_path: Path) -> None:
+        log = tmp_path / "compare.jsonl"
+        command = ["compare", "quasenbo", "--vary", "double=no,yes", "-n", "2", "--players", "2", "--log", str(log)]
+        code, _, err = run_cli([*command, "--rotate", "--seats", "random,first"])
+        assert code == 0 and "warning" not in err
+        records = read_records(log)
+        assert [(r["options"]["double"], r["seed"], r["seats"], r["rotate"]) for r in records] == [
+            (False, 0, ["random", "first"], True),
+            (False, 1, ["first", "random"], True),
+            (True, 0, ["random", "first"], True),
+            (True, 1, ["first", "random"], True),
+        ]
+        for k in range(1, 5):
+            assert run_cli(["replay", str(log), "--game", str(k)])[0] == 0
+        # The same comparison appended again is the same run: records of either value are of it.
+        assert "warning" not in run_cli([*command, "--rotate", "--seats", "random,first"])[2]
+        code, _, err = run_cli([*command, "--option", "hand_size=5", "--rotate", "--seats", "random,first"])
+        assert code == 0
+        assert err.startswith(
+            f"warning: '{log}' already holds records of Quäsenbö with other settings "
+            "(options hand_size=7, not hand_size=5); appending anyway\n"
+        )
 
     def test_play_log_then_replay_shows_the_same_game(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         log = tmp_path / "play.jsonl"
