@@ -33,7 +33,9 @@ from ruledsl.symbols import (
     ZoneSym,
 )
 
-#: Loop rounds (while, repeat, for each) one action may take before it is stopped as endless.
+#: Loop rounds (while, repeat, for each) one action may take before it is stopped as endless;
+#: also, counted apart, the calls of definitions and procedures (R508: a definition that uses
+#: another twice, forty levels deep, would otherwise run for ever without looping).
 STEP_BUDGET = 100_000
 #: The most cards a deck may have.
 MAX_DECK = 10_000
@@ -1319,6 +1321,13 @@ class _Compiler:
         with self.em.block():
             self.em.line("st.over_budget()")
 
+    def _count_call(self) -> None:
+        """Count a call of a definition or procedure (the lines carry its declaration's span: R508 names it)."""
+        self.em.line("st.calls += 1")
+        self.em.line(f"if st.calls > {STEP_BUDGET}:")
+        with self.em.block():
+            self.em.line("st.too_many_calls()")
+
     def _st_While(self, s: n.While, ctx: _Ctx) -> None:
         self.em.line(f"while {self.ex(s.cond, ctx)}:")
         outer_rest, self._loop_rest = self._loop_rest, None
@@ -1368,6 +1377,7 @@ class _Compiler:
             assert isinstance(decl, n.DefineDecl)
             ctx, params = self._signature(d.params)
             block = self.function(f"D{d.index}", params, decl.span)
+            self._count_call()
             self.em.at(decl.body.span)
             body = self.ex(decl.body, ctx)
             if all(t.kind not in ("cards", "players", "set", "range", "tuple") for _, t in d.params):
@@ -1391,6 +1401,7 @@ class _Compiler:
             assert isinstance(decl, n.ProcedureDecl)
             ctx, params = self._signature(proc.params)
             block = self.function(f"PR{proc.index}", params, decl.span)
+            self._count_call()
             self.count_event(f"to {decl.name}")
             self.body(decl.body, ctx)
             self.end_function(block)

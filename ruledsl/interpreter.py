@@ -71,6 +71,7 @@ class GameState:
         "next_kind",
         "next_goto",
         "steps",
+        "calls",
         "opened",
         "memo",
         "_legal",
@@ -120,6 +121,7 @@ class GameState:
         st.next_kind = NEXT_TURN
         st.next_goto = None
         st.steps = 0
+        st.calls = 0
         st.opened = None
         st.memo = None
         st._legal = None
@@ -166,6 +168,7 @@ class GameState:
         c.next_kind = NEXT_TURN
         c.next_goto = None
         c.steps = 0
+        c.calls = 0
         c.opened = None
         c.memo = None
         c._legal = self._legal  # never changed in place: legal_actions hands out copies
@@ -229,7 +232,7 @@ class GameState:
         defn = action.defn
         self.next_kind = NEXT_TURN
         self.opened = None
-        self.steps = 0
+        self.steps = self.calls = 0
         try:
             if defn.owner_kind == "phase":
                 defn.apply(self, p, action.key)
@@ -389,6 +392,21 @@ class GameState:
             ]
         )
 
+    def too_many_calls(self) -> None:
+        """R508: definitions and procedures were used more than the step budget allows in one action."""
+        raise RuleRuntimeError(
+            [
+                Diagnostic(
+                    "R508",
+                    f"definitions and procedures were used more than {self._budget()} times in one action",
+                    self._caller_span(),
+                    "one that uses another twice doubles the work at each level: name a value once with 'let', "
+                    "or work it out in fewer steps",
+                    source=self.game.source,
+                )
+            ]
+        )
+
     def too_many_choices(self, groups: bool = False) -> None:
         """R507: a choice offers more actions than the step budget (``groups``: of cards, else of numbers)."""
         if groups:
@@ -445,7 +463,7 @@ class GameState:
             return []
         out: list[Action] = []
         prog = self.prog
-        self.steps = 0  # the numbers chosen from count against it
+        self.steps = self.calls = 0  # the numbers chosen from count against it
         # While the actions are listed the state cannot change: definitions are memoised.
         if prog.uses_memo:
             self.memo = {}
@@ -620,7 +638,7 @@ class GameState:
     # ------------------------------------------------------------------ rounds and the end
 
     def _start_round(self) -> None:
-        self.steps = 0
+        self.steps = self.calls = 0
         self.next_kind = NEXT_TURN
         self.next_goto = None
         self.opened = None
@@ -701,6 +719,7 @@ class GameState:
 
     def _grouped(self, key: Any) -> list[list[int]]:
         """Players sorted by ``key(state, player)``, best (smallest) first, equal keys grouped."""
+        self.calls = 0  # asked for at any time (standings), not only while an action runs
         keys = {q: key(self, q) for q in range(self.n)}
         groups: list[list[int]] = []
         for q in sorted(range(self.n), key=lambda q: keys[q]):
