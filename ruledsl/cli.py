@@ -139,9 +139,10 @@ def cmd_check(args: argparse.Namespace) -> int:
                         checked, args.simulate, args.seed or 0, bar.count, players=args.players, options=options
                     )
                 reports.append(report)
-                # The validator finds those deals again (with --players or --option, for that configuration).
-                dealt = {d.span for d in deals}
-                found = [d for d in report.to_diagnostics() if not (d.code == "E408" and d.span in dealt)]
+                # The validator finds those deals again (with --players or --option, for that configuration),
+                # and a game that no player count can load.
+                dealt = {(d.code, d.span) for d in deals}
+                found = [d for d in report.to_diagnostics() if (d.code, d.span) not in dealt]
                 diagnostics = sort_diagnostics([*diagnostics, *found])
             code = _check_code(diagnostics)
         except RuleDslError as exc:

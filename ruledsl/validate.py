@@ -247,15 +247,16 @@ class Report:
                 )
             )
         out.extend(deal.to_diagnostic(self.source) for deal in self.oversized_deals)
-        for bad in self.unplayable:
+        if self.unplayable and not self.results:  # no player count loads: the game cannot be played at all
+            out.append(unloadable_error([(u.players, u.diagnostic) for u in self.unplayable], self.source))
+        for bad in self.unplayable if self.results else ():
             d = bad.diagnostic
             out.append(
                 Diagnostic(
                     "W414",
                     f"with {bad.players} players the game cannot be loaded at its default options: {d.message}",
                     d.span,
-                    "make the defaults depend on 'players' (option x = if players > 4 then ... else ...), "
-                    "or allow fewer players",
+                    _DEFAULTS_HINT,
                     Severity.WARNING,
                     self.source,
                 )
@@ -391,20 +392,51 @@ def deal_diagnostics(checked: CheckedGame) -> tuple[Diagnostic, ...]:
 
     What plain ``ruledsl check`` adds to the checker: the game is loaded (compiled, not
     played) at each player count it allows, with the default options, as ``validate`` loads
-    it; a count that cannot be loaded is left to ``check --simulate`` (W414), and a player
-    range that cannot be worked out to whatever loads the game.
+    it. A game that no count can load is an error (``unloadable_error``); a count that cannot
+    be loaded while others can is left to ``check --simulate`` (W414), and a player range
+    that cannot be worked out to whatever loads the game.
     """
     try:
         low, high = players_range(checked)
     except RuleDslError:
         return ()
     loaded: dict[int, Game] = {}
+    failed: list[tuple[int, Diagnostic]] = []
     for p in range(low, high + 1):  # at most MAX_PLAYERS counts
         try:
             loaded[p] = load_checked(checked, p)
-        except RuleDslError:
-            continue
+        except RuleDslError as exc:
+            failed.append((p, exc.diagnostics[0]))
+    if not loaded and failed:
+        return (unloadable_error(failed, checked.source),)
     return tuple(deal.to_diagnostic(checked.source) for deal in _oversized_deals(checked, loaded))
+
+
+_DEFAULTS_HINT = (
+    "make the defaults depend on 'players' (option x = if players > 4 then ... else ...), or allow fewer players"
+)
+
+
+_UNLOADABLE_HINT = "nobody can play the game as it is: change this, or the defaults it depends on"
+
+
+def unloadable_error(failed: Sequence[tuple[int, Diagnostic]], source: Source) -> Diagnostic:
+    """The error for a game that no player count it allows can load at the default options:
+    the first count's reason, with its code (E604, E605...), and the counts it held for."""
+    counts = [p for p, _ in failed]
+    d = failed[0][1]
+    allowed = str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+    reason = d.message if len({f.message for _, f in failed}) == 1 else f"with {counts[0]} players, {d.message}"
+    message = f"no player count it allows ({allowed}) can load the game at its default options: {reason}"
+    hint = _DEFAULTS_HINT if d.code == "E605" else d.hint or _UNLOADABLE_HINT
+    return Diagnostic(
+        d.code,
+        message,
+        d.span,
+        hint,
+        Severity.ERROR,
+        source,
+    )
 
 
 # ============================================================================ what to play

@@ -447,6 +447,44 @@ def test_plain_check_leaves_player_counts_it_cannot_load_to_the_validator(write:
     assert deal_diagnostics(check_file(path)) == ()
 
 
+UNLOADABLE = HEAD + (
+    "option groups: 0 to 3 = 0\noption share = 12 / groups\n"
+    "setup:\n    shuffle deck\n"
+    "phase play:\n    action stop_game:\n        end game, draw\n"
+)
+UNLOADABLE_ERROR = (
+    "E604",
+    11,
+    16,
+    "no player count it allows (2 to 3) can load the game at its default options: division by zero",
+    "nobody can play the game as it is: change this, or the defaults it depends on",
+)
+
+
+def test_plain_check_refuses_a_game_that_no_player_count_can_load(write: Any) -> None:
+    # It said 'ok' (exit 0), then 'play' refused the game whatever the player count.
+    found = deal_diagnostics(check_file(write(UNLOADABLE)))
+    assert [(d.code, d.line, d.column, d.message, d.hint) for d in found] == [UNLOADABLE_ERROR]
+    assert found[0].is_error
+
+
+def test_the_validator_reports_a_game_no_count_can_load_as_an_error(write: Any) -> None:
+    # Not as warnings (W414) for each count, with no game played and 'ok' at the end.
+    report = validate(write(UNLOADABLE), games=1)
+    assert report.results == ()
+    assert findings(report) == [UNLOADABLE_ERROR]
+    assert report.has_errors
+
+
+def test_check_prints_a_game_no_count_can_load_once_and_fails(write: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(UNLOADABLE)
+    for argv in (["check", path], ["check", "--simulate", "1", path]):
+        assert cli.main(argv) == 65
+        err = capsys.readouterr().err
+        assert err.count("error[E604]") == 1
+        assert "t.game: 1 error" in err
+
+
 @pytest.mark.parametrize("name", sorted(ruledsl.bundled_games()))
 def test_bundled_games_deal_no_more_than_their_decks(name: str) -> None:
     assert deal_diagnostics(check_file(name)) == ()
