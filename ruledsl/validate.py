@@ -734,6 +734,9 @@ class _Play:
         found: list[Unused] = []
         ran = _Spans(self.ran)
         judged = _Spans(self.judged)
+        # A rule that failed (its error is reported) was reached: a phase whose actions could
+        # not be listed (R507, R509) is no phase "never played", its action no "never possible".
+        failed = _Spans({_key(f.diagnostic.span) for f in self.failures.values() if f.diagnostic.span is not None})
 
         def block_ran(node: n.Node) -> bool:
             return not judged.any_within(node.span) or ran.any_within(node.span)
@@ -765,7 +768,9 @@ class _Play:
         def action(item: n.ActionDecl | n.PassDecl, owner: str) -> None:
             name = item.name if isinstance(item, n.ActionDecl) else "pass"
             key = _key(item.span)
-            if key not in self.possible:
+            if failed.any_within(item.span):
+                body(item.body)  # its failure is reported: no "never possible", but what never ran
+            elif key not in self.possible:
                 found.append(
                     Unused(
                         "W410",
@@ -796,7 +801,8 @@ class _Play:
                 rule(d, d.body, "'round end:'")
             elif isinstance(d, n.PhaseDecl) and self._is_declared(d):
                 enter = next((i for i in d.items if isinstance(i, n.OnEnter)), None)
-                if (False, d.name) not in self.owners and (enter is None or not ran.any_within(enter.span)):
+                reached = (False, d.name) in self.owners or failed.any_within(d.span)
+                if not reached and (enter is None or not ran.any_within(enter.span)):
                     kind = "auction" if d.is_auction else "phase"
                     found.append(
                         Unused(
@@ -818,7 +824,7 @@ class _Play:
                         action(item, d.name)
             elif isinstance(d, n.WindowDecl) and self.checked.symbols.windows.get(d.name) is not None:
                 items = [i for i in d.items if isinstance(i, (n.ActionDecl, n.PassDecl))]
-                if (True, d.name) not in self.owners:
+                if (True, d.name) not in self.owners and not failed.any_within(d.span):
                     found.append(
                         Unused(
                             "W411",

@@ -120,6 +120,17 @@ def test_definitions_that_double_their_work_are_r508(write: Any) -> None:
     assert info.value.diagnostics[0].code == "R508"
 
 
+def test_a_rule_whose_actions_cannot_be_listed_is_no_phase_never_played(write: Any) -> None:
+    # Its error is reported; 'phase never played' or 'action never possible' would send the
+    # designer looking for a 'go to' or a condition that are not at fault.
+    path = write(
+        HEAD + "setup:\n    shuffle deck\n"
+        "phase play:\n    action bet(n: number 1 to 1000000000):\n        set x = n\n        end game, draw\n"
+    )
+    report = validate(path, games=1, players=2)
+    assert [(code, line) for code, line, *_ in findings(report)] == [("R507", 13), ("W411", 14)]
+
+
 def test_stuck_state_is_r506_with_its_phase_and_the_table(write: Any) -> None:
     path = write(
         HEAD
