@@ -1665,6 +1665,12 @@ class _Compiler:
             return 1
         pool = self.fresh("pool")
         em.line(f"{pool} = {self.cards(shape.pool, ctx)}")
+        if self._pool_visibility(shape.pool) is not True:
+            # A group is chosen by its kinds, which name its cards: never from cards the
+            # chooser cannot see (a single card is chosen by its place instead).
+            em.line(f"if not st.all_visible({ctx.player}, {pool}):")
+            with em.block():
+                em.line(f"st.hidden_group({ctx.player})")
         count = getattr(shape, "count", None)
         size = self.ex(count, ctx) if count is not None else "None"
         wild = self._wild(shape, ctx.player)
@@ -1694,14 +1700,16 @@ class _Compiler:
     def _pool_visibility(self, pool: n.Expr) -> bool | None:
         """Whether the acting player surely sees (True) or surely does not see (False) a pool's cards."""
         ref = self.ref(pool)
-        if isinstance(ref, tuple) and ref[0] == "zone" and not self.uses_faces:
+        if isinstance(ref, tuple) and ref[0] == "zone":
             z: ZoneSym = ref[1]
+            if z.visibility == "owner" and z.per_player and ref[2] is None:
+                return True  # the acting player's own zone: he sees its cards, even face down
+            if self.uses_faces:
+                return None  # a card turned up or down lies otherwise than its zone shows it
             if z.visibility == "public":
                 return True
             if z.visibility == "hidden":
                 return False
-            if z.per_player and ref[2] is None:  # the acting player's own zone
-                return True
         return None
 
     def _emit_emission(self, a: n.ActionDecl, info: dict[str, Any], bid: bool, ctx: _Ctx, key_parts: list[str]) -> None:

@@ -350,7 +350,20 @@ class GameState:
         return self.zone_visible(viewer, z)
 
     def all_visible(self, viewer: int | None, cards: Iterable[int]) -> bool:
-        return all(self.sees(viewer, c) for c in cards)
+        """Whether ``viewer`` sees every one of ``cards`` (as ``sees``; a zone asked about once in a row)."""
+        face, loc = self.face, self.loc
+        last_zone, seen = -1, True
+        for c in cards:
+            if face is not None and face[c] is not None:
+                if not (face[c] or self.sees(viewer, c)):
+                    return False
+                continue
+            z = loc[c]
+            if z != last_zone:
+                last_zone, seen = z, self.zone_visible(viewer, z)
+            if not seen:
+                return False
+        return True
 
     def show_card(self, viewer: int | None, c: int | None) -> str:
         if c is None:
@@ -402,6 +415,21 @@ class GameState:
                     self._caller_span(),
                     "one that uses another twice doubles the work at each level: name a value once with 'let', "
                     "or work it out in fewer steps",
+                    source=self.game.source,
+                )
+            ]
+        )
+
+    def hidden_group(self, player: int) -> None:
+        """R509: a choice of several cards would offer, and so name, cards its chooser cannot see."""
+        raise RuleRuntimeError(
+            [
+                Diagnostic(
+                    "R509",
+                    f"this choice of cards would offer P{player} groups of cards he cannot see, naming them",
+                    self._caller_span(),
+                    "offer only cards he sees (a condition can keep the action for when they are), or let him "
+                    "choose unseen cards one at a time ('c: card from ...': by their place)",
                     source=self.game.source,
                 )
             ]

@@ -120,6 +120,42 @@ def test_definitions_that_double_their_work_are_r508(write: Any) -> None:
     assert info.value.diagnostics[0].code == "R508"
 
 
+STEAL = """\
+game "Steal"
+players 2 to 2
+zone deck: shared, hidden
+zone hand: per player, owner
+zone pile: shared, public
+deck:
+    card "A"
+    card "B"
+    card "C"
+    card "D"
+setup:
+    deal 2 from deck to each hand
+phase play:
+    action steal(cs: 2 cards from (player after player).hand + deck):
+        move cs to pile
+        end game, draw
+"""
+
+
+def test_a_group_of_cards_the_chooser_cannot_see_is_r509_not_named_in_its_actions(write: Any) -> None:
+    # The actions read 'steal B D', 'steal A D'...: the opponent's hand, told to the chooser.
+    state = ruledsl.load_game(write(STEAL), players=2).new_initial_state(seed=0)
+    with pytest.raises(ruledsl.RuleRuntimeError) as info:
+        state.legal_actions()
+    d = info.value.diagnostics[0]
+    assert (d.code, d.line, d.column) == ("R509", 14, 18)
+    assert d.message == "this choice of cards would offer P0 groups of cards he cannot see, naming them"
+
+
+def test_a_group_of_cards_the_chooser_sees_is_offered_as_before(write: Any) -> None:
+    state = ruledsl.load_game(write(STEAL.replace("(player after player).hand + deck", "hand")), players=2)
+    actions = state.new_initial_state(seed=0).legal_actions()
+    assert len(actions) == 1 and str(actions[0]).startswith("steal ")
+
+
 def test_a_rule_whose_actions_cannot_be_listed_is_no_phase_never_played(write: Any) -> None:
     # Its error is reported; 'phase never played' or 'action never possible' would send the
     # designer looking for a 'go to' or a condition that are not at fault.
