@@ -21,9 +21,20 @@ from attrs import define, field, frozen
 
 from ruledsl import nodes as n
 from ruledsl.checker import CheckedGame
-from ruledsl.errors import Diagnostic, OptionError
+from ruledsl.errors import Diagnostic, OptionError, RuleRuntimeError
 from ruledsl.runtime import ops
-from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, Action, ActionCache, ActionDef, GameOver, RoundOver
+from ruledsl.runtime.state import (
+    AGAIN,
+    GO_TO,
+    NEXT_TURN,
+    Action,
+    ActionCache,
+    ActionDef,
+    GameOver,
+    Place,
+    RoundOver,
+    unseen,
+)
 from ruledsl.source import Span
 from ruledsl.symbols import (
     AttributeSym,
@@ -751,7 +762,9 @@ class _Compiler:
                 if _simple_code(z):
                     return f"{table}[Z[{z}][-1]] if Z[{z}] else None"
             obj = self.ex(e.obj, ctx)
-            if self.type_of(e.obj).nullable or self._label_mode:
+            if self._label_mode:  # a card chosen by its place is a Place there, whose attributes are none
+                return f"op_label_attr({table}, {obj})"
+            if self.type_of(e.obj).nullable:
                 return f"op_attr({table}, {obj})"
             return f"{table}[{obj}]"
         if kind == "cards_attr":
@@ -1801,7 +1814,13 @@ class _Compiler:
                     parts = [repr(name), *(self._show_choice(ch, ctx) for ch in choices)]
                     em.line("return ' '.join((" + ", ".join(parts) + ",))")
                 elif info["static_label"]:
-                    em.line(f"return {self._static_text(a.label, ctx)}")
+                    # It may fail, as a rule may: an attribute of a card chosen by its place reads none.
+                    em.line("try:")
+                    with em.block():
+                        em.line(f"return {self._static_text(a.label, ctx)}")
+                    em.line("except ANY_ERROR as exc_:")
+                    with em.block():
+                        em.line(f"LABEL_FAILED({idx}, exc_)")
                 else:  # computed with the state when the action is listed
                     em.line(f"return {repr(info['name'])}")
             finally:
@@ -1812,8 +1831,8 @@ class _Compiler:
             parts = []
             for i, ch in enumerate(choices):
                 if isinstance(ch.shape, n.CardChoice):
-                    # A card chosen by its place stays unnamed: None shows as a hidden card.
-                    parts.append(f"REP[key[{i}]] if key[{i}] >= 0 else None")
+                    # A card chosen by its place stays unnamed, but its place is told ('hidden card 2').
+                    parts.append(f"REP[key[{i}]] if key[{i}] >= 0 else PLACE(-key[{i}])")
                 elif isinstance(ch.shape, (n.NumberChoice, n.ValueChoice, n.PlayerChoice)):
                     parts.append(f"key[{i}]")
                 else:
@@ -2026,7 +2045,23 @@ class _Compiler:
             return a
 
         names = self.constants["NAMES"]
+        label_spans = {
+            info["index"]: info["item"].label.span for info in self.action_defs if info["item"].label is not None
+        }
+        source = self.c.source
+
+        def label_failed(idx: int, exc: Exception) -> None:
+            none = isinstance(exc, TypeError) and "NoneType" in str(exc)
+            message = "this label needs a value that is none here" if none else f"this label cannot be shown: {exc}"
+            hint = (
+                "an attribute of a card its chooser cannot see (chosen by its place) is none in a label: "
+                "test it ('if c.value != none then ... else ...'), or leave it out"
+            )
+            raise RuleRuntimeError([Diagnostic("R504", message, label_spans.get(idx), hint, source=source)]) from None
+
         namespace.update(
+            LABEL_FAILED=label_failed,
+            ANY_ERROR=Exception,
             Action=Action,
             INTERN=intern,
             GameOver=GameOver,
@@ -2034,7 +2069,8 @@ class _Compiler:
             ALLP=tuple(range(self.players)),
             ALLCARDS=tuple(range(len(self.deck))),
             MISS=object(),
-            SHOW_NAME=lambda c: "a hidden card" if c is None else names[c],
+            PLACE=Place,
+            SHOW_NAME=lambda c: names[c] if type(c) is int else unseen(c),
         )
         # The generated source names only identifiers this compiler made up; see the module docstring.
         exec(compile(source_code, filename, "exec"), namespace)  # noqa: S102
