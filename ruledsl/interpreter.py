@@ -20,7 +20,6 @@ from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, TERMINAL, Action, Act
 
 if TYPE_CHECKING:
     from ruledsl.game import Game
-    from ruledsl.source import Span
 
 #: Rule entries (on enter, a won auction...) that hand the turn on in one action, at most.
 _MAX_CHAINED_PHASES = 1000
@@ -393,46 +392,28 @@ class GameState:
         self.opened.append((window, [q for q in players if not self.out[q]]))
 
     def over_budget(self) -> None:
-        raise RuleRuntimeError(
-            [
-                Diagnostic(
-                    "R501",
-                    f"this rule looped more than {self._budget()} times in one action; it would never end",
-                    self._caller_span(),
-                    "make sure the loop's condition becomes false, or that 'stop' is reached",
-                    source=self.game.source,
-                )
-            ]
+        raise self._stopped(
+            "R501",
+            f"this rule looped more than {self._budget()} times in one action; it would never end",
+            "make sure the loop's condition becomes false, or that 'stop' is reached",
         )
 
     def too_many_calls(self) -> None:
         """R508: definitions and procedures were used more than the step budget allows in one action."""
-        raise RuleRuntimeError(
-            [
-                Diagnostic(
-                    "R508",
-                    f"definitions and procedures were used more than {self._budget()} times in one action",
-                    self._caller_span(),
-                    "one that uses another twice doubles the work at each level: name a value once with 'let', "
-                    "or work it out in fewer steps",
-                    source=self.game.source,
-                )
-            ]
+        raise self._stopped(
+            "R508",
+            f"definitions and procedures were used more than {self._budget()} times in one action",
+            "one that uses another twice doubles the work at each level: name a value once with 'let', "
+            "or work it out in fewer steps",
         )
 
     def hidden_group(self, player: int) -> None:
         """R509: a choice of several cards would offer, and so name, cards its chooser cannot see."""
-        raise RuleRuntimeError(
-            [
-                Diagnostic(
-                    "R509",
-                    f"this choice of cards would offer P{player} groups of cards he cannot see, naming them",
-                    self._caller_span(),
-                    "offer only cards he sees (a condition can keep the action for when they are), or let him "
-                    "choose unseen cards one at a time ('c: card from ...': by their place)",
-                    source=self.game.source,
-                )
-            ]
+        raise self._stopped(
+            "R509",
+            f"this choice of cards would offer P{player} groups of cards he cannot see, naming them",
+            "offer only cards he sees (a condition can keep the action for when they are), or let him "
+            "choose unseen cards one at a time ('c: card from ...': by their place)",
         )
 
     def too_many_choices(self, groups: bool = False) -> None:
@@ -441,22 +422,15 @@ class GameState:
             hint = "choose a set number of cards ('2 cards from hand'), or from fewer: nobody can choose among so many"
         else:
             hint = "narrow the range of its numbers: nobody can choose among so many"
-        raise RuleRuntimeError(
-            [
-                Diagnostic(
-                    "R507",
-                    f"with this choice there are more than {self._budget()} actions to choose from",
-                    self._caller_span(),
-                    hint,
-                    source=self.game.source,
-                )
-            ]
+        raise self._stopped(
+            "R507", f"with this choice there are more than {self._budget()} actions to choose from", hint
         )
 
-    def _caller_span(self) -> Span | None:
-        """The rule of the compiled line that called the caller."""
+    def _stopped(self, code: str, message: str, hint: str) -> RuleRuntimeError:
+        """The error of a limit met by the rule of the compiled line that called the caller."""
         frame = sys._getframe(2)
-        return self.prog.span_of_line(frame.f_lineno) if frame.f_code.co_filename == self.prog.filename else None
+        span = self.prog.span_of_line(frame.f_lineno) if frame.f_code.co_filename == self.prog.filename else None
+        return RuleRuntimeError([Diagnostic(code, message, span, hint, source=self.game.source)])
 
     @staticmethod
     def _budget() -> str:
