@@ -141,9 +141,10 @@ def cmd_check(args: argparse.Namespace) -> int:
                         checked, args.simulate, args.seed or 0, bar.count, players=args.players, options=options
                     )
                 reports.append(report)
-                # The validator finds those deals again (with --players or --option, for that configuration).
-                dealt = {d.span for d in deals}
-                found = [d for d in report.to_diagnostics() if not (d.code == "E408" and d.span in dealt)]
+                # The validator finds those deals again (with --players or --option, for that configuration),
+                # and a game that no player count can load.
+                dealt = {(d.code, d.span) for d in deals}
+                found = [d for d in report.to_diagnostics() if (d.code, d.span) not in dealt]
                 diagnostics = sort_diagnostics([*diagnostics, *found])
             code = _check_code(diagnostics)
         except RuleDslError as exc:
@@ -994,7 +995,7 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
     lines.append("actions, share of games taken (times per game): " + _shares_line(stats["actions"]))
     if stats["rules"]:
         lines.append("rules and announcements, share of games run (times per game):")
-        lines.extend(f"  {name}: " + _shares_line({name: row}) for name, row in stats["rules"].items())
+        lines.extend(f"  {name}: " + _share(row) for name, row in stats["rules"].items())
     if any(AGENTS[parse_spec(a["agent"])[0]].omniscient for a in stats["agents"]):
         lines.append(_CHEAT_NOTE)
     if plot_path is not None:
@@ -1003,12 +1004,14 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
 
 
 def _shares_line(rows: dict[str, dict[str, Any]]) -> str:
-    """'name 0.500 (1.5)' for each row, 'name never' for one that never happened; one row: without the name."""
-    parts = []
-    for name, a in rows.items():
-        text = f"{a['share']:.3f} ({a['per_game']:.1f})" if a["games"] else "never"
-        parts.append(text if len(rows) == 1 else f"{name} {text}")
-    return ", ".join(parts)
+    """'name 0.500 (1.5)' for each row, 'name never' for one that never happened; a lone row
+    is named too (a game of one action printed '1.000 (35.2)', which said nothing of what)."""
+    return ", ".join(f"{name} {_share(a)}" for name, a in rows.items())
+
+
+def _share(a: dict[str, Any]) -> str:
+    """'0.500 (1.5)': the share of games in which it happened (times per game), or 'never'."""
+    return f"{a['share']:.3f} ({a['per_game']:.1f})" if a["games"] else "never"
 
 
 class _Progress:

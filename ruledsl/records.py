@@ -30,6 +30,7 @@ from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_s
 from ruledsl.parser import parse_source
 from ruledsl.render import or_list
 from ruledsl.resources import bundled_games, bundled_name
+from ruledsl.runtime.state import unseen
 from ruledsl.source import Pos, Source, Span
 from ruledsl.unparse import unparse
 from ruledsl.validate import stuck_error
@@ -666,7 +667,7 @@ def shown_action(action: Action, prog: Program) -> str:
     if prog.card_labels == prog.card_names or not action.defn.label_is_static:
         return str(action)
     labels = prog.card_labels
-    return action.defn.label(action.key, lambda c: "a hidden card" if c is None else labels[c])
+    return action.defn.label(action.key, lambda c: labels[c] if type(c) is int else unseen(c))
 
 
 def show_value(v: Any) -> str:

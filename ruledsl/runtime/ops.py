@@ -224,6 +224,11 @@ def attr(table: tuple[Any, ...], c: int | None) -> Any:
     return None if c is None else table[c]
 
 
+def label_attr(table: tuple[Any, ...], c: Any) -> Any:
+    """An attribute in a label: none for a card its chooser does not see (None, or a Place)."""
+    return table[c] if type(c) is int else None
+
+
 def find_kind(pool: Iterable[int], kind: tuple[int, ...], k: int) -> int:
     """Return the first card of kind ``k`` in a pool."""
     for c in pool:
