@@ -1162,7 +1162,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         print("options (--option NAME=VALUE):")
         for o in infos:
             if o.kind == "flag":
-                kind = "true/false"
+                kind = "yes/no"  # as values are shown; true and false are typed too
             elif o.kind == "number":
                 kind = f"{o.low} to {o.high}" if o.low is not None else "a number"
             elif o.kind == "choice":
