@@ -12,6 +12,7 @@ from attrs import define, field
 from ruledsl import nodes as n
 from ruledsl.errors import CheckError, Diagnostic, Severity
 from ruledsl.render import clipped, did_you_mean, or_list
+from ruledsl.runtime.ops import DIRECTION_HINT, DIRECTION_RULE
 from ruledsl.source import Pos, Source, Span
 from ruledsl.symbols import (
     ANY,
@@ -1059,12 +1060,7 @@ class _Checker:
             self._bad_direction(f": {verb} {amount} makes it {1 + sign * amount} or {-1 + sign * amount}", value)
 
     def _bad_direction(self, what: str, node: n.Node) -> None:
-        self.error(
-            "E301",
-            f"direction is 1 (clockwise) or -1 (counterclockwise){what}",
-            node,
-            "'reverse direction' turns play around; to skip players, give the turn with 'go to PHASE with P'",
-        )
+        self.error("E301", f"{DIRECTION_RULE}{what}", node, DIRECTION_HINT)
 
     def _stmt_Stop(self, s: n.Stop, scope: _Scope) -> None:
         if not scope.in_loop:

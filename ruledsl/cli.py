@@ -51,9 +51,11 @@ from ruledsl.records import (
     another_run,
     build_record,
     describe_view,
+    forced_line,
     labels_by_name,
     load_recorded_game,
     read_entries,
+    record_of_game,
     record_of_state,
     render_replay,
     result_lines,
@@ -136,9 +138,10 @@ def cmd_check(args: argparse.Namespace) -> int:
                         checked, args.simulate, args.seed or 0, bar.count, players=args.players, options=options
                     )
                 reports.append(report)
-                # The validator finds those deals again (with --players or --option, for that configuration).
-                dealt = {d.span for d in deals}
-                found = [d for d in report.to_diagnostics() if not (d.code == "E408" and d.span in dealt)]
+                # The validator finds those deals again (with --players or --option, for that configuration),
+                # and a game that no player count can load.
+                dealt = {(d.code, d.span) for d in deals}
+                found = [d for d in report.to_diagnostics() if (d.code, d.span) not in dealt]
                 diagnostics = sort_diagnostics([*diagnostics, *found])
             code = _check_code(diagnostics)
         except RuleDslError as exc:
@@ -324,7 +327,7 @@ def _load(args: argparse.Namespace, extra: dict[str, str] | None = None) -> Game
     players = args.players
     seats = getattr(args, "seats", None)
     options = {**_parse_options(args.option or []), **(extra or {})}
-    max_actions = getattr(args, "max_actions", DEFAULT_MAX_ACTIONS)
+    max_actions = args.max_actions
     if seats:
         _check_specs(seats)  # a mistyped agent is the mistake to report, not the count it implies
     if players is not None or not seats:
@@ -359,14 +362,19 @@ def _open_log(path: str | None) -> None:
         raise _Usage(f"cannot write the game log '{path}': {exc.strerror or exc}") from None
 
 
-def _warn_another_run(path: str, game: Game, seatings: Sequence[Sequence[str]]) -> None:
+def _warn_another_run(path: str, games: Sequence[Game], seatings: Sequence[Sequence[str]]) -> None:
     """Say once, before playing, that the game log holds records of another run.
 
     Appending runs is allowed; mixing games or settings in one file may not be meant.
     """
-    difference = another_run(path, game, seatings)
+    difference = another_run(path, games, seatings)
     if difference is not None:
         print(f"warning: '{path}' already holds {difference}; appending anyway", file=sys.stderr)
+
+
+def _seatings(seats: Sequence[str], rotate: bool) -> list[list[str]]:
+    """Every seating a batch of bot games uses: the one given, or with --rotate each rotation of it."""
+    return [seats_for(i, seats, rotate) for i in range(len(seats) if rotate else 1)]
 
 
 def _write_log(path: str, records: list[dict[str, Any]]) -> None:
@@ -487,12 +495,13 @@ def _watch_the_rest(humans: int, out: TextIO, inp: TextIO) -> bool:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    _check_max_actions(args)
     game = _load(args)
     _open_log(args.log)
     interactive = sys.stdin.isatty()
     seats = _seats(args, game.players, "human" if interactive else "random")
     if args.log:
-        _warn_another_run(args.log, game, [seats])
+        _warn_another_run(args.log, [game], [seats])
     humans = [q for q, spec in enumerate(seats) if parse_spec(spec)[0] == "human"]
     if args.seed is None:
         # A new deal each time; the header prints the seed, so the game can still be replayed.
@@ -500,12 +509,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     agents = {q: make_agent(spec, agent_seed(args.seed, q)) for q, spec in enumerate(seats) if q not in humans}
     out = sys.stdout
     viewer = humans[0] if len(humans) == 1 else None
-    state = game.new_initial_state(seed=args.seed, log=True, track=needs_tracking(agents.values()))
+    try:
+        state = game.new_initial_state(seed=args.seed, log=True, track=needs_tracking(agents.values()))
+    except RuleRuntimeError as exc:  # the setup failed: a game of no action
+        return _stuck(exc, args.log, build_record(game, args.seed, seats, [], [], None, False, error=exc))
     label = ", ".join(f"P{q} {spec}" for q, spec in enumerate(seats))
     options = _options_text(game.options)
     print(
         f"{game.name}: {game.players} players ({label}), seed {args.seed}"
-        + (f"; options: {options}" if options else ""),
+        + (f"; options: {options}" if options else "")
+        + (f"; at most {game.max_actions:,} actions" if game.max_actions != DEFAULT_MAX_ACTIONS else ""),
         file=out,
     )
     if any(agent.omniscient for agent in agents.values()):
@@ -543,7 +556,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if skipped_from is None:
                 seen = state.describe_last(viewer if seat != viewer else seat)
                 if forced:
-                    print(f"P{seat} (you): {seen} (your only move)", file=out)
+                    print(forced_line(seat, seen), file=out)
                 elif seen:
                     print(f"P{seat}: {seen}", file=out)
                 for line in log:
@@ -553,6 +566,9 @@ def cmd_play(args: argparse.Namespace) -> int:
                 # A transcript (input that is no terminal) has nobody to ask: it shows the game to its end.
                 if sys.stdin.isatty() and not _watch_the_rest(len(humans), out, sys.stdin):
                     skipped_from = len(actors)
+    except RuleRuntimeError as exc:
+        thinking.close()
+        return _stuck(exc, args.log, record_of_state(game, args.seed, seats, state, actors, exc))
     except (EOFError, KeyboardInterrupt) as stop:
         thinking.close()
         n = len(actors)
@@ -573,13 +589,31 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _games(k: int) -> str:
+    return f"{k} game{'s' if k != 1 else ''}"
+
+
+def _stuck(error: RuleRuntimeError, log: str | None, record: dict[str, Any]) -> int:
+    """Report the rule error that stopped a game played, and record the game with it; return exit code 70."""
+    _print_diagnostics(error.diagnostics, sys.stderr)
+    if log:
+        _write_log(log, [record])
+        print(f"Its record, marked stuck, is in {log}.")
+    return EXIT_RUNTIME
+
+
 # ============================================================================ simulate
+
+
+def _check_max_actions(args: argparse.Namespace) -> None:
+    """Refuse an action bound below 1: before loading the game."""
+    if args.max_actions < 1:
+        raise _Usage(f"--max-actions takes a number of actions of at least 1, not {args.max_actions}")
 
 
 def _check_batch(args: argparse.Namespace) -> None:
     """Refuse the numbers of a batch of bot games that cannot be: before loading the game."""
-    if args.max_actions < 1:
-        raise _Usage(f"--max-actions takes a number of actions of at least 1, not {args.max_actions}")
+    _check_max_actions(args)
     if args.n < 1:
         raise _Usage("-n must be at least 1")
     if args.jobs < 1:
@@ -609,8 +643,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         _check_writable(Path(args.csv), "--csv", "the table")
     _open_log(args.log)
     if args.log:
-        seatings = [seats_for(i, seats, args.rotate) for i in range(game.players if args.rotate else 1)]
-        _warn_another_run(args.log, game, seatings)
+        _warn_another_run(args.log, [game], _seatings(seats, args.rotate))
     if args.csv:
         _write_table(args.csv, [game_columns(game.players)], "w")  # this run's table, header first
     seeds = list(range(args.seed, args.seed + args.n))
@@ -622,10 +655,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         nonlocal done
         done += 1
         if args.log:
-            _write_log(
-                args.log, [build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated)]
-            )
-        if args.csv:
+            _write_log(args.log, [record_of_game(game, r, args.rotate)])
+        if args.csv and r.error is None:  # a stuck game has no returns, no winner, no outcome to write
             _write_table(args.csv, [game_row(r, args.behind_after)], "a")
         if not args.json:
             bar.add(1, args.n)
@@ -638,6 +669,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if kept:
             print(f"\n{done} finished game{'s' if done != 1 else ''} of {args.n} kept in {kept}", file=sys.stderr)
         raise
+    except RuleRuntimeError as exc:
+        # Like play, the run stops at the first game the rules stop: the rules need mending first.
+        _print_diagnostics(exc.diagnostics, sys.stderr)
+        before = done - 1
+        note = f"the rules stopped game {done} of {args.n} (seed {args.seed + before}), and the run with it"
+        if args.log:
+            note += f"; {args.log} holds its record, marked stuck" + (
+                f", after those of the {_games(before)} before it" if before else ""
+            )
+        if args.csv:
+            rows = f"the rows of the {_games(before)} before it" if before else "no row"
+            note += f"; {args.csv} holds {rows} (a stuck game has no result)"
+        print(note, file=sys.stderr)
+        return EXIT_RUNTIME
     elapsed = time.perf_counter() - started
     stats = summarize(
         records,
@@ -674,13 +719,35 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if value in shown[:i]:
             raise _Usage(f"--vary gives {name}={value} twice ({values[shown.index(value)]}, {values[i]})")
     seats = _bot_seats(args, games[0].players)
+    _open_log(args.log)
+    if args.log:
+        _warn_another_run(args.log, games, _seatings(seats, args.rotate))
     seeds = list(range(args.seed, args.seed + args.n))
     total = args.n * len(games)
     started = time.perf_counter()
     runs = []
+    last: list[Any] = [None]  # the game the rules stopped, if they do: the last to reach the progress bar
+
     with _Progress() as bar:
-        for game in games:
-            runs.append(run_games(game, seeds, seats, args.jobs, lambda _: bar.add(1, total), rotate=args.rotate))
+        for value, game in zip(shown, games, strict=True):
+
+            def finished(r: SimulatedGame, game: Game = game) -> None:
+                last[0] = r
+                if args.log:  # each game is saved as it ends, so that an interrupted run keeps it
+                    _write_log(args.log, [record_of_game(game, r, args.rotate)])
+                bar.add(1, total)
+
+            try:
+                runs.append(
+                    run_games(game, seeds, seats, args.jobs, finished, rotate=args.rotate, keep_labels=bool(args.log))
+                )
+            except RuleRuntimeError as exc:
+                bar.close()
+                _print_diagnostics(exc.diagnostics, sys.stderr)
+                seed = f" (seed {last[0].seed})" if last[0] is not None else ""
+                stopped = f"the rules stopped a game with {name}={value}{seed}, and the comparison with it"
+                print(stopped, file=sys.stderr)
+                return EXIT_RUNTIME
     elapsed = time.perf_counter() - started
     result = compare(name, shown, runs, games[0].players, args.rotate)
     others = {k: v for k, v in games[0].options.items() if k != name}
@@ -899,7 +966,7 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
     lines.append("actions, share of games taken (times per game): " + _shares_line(stats["actions"]))
     if stats["rules"]:
         lines.append("rules and announcements, share of games run (times per game):")
-        lines.extend(f"  {name}: " + _shares_line({name: row}) for name, row in stats["rules"].items())
+        lines.extend(f"  {name}: " + _share(row) for name, row in stats["rules"].items())
     if any(AGENTS[parse_spec(a["agent"])[0]].omniscient for a in stats["agents"]):
         lines.append(_CHEAT_NOTE)
     if plot_path is not None:
@@ -908,12 +975,14 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
 
 
 def _shares_line(rows: dict[str, dict[str, Any]]) -> str:
-    """'name 0.500 (1.5)' for each row, 'name never' for one that never happened; one row: without the name."""
-    parts = []
-    for name, a in rows.items():
-        text = f"{a['share']:.3f} ({a['per_game']:.1f})" if a["games"] else "never"
-        parts.append(text if len(rows) == 1 else f"{name} {text}")
-    return ", ".join(parts)
+    """'name 0.500 (1.5)' for each row, 'name never' for one that never happened; a lone row
+    is named too (a game of one action printed '1.000 (35.2)', which said nothing of what)."""
+    return ", ".join(f"{name} {_share(a)}" for name, a in rows.items())
+
+
+def _share(a: dict[str, Any]) -> str:
+    """'0.500 (1.5)': the share of games in which it happened (times per game), or 'never'."""
+    return f"{a['share']:.3f} ({a['per_game']:.1f})" if a["games"] else "never"
 
 
 class _Progress:
@@ -1064,7 +1133,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         print("options (--option NAME=VALUE):")
         for o in infos:
             if o.kind == "flag":
-                kind = "true/false"
+                kind = "yes/no"  # as values are shown; true and false are typed too
             elif o.kind == "number":
                 kind = f"{o.low} to {o.high}" if o.low is not None else "a number"
             elif o.kind == "choice":
@@ -1166,9 +1235,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=seed, help=seed_help)
         p.add_argument("--seats", metavar="AGENT,...", help=seats_help)
 
-    def batch_args(p: argparse.ArgumentParser, n: int, n_help: str, printed: str) -> None:
-        """The arguments of a batch of bot games: how many, how long at most, in how many processes."""
-        p.add_argument("-n", type=int, default=n, help=n_help)
+    def max_actions_arg(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--max-actions",
             type=int,
@@ -1177,6 +1244,11 @@ def build_parser() -> argparse.ArgumentParser:
             help="stop a game after N actions, counted as stopped at the action bound "
             f"(default {DEFAULT_MAX_ACTIONS:,})",
         )
+
+    def batch_args(p: argparse.ArgumentParser, n: int, n_help: str, printed: str) -> None:
+        """The arguments of a batch of bot games: how many, how long at most, in how many processes."""
+        p.add_argument("-n", type=int, default=n, help=n_help)
+        max_actions_arg(p)
         p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
         p.add_argument("--json", action="store_true", help=f"print {printed} as JSON")
         p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
@@ -1205,6 +1277,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="ask for your move even when it is your only one (by default it is played at once)",
     )
+    max_actions_arg(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(
@@ -1255,6 +1328,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--vary", required=True, metavar="OPTION=V1,V2,...", help="the option to vary and its values, as double=no,yes"
     )
     batch_args(p, 200, "games for each value (default 200)", "the comparison")
+    p.add_argument(
+        "--log", metavar="FILE.jsonl", help="append a record of each game, value after value, to this file (see replay)"
+    )
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(

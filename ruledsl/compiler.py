@@ -21,7 +21,7 @@ from attrs import define, field, frozen
 
 from ruledsl import nodes as n
 from ruledsl.checker import CheckedGame
-from ruledsl.errors import Diagnostic, OptionError
+from ruledsl.errors import Diagnostic, OptionError, RuleRuntimeError
 from ruledsl.runtime import ops
 from ruledsl.runtime.state import (
     AGAIN,
@@ -34,7 +34,9 @@ from ruledsl.runtime.state import (
     ChoiceCheck,
     ClauseCheck,
     GameOver,
+    Place,
     RoundOver,
+    unseen,
 )
 from ruledsl.source import Span
 from ruledsl.symbols import (
@@ -45,7 +47,9 @@ from ruledsl.symbols import (
     ZoneSym,
 )
 
-#: Loop rounds (while, repeat, for each) one action may take before it is stopped as endless.
+#: Loop rounds (while, repeat, for each) one action may take before it is stopped as endless;
+#: also, counted apart, the calls of definitions and procedures (R508: a definition that uses
+#: another twice, forty levels deep, would otherwise run for ever without looping).
 STEP_BUDGET = 100_000
 #: The most cards a deck may have.
 MAX_DECK = 10_000
@@ -781,7 +785,9 @@ class _Compiler:
                 if _simple_code(z):
                     return f"{table}[Z[{z}][-1]] if Z[{z}] else None"
             obj = self.ex(e.obj, ctx)
-            if self.type_of(e.obj).nullable or self._label_mode:
+            if self._label_mode:  # a card chosen by its place is a Place there, whose attributes are none
+                return f"op_label_attr({table}, {obj})"
+            if self.type_of(e.obj).nullable:
                 return f"op_attr({table}, {obj})"
             return f"{table}[{obj}]"
         if kind == "cards_attr":
@@ -1351,6 +1357,13 @@ class _Compiler:
         with self.em.block():
             self.em.line("st.over_budget()")
 
+    def _count_call(self) -> None:
+        """Count a call of a definition or procedure (the lines carry its declaration's span: R508 names it)."""
+        self.em.line("st.calls += 1")
+        self.em.line(f"if st.calls > {STEP_BUDGET}:")
+        with self.em.block():
+            self.em.line("st.too_many_calls()")
+
     def _st_While(self, s: n.While, ctx: _Ctx) -> None:
         self.em.line(f"while {self.ex(s.cond, ctx)}:")
         outer_rest, self._loop_rest = self._loop_rest, None
@@ -1400,6 +1413,7 @@ class _Compiler:
             assert isinstance(decl, n.DefineDecl)
             ctx, params = self._signature(d.params)
             block = self.function(f"D{d.index}", params, decl.span)
+            self._count_call()
             self.em.at(decl.body.span)
             body = self.ex(decl.body, ctx)
             if all(t.kind not in ("cards", "players", "set", "range", "tuple") for _, t in d.params):
@@ -1423,6 +1437,7 @@ class _Compiler:
             assert isinstance(decl, n.ProcedureDecl)
             ctx, params = self._signature(proc.params)
             block = self.function(f"PR{proc.index}", params, decl.span)
+            self._count_call()
             self.count_event(f"to {decl.name}")
             self.body(decl.body, ctx)
             self.end_function(block)
@@ -1681,6 +1696,12 @@ class _Compiler:
             return 1
         pool = self.fresh("pool")
         em.line(f"{pool} = {self.cards(shape.pool, ctx)}")
+        if self._pool_visibility(shape.pool) is not True:
+            # A group is chosen by its kinds, which name its cards: never from cards the
+            # chooser cannot see (a single card is chosen by its place instead).
+            em.line(f"if not st.all_visible({ctx.player}, {pool}):")
+            with em.block():
+                em.line(f"st.hidden_group({ctx.player})")
         count = getattr(shape, "count", None)
         size = self.ex(count, ctx) if count is not None else "None"
         gen = self._groups(shape, pool, size, ctx, value_ok)
@@ -1713,14 +1734,16 @@ class _Compiler:
     def _pool_visibility(self, pool: n.Expr) -> bool | None:
         """Whether the acting player surely sees (True) or surely does not see (False) a pool's cards."""
         ref = self.ref(pool)
-        if isinstance(ref, tuple) and ref[0] == "zone" and not self.uses_faces:
+        if isinstance(ref, tuple) and ref[0] == "zone":
             z: ZoneSym = ref[1]
+            if z.visibility == "owner" and z.per_player and ref[2] is None:
+                return True  # the acting player's own zone: he sees its cards, even face down
+            if self.uses_faces:
+                return None  # a card turned up or down lies otherwise than its zone shows it
             if z.visibility == "public":
                 return True
             if z.visibility == "hidden":
                 return False
-            if z.per_player and ref[2] is None:  # the acting player's own zone
-                return True
         return None
 
     def _emit_emission(self, a: n.ActionDecl, info: dict[str, Any], bid: bool, ctx: _Ctx, key_parts: list[str]) -> None:
@@ -1887,7 +1910,13 @@ class _Compiler:
                     parts = [repr(name), *(self._show_choice(ch, ctx) for ch in choices)]
                     em.line("return ' '.join((" + ", ".join(parts) + ",))")
                 elif info["static_label"]:
-                    em.line(f"return {self._static_text(a.label, ctx)}")
+                    # It may fail, as a rule may: an attribute of a card chosen by its place reads none.
+                    em.line("try:")
+                    with em.block():
+                        em.line(f"return {self._static_text(a.label, ctx)}")
+                    em.line("except ANY_ERROR as exc_:")
+                    with em.block():
+                        em.line(f"LABEL_FAILED({idx}, exc_)")
                 else:  # computed with the state when the action is listed
                     em.line(f"return {repr(info['name'])}")
             finally:
@@ -1898,8 +1927,8 @@ class _Compiler:
             parts = []
             for i, ch in enumerate(choices):
                 if isinstance(ch.shape, n.CardChoice):
-                    # A card chosen by its place stays unnamed: None shows as a hidden card.
-                    parts.append(f"REP[key[{i}]] if key[{i}] >= 0 else None")
+                    # A card chosen by its place stays unnamed, but its place is told ('hidden card 2').
+                    parts.append(f"REP[key[{i}]] if key[{i}] >= 0 else PLACE(-key[{i}])")
                 elif isinstance(ch.shape, (n.NumberChoice, n.ValueChoice, n.PlayerChoice)):
                     parts.append(f"key[{i}]")
                 else:
@@ -2103,10 +2132,12 @@ class _Compiler:
         namespace.update(self.constants)
         names = self.constants["NAMES"]
         namespace.update(
+            ANY_ERROR=Exception,
             ALLP=tuple(range(self.players)),
             ALLCARDS=tuple(range(len(self.deck))),
             MISS=object(),
-            SHOW_NAME=lambda c: "a hidden card" if c is None else names[c],
+            PLACE=Place,
+            SHOW_NAME=lambda c: names[c] if type(c) is int else unseen(c),
         )
         source_code = "\n".join(self.em.lines) + "\n"
         # The generated source names only identifiers this compiler made up; see the module docstring.
@@ -2126,7 +2157,23 @@ class _Compiler:
             return a
 
         names = self.constants["NAMES"]
-        namespace.update(Action=Action, INTERN=intern, GameOver=GameOver, RoundOver=RoundOver)
+        label_spans = {
+            info["index"]: info["item"].label.span for info in self.action_defs if info["item"].label is not None
+        }
+        source = self.c.source
+
+        def label_failed(idx: int, exc: Exception) -> None:
+            none = isinstance(exc, TypeError) and "NoneType" in str(exc)
+            message = "this label needs a value that is none here" if none else f"this label cannot be shown: {exc}"
+            hint = (
+                "an attribute of a card its chooser cannot see (chosen by its place) is none in a label: "
+                "test it ('if c.value != none then ... else ...'), or leave it out"
+            )
+            raise RuleRuntimeError([Diagnostic("R504", message, label_spans.get(idx), hint, source=source)]) from None
+
+        namespace.update(
+            LABEL_FAILED=label_failed, Action=Action, INTERN=intern, GameOver=GameOver, RoundOver=RoundOver
+        )
         self._run_source(namespace, filename)
 
         defs: list[ActionDef] = []

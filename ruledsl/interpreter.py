@@ -21,7 +21,6 @@ from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, TERMINAL, Action, Act
 
 if TYPE_CHECKING:
     from ruledsl.game import Game
-    from ruledsl.source import Span
 
 #: Rule entries (on enter, a won auction...) that hand the turn on in one action, at most.
 _MAX_CHAINED_PHASES = 1000
@@ -72,6 +71,7 @@ class GameState:
         "next_kind",
         "next_goto",
         "steps",
+        "calls",
         "opened",
         "memo",
         "_legal",
@@ -121,6 +121,7 @@ class GameState:
         st.next_kind = NEXT_TURN
         st.next_goto = None
         st.steps = 0
+        st.calls = 0
         st.opened = None
         st.memo = None
         st._legal = None
@@ -167,6 +168,7 @@ class GameState:
         c.next_kind = NEXT_TURN
         c.next_goto = None
         c.steps = 0
+        c.calls = 0
         c.opened = None
         c.memo = None
         c._legal = self._legal  # never changed in place: legal_actions hands out copies
@@ -230,7 +232,7 @@ class GameState:
         defn = action.defn
         self.next_kind = NEXT_TURN
         self.opened = None
-        self.steps = 0
+        self.steps = self.calls = 0
         try:
             if defn.owner_kind == "phase":
                 defn.apply(self, p, action.key)
@@ -350,7 +352,20 @@ class GameState:
         return self.zone_visible(viewer, z)
 
     def all_visible(self, viewer: int | None, cards: Iterable[int]) -> bool:
-        return all(self.sees(viewer, c) for c in cards)
+        """Whether ``viewer`` sees every one of ``cards`` (as ``sees``; a zone asked about once in a row)."""
+        face, loc = self.face, self.loc
+        last_zone, seen = -1, True
+        for c in cards:
+            if face is not None and face[c] is not None:
+                if not (face[c] or self.sees(viewer, c)):
+                    return False
+                continue
+            z = loc[c]
+            if z != last_zone:
+                last_zone, seen = z, self.zone_visible(viewer, z)
+            if not seen:
+                return False
+        return True
 
     def show_card(self, viewer: int | None, c: int | None) -> str:
         if c is None:
@@ -380,16 +395,28 @@ class GameState:
         self.opened.append((window, [q for q in players if not self.out[q]]))
 
     def over_budget(self) -> None:
-        raise RuleRuntimeError(
-            [
-                Diagnostic(
-                    "R501",
-                    f"this rule looped more than {self._budget()} times in one action; it would never end",
-                    self._caller_span(),
-                    "make sure the loop's condition becomes false, or that 'stop' is reached",
-                    source=self.game.source,
-                )
-            ]
+        raise self._stopped(
+            "R501",
+            f"this rule looped more than {self._budget()} times in one action; it would never end",
+            "make sure the loop's condition becomes false, or that 'stop' is reached",
+        )
+
+    def too_many_calls(self) -> None:
+        """R508: definitions and procedures were used more than the step budget allows in one action."""
+        raise self._stopped(
+            "R508",
+            f"definitions and procedures were used more than {self._budget()} times in one action",
+            "one that uses another twice doubles the work at each level: name a value once with 'let', "
+            "or work it out in fewer steps",
+        )
+
+    def hidden_group(self, player: int) -> None:
+        """R509: a choice of several cards would offer, and so name, cards its chooser cannot see."""
+        raise self._stopped(
+            "R509",
+            f"this choice of cards would offer P{player} groups of cards he cannot see, naming them",
+            "offer only cards he sees (a condition can keep the action for when they are), or let him "
+            "choose unseen cards one at a time ('c: card from ...': by their place)",
         )
 
     def too_many_choices(self, groups: bool = False) -> None:
@@ -398,22 +425,15 @@ class GameState:
             hint = "choose a set number of cards ('2 cards from hand'), or from fewer: nobody can choose among so many"
         else:
             hint = "narrow the range of its numbers: nobody can choose among so many"
-        raise RuleRuntimeError(
-            [
-                Diagnostic(
-                    "R507",
-                    f"with this choice there are more than {self._budget()} actions to choose from",
-                    self._caller_span(),
-                    hint,
-                    source=self.game.source,
-                )
-            ]
+        raise self._stopped(
+            "R507", f"with this choice there are more than {self._budget()} actions to choose from", hint
         )
 
-    def _caller_span(self) -> Span | None:
-        """The rule of the compiled line that called the caller."""
+    def _stopped(self, code: str, message: str, hint: str) -> RuleRuntimeError:
+        """The error of a limit met by the rule of the compiled line that called the caller."""
         frame = sys._getframe(2)
-        return self.prog.span_of_line(frame.f_lineno) if frame.f_code.co_filename == self.prog.filename else None
+        span = self.prog.span_of_line(frame.f_lineno) if frame.f_code.co_filename == self.prog.filename else None
+        return RuleRuntimeError([Diagnostic(code, message, span, hint, source=self.game.source)])
 
     @staticmethod
     def _budget() -> str:
@@ -448,7 +468,7 @@ class GameState:
             return []
         out: list[Action] = []
         prog = self.prog
-        self.steps = 0  # the numbers chosen from count against it
+        self.steps = self.calls = 0  # the numbers chosen from count against it
         # While the actions are listed the state cannot change: definitions are memoised.
         if prog.uses_memo:
             self.memo = {}
@@ -623,7 +643,7 @@ class GameState:
     # ------------------------------------------------------------------ rounds and the end
 
     def _start_round(self) -> None:
-        self.steps = 0
+        self.steps = self.calls = 0
         self.next_kind = NEXT_TURN
         self.next_goto = None
         self.opened = None
@@ -704,6 +724,7 @@ class GameState:
 
     def _grouped(self, key: Any) -> list[list[int]]:
         """Players sorted by ``key(state, player)``, best (smallest) first, equal keys grouped."""
+        self.calls = 0  # asked for at any time (standings), not only while an action runs
         keys = {q: key(self, q) for q in range(self.n)}
         groups: list[list[int]] = []
         for q in sorted(range(self.n), key=lambda q: keys[q]):

@@ -30,7 +30,7 @@ from lark.indenter import DedentError, Indenter
 from ruledsl import nodes as n
 from ruledsl.errors import Diagnostic, ParseError
 from ruledsl.resources import grammar_path
-from ruledsl.source import Pos, Source, Span
+from ruledsl.source import UNSHOWABLE, Pos, Source, Span
 
 #: A rule file is a page or two of text; anything this large is refused, not parsed.
 MAX_SOURCE_BYTES = 1_000_000
@@ -134,6 +134,20 @@ def parse_source(source: Source) -> n.GameFile:
                     f"file too large ({size:,} bytes; a rule file may have at most {MAX_SOURCE_BYTES:,})",
                     source=source,
                     hint="a rule file describes one game; split generated data out of it",
+                )
+            ]
+        )
+    unshowable = UNSHOWABLE.search(source.text)
+    if unshowable:
+        raise ParseError(
+            [
+                Diagnostic(
+                    "E102",
+                    f"unexpected character 'U+{ord(unshowable[0]):04X}'",
+                    source.span_at(unshowable.start(), unshowable.end()),
+                    "a rule file holds no control characters, even in text or a comment "
+                    "(they would reach the players' terminals): remove it",
+                    source=source,
                 )
             ]
         )

@@ -25,18 +25,20 @@ from typing import TYPE_CHECKING, Any
 from attrs import define
 
 from ruledsl import __version__
-from ruledsl.errors import IllegalActionError, RuleDslError
+from ruledsl.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError
 from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_source, resolve_path, shown_path
 from ruledsl.parser import parse_source
 from ruledsl.render import or_list
 from ruledsl.resources import bundled_games, bundled_name
-from ruledsl.source import Source
+from ruledsl.source import Pos, Source, Span
 from ruledsl.unparse import unparse
+from ruledsl.validate import stuck_error
 
 if TYPE_CHECKING:
     from ruledsl.compiler import Program
     from ruledsl.game import Game
     from ruledsl.interpreter import GameState
+    from ruledsl.simulate import GameRecord as PlayedGame
 
 #: The "format" of records this module writes.
 FORMAT = "ruledsl-record/1"
@@ -66,16 +68,23 @@ def build_record(
     seats: Sequence[str],
     actions: Sequence[str],
     actors: Sequence[int],
-    returns: Sequence[float],
+    returns: Sequence[float] | None,
     truncated: bool,
+    *,
+    rotate: bool = False,
+    error: RuleDslError | None = None,
 ) -> dict[str, Any]:
-    """Return the record of one finished (or abandoned) game as a JSON-serialisable dict.
+    """Return the record of one game as a JSON-serialisable dict.
 
-    A bundled game is recorded by its file's name; another rule file by its absolute
-    path, which ``write_records`` names from the folder of the file it writes.
+    ``seats`` are the agents of this game, seat by seat; ``rotate`` says whether its run
+    rotated them from game to game (``simulate --rotate``). A game that did not end has no
+    ``returns`` (None): it is marked ``"stuck": true``, with the ``error`` that stopped it,
+    or else ``"unfinished": true`` (left by its player). A bundled game is recorded by its
+    file's name; another rule file by its absolute path, which ``write_records`` names from
+    the folder of the file it writes.
     """
     file, bundled = _recorded_file(game.file, game.path)
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "ruledsl": __version__,
         "game": game.name,
@@ -87,10 +96,34 @@ def build_record(
         "max_actions": game.max_actions,
         "seed": seed,
         "seats": list(seats),
+        "rotate": rotate,
         "actions": list(actions),
         "actors": list(actors),
-        "returns": list(returns),
-        "truncated": truncated,
+    }
+    if returns is not None:
+        record["returns"] = list(returns)
+    record["truncated"] = truncated
+    if error is not None:
+        record["stuck"] = True
+        record["error"] = _error_fields(error)
+    elif returns is None:
+        record["unfinished"] = True
+    return record
+
+
+def _error_fields(error: RuleDslError) -> dict[str, Any]:
+    """The error that stopped a game, as a record holds it: the fields of ``check --format json`` but the file
+    (the record's) and the severity (an error); the place is null when the error has none."""
+    d = error.diagnostics[0] if error.diagnostics else Diagnostic("R504", str(error))
+    placed = d.span is not None and d.span.start.line >= 1
+    return {
+        "code": d.code,
+        "message": d.message,
+        "line": d.line if placed else None,
+        "column": d.column if placed else None,
+        "end_line": d.end_line if placed else None,
+        "end_column": d.end_column if placed else None,
+        "hint": d.hint,
     }
 
 
@@ -103,22 +136,47 @@ def _recorded_file(file: Path | None, shown: str) -> tuple[str, bool]:
     return (f"{name}.game", True) if name is not None else (str(file), False)
 
 
+def record_of_game(game: Game, played: PlayedGame, rotate: bool = False) -> dict[str, Any]:
+    """Return the record of a game ``simulate`` played, its labels kept: as it ended, or stuck with its error."""
+    returns = None if played.error is not None else played.returns
+    labels = played.labels or []
+    return build_record(
+        game,
+        played.seed,
+        played.agents,
+        labels,
+        played.actors,
+        returns,
+        played.truncated,
+        rotate=rotate,
+        error=played.error,
+    )
+
+
 def record_of_state(
-    game: Game, seed: int, seats: Sequence[str], state: GameState, actors: Sequence[int]
+    game: Game,
+    seed: int,
+    seats: Sequence[str],
+    state: GameState,
+    actors: Sequence[int],
+    error: RuleDslError | None = None,
 ) -> dict[str, Any]:
     """Return the record of a game played to ``state`` (actions labelled as their actors saw them).
 
-    A game left before its end is marked ``"unfinished": true`` and has no returns. Only
-    the actions of ``actors`` are recorded: one interrupted while it was being applied
-    (Ctrl-C) may be in the history, half done, and is left out.
+    A game the rules stopped (``error``, a rule error) is marked ``"stuck": true`` with
+    that error; one left before its end is marked ``"unfinished": true``; neither has
+    returns. Only the actions of ``actors`` are recorded, but for the one the rules failed
+    in: one interrupted while it was being applied (Ctrl-C) may be in the history, half
+    done, and is left out; one the rules failed in is kept, so that its replay fails there
+    again.
     """
-    labels = [str(a) for a in state.history()][: len(actors)]
-    if state.is_terminal() and len(labels) == state.n_actions:
+    labels = [str(a) for a in state.history()]
+    if error is not None and len(labels) > len(actors):
+        actors = [*actors, state.last_actor]
+    labels = labels[: len(actors)]
+    if error is None and state.is_terminal() and len(labels) == state.n_actions:
         return build_record(game, seed, seats, labels, actors, state.returns(), state.truncated)
-    record = build_record(game, seed, seats, labels, actors, [], False)
-    del record["returns"]
-    record["unfinished"] = True
-    return record
+    return build_record(game, seed, seats, labels, actors, None, False, error=error)
 
 
 def write_records(path: str | Path, records: Sequence[dict[str, Any]], append: bool = True) -> None:
@@ -145,13 +203,16 @@ def _named_from(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "file": Path(relative).as_posix()}
 
 
-def another_run(path: str | Path, game: Game, seatings: Sequence[Sequence[str]]) -> str | None:
-    """What sets the records already in ``path`` apart from a run of ``game`` seated as one of ``seatings``.
+def another_run(path: str | Path, games: Sequence[Game], seatings: Sequence[Sequence[str]]) -> str | None:
+    """What sets the records already in ``path`` apart from a run of ``games`` seated as one of ``seatings``.
 
-    None when every record is of such a run, or there is none: records of one setting
-    may be appended run after run, and only the first record of another is named (as
-    "records of another game (...)"). Damaged lines are left for replay to report.
+    ``games`` are the loaded games a run plays: one for ``simulate``, one per value for
+    ``compare``. None when every record is of such a run, or there is none: records of
+    one setting may be appended run after run, and only the first record of another is
+    named, by how it differs from the first game (as "records of another game (...)").
+    Damaged lines are left for replay to report.
     """
+    game = games[0]
     now = rules_hash(game)
     try:
         with open(path, "rb") as f:
@@ -163,7 +224,7 @@ def another_run(path: str | Path, game: Game, seatings: Sequence[Sequence[str]])
                 except RecordError:
                     continue
                 difference = _difference(record, game, now, seatings)
-                if difference is not None:
+                if difference is not None and all(_difference(record, g, now, seatings) for g in games[1:]):
                     return difference
     except OSError:
         return None
@@ -267,6 +328,9 @@ def _parse_line(where: str, raw: bytes) -> dict[str, Any]:
         wrong = _wrong(record[key], fits, item_fits) if key in record else None
         if wrong is not None:
             raise RecordError(f"{where}: the record's {key!r} must be {what}, {wrong}")
+    error = record.get("error")
+    if error is not None and not (_text(error.get("code")) and _text(error.get("message"))):
+        raise RecordError(f"{where}: the record's 'error' lacks its code or its message")
     for key in ("seats", "returns"):
         if key in record and len(record[key]) != record["players"]:
             raise RecordError(
@@ -337,11 +401,19 @@ _FIELDS: dict[str, tuple[bool, Callable[[Any], bool], Callable[[Any], bool] | No
     "max_actions": (False, lambda v: _whole(v) and v >= 1, None, "a whole number of at least 1"),
     "seed": (True, _whole, None, "a whole number"),
     "seats": (False, lambda v: isinstance(v, list), _text, "a list of agents (texts)"),
+    "rotate": (False, _flag, None, "true or false"),
     "actions": (True, lambda v: isinstance(v, list), _text, "a list of action labels (texts)"),
     "actors": (False, lambda v: isinstance(v, list), _whole, "a list of seats (whole numbers)"),
     "returns": (False, lambda v: isinstance(v, list), lambda x: _whole(x) or isinstance(x, float), "a list of numbers"),
     "truncated": (False, _flag, None, "true or false"),
     "unfinished": (False, _flag, None, "true or false"),
+    "stuck": (False, _flag, None, "true or false"),
+    "error": (
+        False,
+        lambda v: isinstance(v, dict),
+        lambda x: x is None or _whole(x) or _text(x),
+        "an object of the error's code, message and hint (texts) and place (whole numbers)",
+    ),
 }
 
 
@@ -443,12 +515,60 @@ def _rule_files(record: dict[str, Any], folder: str | Path | None) -> list[tuple
 
 
 def replay(record: dict[str, Any], game: Game) -> GameState:
-    """Play a record again on ``game`` (which must be the record's: see ``check_rules``); return the last state."""
+    """Play a record again on ``game`` (which must be the record's: see ``check_rules``); return the last state.
+
+    A stuck record's game raises the rule error that stopped it (see ``meet_error``).
+    """
     check_rules(record, game)
     state = game.new_initial_state(seed=int(record["seed"]))
     for number, label in enumerate(record["actions"], start=1):
         apply_label(state, label, number)
+    meet_error(record, state)
     return state
+
+
+def meet_error(record: dict[str, Any], state: GameState) -> None:
+    """Raise again the rule error that stopped a stuck record's game, at ``state``, where its actions end.
+
+    An error met in an action was raised by replaying it (the record's last); here is the one
+    of a player to act without a legal action (R506), met again from the state. One the
+    replay cannot meet, as when a bot met it looking ahead on a trial game, is raised as
+    recorded, saying so. A record not marked stuck raises nothing.
+    """
+    if not record.get("stuck"):
+        return
+    n = len(record["actions"])
+    where = f"after {n} action{'s' if n != 1 else ''}"
+    if state.is_terminal():
+        raise RecordError(f"the record says the rules stopped its game {where}, but the game ends there in the replay")
+    if not state.legal_actions():  # a rule of a 'when' condition may fail here too: the same error again
+        raise stuck_error(state)
+    recorded = record.get("error")
+    if recorded is None:
+        raise RecordError(f"the record says the rules stopped its game {where}, but the replay goes on there")
+    raise RuleRuntimeError([_recorded_diagnostic(recorded, state.game)])
+
+
+def _recorded_diagnostic(fields: dict[str, Any], game: Game) -> Diagnostic:
+    """The diagnostic of an error as a record holds it, placed in the game's rule file if it has a place."""
+    span = None
+    line, column = fields.get("line"), fields.get("column")
+    if isinstance(line, int) and isinstance(column, int):
+        end_line, end_column = fields.get("end_line"), fields.get("end_column")
+        end = Pos(end_line, end_column, 0) if isinstance(end_line, int) and isinstance(end_column, int) else None
+        span = Span(Pos(line, column, 0), end or Pos(line, column + 1, 0))
+    note = (
+        "as recorded: the replay does not meet this error itself, as when a bot met it looking ahead "
+        "(a replay does not repeat that), or when another version of ruledsl recorded the game"
+    )
+    hint = fields.get("hint")
+    return Diagnostic(
+        str(fields["code"]),
+        str(fields["message"]),
+        span,
+        f"{hint}; {note}" if isinstance(hint, str) else note,
+        source=game.source,
+    )
 
 
 def apply_label(state: GameState, label: str, number: int) -> None:
@@ -553,7 +673,7 @@ def result_lines(state: GameState) -> list[str]:
     """Render the end of a game: the winner or the ranking, and the returns."""
     ret = state.returns()
     if state.truncated:
-        return [f"Result: stopped after {state.n_actions} actions without an end; counted as a draw"]
+        return [f"Result: stopped at the action bound, after {state.n_actions:,} actions, without an end: no winner"]
     best = max(ret)
     if min(ret) == best:
         return ["Result: a draw"]
@@ -570,12 +690,20 @@ def result_lines(state: GameState) -> list[str]:
     return lines
 
 
+def forced_line(seat: int, seen: str) -> str:
+    """The line of a seat's only legal move, played for him without his view or a prompt."""
+    return f"P{seat} (you): {seen} (your only move)"
+
+
 def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Iterator[str]:
     """Yield the lines of a replay as ``viewer`` saw the game (None: a spectator).
 
     Each action reads as ``viewer`` saw it when it was taken; before each of the viewer's
     own actions comes his view, drawn from his observation alone, as ``play`` showed it
-    to him. Cards he never saw stay hidden.
+    to him; but for a lone legal move, which ``play`` plays at once and notes in a line
+    (``forced_line``), there being nothing to choose from. Cards he never saw stay hidden.
+    A stuck record's game is replayed up to the error that stopped it, which is then
+    raised (a RuleRuntimeError, as in ``play``).
     """
     check_rules(record, game)
     seats = record.get("seats") or ["?"] * game.players
@@ -587,14 +715,18 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
         yield f"  {line}"
     for number, text in enumerate(record["actions"], start=1):
         actor = state.current_player()
-        if actor == viewer:
+        forced = actor == viewer and len(state.legal_actions()) == 1
+        if actor == viewer and not forced:
             yield from describe_view(state.observation(viewer), viewer, labels_by_name(state.prog))
         apply_label(state, text, number)
         seen = state.describe_last(viewer)
-        if seen:
+        if forced:
+            yield forced_line(actor, seen)
+        elif seen:
             yield f"P{actor}: {seen}"
         for line in state.take_log():
             yield f"  {line}"
+    meet_error(record, state)  # as play stopped: with the error, no result
     if state.is_terminal():
         yield from result_lines(state)
         return

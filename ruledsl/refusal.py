@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ruledsl import nodes as n
 from ruledsl.runtime import knowledge, ops
-from ruledsl.runtime.state import Action, ActionDef, ChoiceCheck, ClauseCheck
+from ruledsl.runtime.state import Action, ActionDef, ChoiceCheck, ClauseCheck, unseen
 from ruledsl.unparse import unparse
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def shown_action(action: Action, prog: Program) -> str:
     if prog.card_labels == prog.card_names or not action.defn.label_is_static:
         return str(action)
     labels = prog.card_labels
-    return action.defn.label(action.key, lambda c: "a hidden card" if c is None else labels[c])
+    return action.defn.label(action.key, lambda c: labels[c] if type(c) is int else unseen(c))
 
 
 def _best(probe: GameState, p: int, readings: Sequence[tuple[ActionDef, tuple[Any, ...]]]) -> str:

@@ -6,6 +6,7 @@ import difflib
 from collections.abc import Iterable
 
 from ruledsl.errors import Diagnostic, Severity
+from ruledsl.source import showable
 
 _COLOURS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m"}
 _BOLD = "\x1b[1m"
@@ -57,7 +58,7 @@ def render(diagnostic: Diagnostic, colour: bool = False) -> str:
     source = diagnostic.source
     if source is not None and diagnostic.span is not None and diagnostic.span.start.line >= 1:
         line_no = diagnostic.span.start.line
-        text = source.line_text(line_no)
+        text = showable(source.line_text(line_no))  # the line of a hostile file must not drive the terminal
         gutter = " " * len(str(line_no))
         before = text[: max(0, diagnostic.span.start.col - 1)]
         if diagnostic.span.end.line == line_no:

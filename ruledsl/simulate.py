@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import define
 
 from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
+from ruledsl.errors import RuleRuntimeError
 from ruledsl.game import Game, load_game
 from ruledsl.validate import stuck_error
 
@@ -44,6 +45,7 @@ class GameRecord:
     leaders: list[tuple[int, ...]] | None = None
     labels: list[str] | None = None  # each action as its actor saw it (kept for --log)
     fired: dict[str, int] | None = None  # how often each rule or announcement ran, those that did
+    error: RuleRuntimeError | None = None  # the rule error that stopped the game, which then has no returns
 
     @property
     def actions(self) -> int:
@@ -76,23 +78,35 @@ def seats_for(index: int, seats: Sequence[str], rotate: bool) -> list[str]:
 
 
 def play_game(game: Game, seed: int, seats: Sequence[str], keep_labels: bool = False) -> GameRecord:
-    """Play one game with the given agents (one spec per seat); each sees only its seat's view."""
+    """Play one game with the given agents (one spec per seat); each sees only its seat's view.
+
+    A game the rules stop (a rule fails, or the player to act has no legal action: R506)
+    comes back with its ``error`` and without returns, its actions up to the error (the one
+    the rules failed in included); ``run_games`` raises the error once it has handed the
+    game on.
+    """
     agents = [make_agent(spec, agent_seed(seed, seat)) for seat, spec in enumerate(seats)]
-    state = game.new_initial_state(seed=seed, track=needs_tracking(agents), count=True)
-    has_standing = state.standings() is not None
-    leaders: list[tuple[int, ...]] | None = [_leaders(state)] if has_standing else None
     actors: list[int] = []
     names: list[str] = []
-    while not state.is_terminal():
-        if not state.legal_actions():
-            raise stuck_error(state)
-        seat = state.current_player()
-        action = decide(agents[seat], state, seat)
-        state.apply_action(action)
-        actors.append(seat)
-        names.append(f"{action.defn.owner}.{action.name}")
-        if leaders is not None:
-            leaders.append(_leaders(state))
+    leaders: list[tuple[int, ...]] | None = None
+    state: GameState | None = None
+    try:
+        state = game.new_initial_state(seed=seed, track=needs_tracking(agents), count=True)
+        leaders = [_leaders(state)] if state.standings() is not None else None
+        while not state.is_terminal():
+            if not state.legal_actions():
+                raise stuck_error(state)
+            seat = state.current_player()
+            action = decide(agents[seat], state, seat)
+            actors.append(seat)  # before applying: an action the rules fail in is the game's last
+            names.append(f"{action.defn.owner}.{action.name}")
+            state.apply_action(action)
+            if leaders is not None:
+                leaders.append(_leaders(state))
+    except RuleRuntimeError as exc:
+        history = state.history() if state is not None else []  # none: the setup failed
+        labels = [str(a) for a in history] if keep_labels else None
+        return GameRecord(seed, list(seats), [], False, actors, names, leaders, labels, error=exc)
     labels = [str(a) for a in state.history()] if keep_labels else None
     fired = {name: k for name, k in zip(game.program.events, state.fired or (), strict=True) if k}
     return GameRecord(seed, list(seats), state.returns(), state.truncated, actors, names, leaders, labels, fired)
@@ -113,7 +127,12 @@ def _play_chunk(
 ) -> list[GameRecord]:
     path, players, options, max_actions = game_ref
     game = load_game(path, players=players, options=options, max_actions=max_actions)
-    return [play_game(game, seed, seats, keep_labels) for seed, seats in games]
+    records = []
+    for seed, seats in games:
+        records.append(play_game(game, seed, seats, keep_labels))
+        if records[-1].error is not None:  # the run stops there: the games after it would be thrown away
+            break
+    return records
 
 
 def run_games(
@@ -129,15 +148,15 @@ def run_games(
 
     With ``rotate`` game ``i`` seats the agents shifted by ``i`` (see ``seats_for``). The
     records come back, and reach ``progress``, in the order of ``seeds``, whatever ``jobs``:
-    a caller can save each game as it comes and keep them in order.
+    a caller can save each game as it comes and keep them in order. The first game the
+    rules stop reaches ``progress`` too, with its error; then that error is raised.
     """
     plan = [(seed, seats_for(i, seats, rotate)) for i, seed in enumerate(seeds)]
     if jobs <= 1 or len(plan) < 2 * jobs:
         records = []
         for seed, game_seats in plan:
             records.append(play_game(game, seed, game_seats, keep_labels))
-            if progress is not None:
-                progress(records[-1])
+            _hand_on(records[-1], progress)
         return records
     if game.file is None:
         raise ValueError("a game loaded from text cannot be simulated in other processes; use jobs=1")
@@ -151,9 +170,16 @@ def run_games(
         for future in futures:  # in order: a chunk that ends early waits for those before it
             for record in future.result():
                 records.append(record)
-                if progress is not None:
-                    progress(record)
+                _hand_on(record, progress)
     return records
+
+
+def _hand_on(record: GameRecord, progress: Callable[[GameRecord], None] | None) -> None:
+    """Give a finished game to ``progress``; then raise the error of a game the rules stopped."""
+    if progress is not None:
+        progress(record)
+    if record.error is not None:
+        raise record.error
 
 
 # ============================================================================ metrics, one game

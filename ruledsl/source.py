@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 from attrs import field, frozen
+
+#: Characters a rule file may not hold, even in text or a comment: control characters
+#: (but tab and line ends), which a terminal may obey (clear the screen, rename the
+#: window), and the marks that reverse the direction of text, which make a line read
+#: otherwise than it is.
+UNSHOWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def showable(text: str) -> str:
+    """``text`` with each character of UNSHOWABLE drawn as one harmless sign (a C0 control
+    as its Unicode picture, ␛ for ESC; any other as �), so that columns still line up."""
+    return UNSHOWABLE.sub(lambda m: chr(0x2400 + ord(m[0])) if m[0] < " " else "\N{REPLACEMENT CHARACTER}", text)
 
 
 @frozen

@@ -247,15 +247,16 @@ class Report:
                 )
             )
         out.extend(deal.to_diagnostic(self.source) for deal in self.oversized_deals)
-        for bad in self.unplayable:
+        if self.unplayable and not self.results:  # no player count loads: the game cannot be played at all
+            out.append(unloadable_error([(u.players, u.diagnostic) for u in self.unplayable], self.source))
+        for bad in self.unplayable if self.results else ():
             d = bad.diagnostic
             out.append(
                 Diagnostic(
                     "W414",
                     f"with {bad.players} players the game cannot be loaded at its default options: {d.message}",
                     d.span,
-                    "make the defaults depend on 'players' (option x = if players > 4 then ... else ...), "
-                    "or allow fewer players",
+                    _DEFAULTS_HINT,
                     Severity.WARNING,
                     self.source,
                 )
@@ -391,20 +392,51 @@ def deal_diagnostics(checked: CheckedGame) -> tuple[Diagnostic, ...]:
 
     What plain ``ruledsl check`` adds to the checker: the game is loaded (compiled, not
     played) at each player count it allows, with the default options, as ``validate`` loads
-    it; a count that cannot be loaded is left to ``check --simulate`` (W414), and a player
-    range that cannot be worked out to whatever loads the game.
+    it. A game that no count can load is an error (``unloadable_error``); a count that cannot
+    be loaded while others can is left to ``check --simulate`` (W414), and a player range
+    that cannot be worked out to whatever loads the game.
     """
     try:
         low, high = players_range(checked)
     except RuleDslError:
         return ()
     loaded: dict[int, Game] = {}
+    failed: list[tuple[int, Diagnostic]] = []
     for p in range(low, high + 1):  # at most MAX_PLAYERS counts
         try:
             loaded[p] = load_checked(checked, p)
-        except RuleDslError:
-            continue
+        except RuleDslError as exc:
+            failed.append((p, exc.diagnostics[0]))
+    if not loaded and failed:
+        return (unloadable_error(failed, checked.source),)
     return tuple(deal.to_diagnostic(checked.source) for deal in _oversized_deals(checked, loaded))
+
+
+_DEFAULTS_HINT = (
+    "make the defaults depend on 'players' (option x = if players > 4 then ... else ...), or allow fewer players"
+)
+
+
+_UNLOADABLE_HINT = "nobody can play the game as it is: change this, or the defaults it depends on"
+
+
+def unloadable_error(failed: Sequence[tuple[int, Diagnostic]], source: Source) -> Diagnostic:
+    """The error for a game that no player count it allows can load at the default options:
+    the first count's reason, with its code (E604, E605...), and the counts it held for."""
+    counts = [p for p, _ in failed]
+    d = failed[0][1]
+    allowed = str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+    reason = d.message if len({f.message for _, f in failed}) == 1 else f"with {counts[0]} players, {d.message}"
+    message = f"no player count it allows ({allowed}) can load the game at its default options: {reason}"
+    hint = _DEFAULTS_HINT if d.code == "E605" else d.hint or _UNLOADABLE_HINT
+    return Diagnostic(
+        d.code,
+        message,
+        d.span,
+        hint,
+        Severity.ERROR,
+        source,
+    )
 
 
 # ============================================================================ what to play
@@ -702,6 +734,9 @@ class _Play:
         found: list[Unused] = []
         ran = _Spans(self.ran)
         judged = _Spans(self.judged)
+        # A rule that failed (its error is reported) was reached: a phase whose actions could
+        # not be listed (R507, R509) is no phase "never played", its action no "never possible".
+        failed = _Spans({_key(f.diagnostic.span) for f in self.failures.values() if f.diagnostic.span is not None})
 
         def block_ran(node: n.Node) -> bool:
             return not judged.any_within(node.span) or ran.any_within(node.span)
@@ -733,7 +768,9 @@ class _Play:
         def action(item: n.ActionDecl | n.PassDecl, owner: str) -> None:
             name = item.name if isinstance(item, n.ActionDecl) else "pass"
             key = _key(item.span)
-            if key not in self.possible:
+            if failed.any_within(item.span):
+                body(item.body)  # its failure is reported: no "never possible", but what never ran
+            elif key not in self.possible:
                 found.append(
                     Unused(
                         "W410",
@@ -764,7 +801,8 @@ class _Play:
                 rule(d, d.body, "'round end:'")
             elif isinstance(d, n.PhaseDecl) and self._is_declared(d):
                 enter = next((i for i in d.items if isinstance(i, n.OnEnter)), None)
-                if (False, d.name) not in self.owners and (enter is None or not ran.any_within(enter.span)):
+                reached = (False, d.name) in self.owners or failed.any_within(d.span)
+                if not reached and (enter is None or not ran.any_within(enter.span)):
                     kind = "auction" if d.is_auction else "phase"
                     found.append(
                         Unused(
@@ -786,7 +824,7 @@ class _Play:
                         action(item, d.name)
             elif isinstance(d, n.WindowDecl) and self.checked.symbols.windows.get(d.name) is not None:
                 items = [i for i in d.items if isinstance(i, (n.ActionDecl, n.PassDecl))]
-                if (True, d.name) not in self.owners:
+                if (True, d.name) not in self.owners and not failed.any_within(d.span):
                     found.append(
                         Unused(
                             "W411",

@@ -224,6 +224,11 @@ def attr(table: tuple[Any, ...], c: int | None) -> Any:
     return None if c is None else table[c]
 
 
+def label_attr(table: tuple[Any, ...], c: Any) -> Any:
+    """An attribute in a label: none for a card its chooser does not see (None, or a Place)."""
+    return table[c] if type(c) is int else None
+
+
 def find_kind(pool: Iterable[int], kind: tuple[int, ...], k: int) -> int:
     """Return the first card of kind ``k`` in a pool."""
     for c in pool:
@@ -341,14 +346,16 @@ def players_from(st: Any, q: int) -> list[int]:
     return [r for r in ((q + d * i) % n for i in range(n)) if not out[r]]
 
 
+#: What a direction may be, and how to get what was meant; the checker says the same.
+DIRECTION_RULE = "direction is 1 (clockwise) or -1 (counterclockwise)"
+DIRECTION_HINT = "'reverse direction' turns play around; to skip players, give the turn with 'go to PHASE with P'"
+
+
 def direction(d: Any) -> int:
     """A new direction of play, checked: 1 (clockwise) or -1 (counterclockwise), nothing else."""
     if d == 1 or d == -1:
         return d
-    raise RuleFailed(
-        f"direction is 1 (clockwise) or -1 (counterclockwise), not {'none' if d is None else d}",
-        "'reverse direction' turns play around; to skip players, give the turn with 'go to PHASE with P'",
-    )
+    raise RuleFailed(f"{DIRECTION_RULE}, not {'none' if d is None else d}", DIRECTION_HINT)
 
 
 def seat(st: Any, i: int) -> int:

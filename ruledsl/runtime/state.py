@@ -14,6 +14,22 @@ AGAIN = 1
 GO_TO = 2
 
 
+class Place:
+    """A card chosen by its place, as a label shows it to its chooser: ``n`` counts from 1 at
+    the top of the cards offered. He does not see which card it is; but each such action must
+    read otherwise than the others, or neither he nor a game record could tell them apart."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+
+def unseen(c: Place | None) -> str:
+    """How a card nobody named reads in a label: 'hidden card 3' when chosen by its place."""
+    return "a hidden card" if c is None else f"hidden card {c.n}"
+
+
 class ActionDef:
     """One action of a phase or window, compiled: how to label it and what it does."""
 

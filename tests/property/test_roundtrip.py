@@ -130,9 +130,15 @@ _LONG_NAMES = st.from_regex(r"[a-zA-Z_][a-zA-Z0-9_]{20,30}", fullmatch=True)
 names = st.one_of(_SHORT_NAMES, _SHORT_NAMES, _SHORT_NAMES, _LONG_NAMES, st.sampled_from(["é_tat", "Ωmega"])).filter(
     lambda s: s not in _FORBIDDEN
 )
-# Any character a string may hold (the parser reads '\r' in a string as 'r', so no carriage
-# return), and often one that must be escaped or doubled.
-_CHARS = st.one_of(st.sampled_from('{}"\\\n\t#'), st.characters(exclude_categories=("Cs",), exclude_characters="\r"))
+# Any character a string may hold, and often one that must be escaped or doubled: no
+# control character but the escaped '\n' and '\t', no mark reversing the direction of text
+# (a rule file may not hold them: E102), and no carriage return (the parser reads '\r' as 'r').
+_CHARS = st.one_of(
+    st.sampled_from('{}"\\\n\t#'),
+    st.characters(
+        exclude_categories=("Cs", "Cc"), exclude_characters="\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    ),
+)
 plain_strings = st.text(_CHARS, max_size=8)
 
 

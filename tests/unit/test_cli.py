@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import pickle
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -82,6 +83,7 @@ class TestFmt:
 
 
 STUCK = "tests/golden/cli/check_stuck.game"
+FLAKY = "tests/golden/cli/flaky.game"  # drawing the c5 divides by zero: seed 0 ends, seed 1 fails in action 2
 
 
 class TestCheckSimulate:
@@ -134,6 +136,45 @@ class TestStuck:
         assert code == 70
         assert "error[R506]: P2 has no legal action in phase 'play', but the game is not over" in err
         assert "Traceback" not in err
+
+    def test_play_logs_the_game_marked_stuck_and_replay_meets_the_error_again(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        log = tmp_path / "stuck.jsonl"
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        argv = ["play", STUCK, "--players", "3", "--seats", "random,human,random", "--seed", "0", "--log", str(log)]
+        code, out, err = run_cli(argv)
+        assert code == cli.EXIT_RUNTIME == 70
+        assert out.endswith(f"P1 (you): draw (your only move)\nIts record, marked stuck, is in {log}.\n")
+        assert err.startswith(f"{STUCK}:21:1: error[R506]: P2 has no legal action") and "Traceback" not in err
+        record = json.loads(log.read_text(encoding="utf-8"))
+        assert (record["stuck"], record["error"]["code"], len(record["actions"])) == (True, "R506", 5)
+        assert "returns" not in record and "unfinished" not in record
+        code, out, again = run_cli(["replay", str(log), "--as", "P2"])
+        assert code == 70
+        assert out.endswith("P0: draw\nP1: draw\n")
+        assert again.splitlines()[1:] == err.splitlines()[1:]  # the same error, the rule file named from the log
+        assert "Traceback" not in again
+
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    def test_simulate_logs_the_games_before_and_the_one_stopped(self, jobs: str, tmp_path: Path) -> None:
+        log, table = tmp_path / "flaky.jsonl", tmp_path / "flaky.csv"
+        argv = ["simulate", FLAKY, "-n", "6", "--jobs", jobs, "--log", str(log), "--csv", str(table)]
+        code, out, err = run_cli(argv)
+        assert (code, out) == (70, "")
+        assert err.endswith(
+            f"the rules stopped game 2 of 6 (seed 1), and the run with it; {log} holds its record, marked stuck, "
+            f"after those of the 1 game before it; {table} holds the rows of the 1 game before it "
+            "(a stuck game has no result)\n"
+        )
+        records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+        assert [(r["seed"], r.get("stuck", False), "returns" in r) for r in records] == [
+            (0, False, True),
+            (1, True, False),
+        ]
+        assert records[1]["actions"] == ["draw", "draw"]  # the second is the one the rules failed in
+        assert [line.split(",")[0] for line in table.read_text().splitlines()] == ["seed", "0"]
+        assert run_cli(["replay", str(log), "--game", "2"])[0] == 70
 
     def test_an_error_comes_back_from_a_worker_process(self) -> None:
         error = IllegalActionError("not now", [Diagnostic("R505", "not now", hint="wait")])
@@ -227,6 +268,42 @@ class TestPlayAndSimulateArguments:
     def test_jobs_below_one_are_refused(self) -> None:
         code, out, err = run_cli(["simulate", "quasenbo", "-n", "3", "--jobs", "0"])
         assert (code, out, err) == (2, "", "ruledsl: error: --jobs must be at least 1\n")
+
+
+class TestPlayMaxActions:
+    """play --max-actions: simulate's bound, checked and recorded alike; a game that meets it is truncated."""
+
+    def test_a_game_stopped_at_the_bound_says_so_is_logged_truncated_and_replays_to_there(self, tmp_path: Path) -> None:
+        log = tmp_path / "bounded.jsonl"
+        argv = ["play", "quasenbo", "--seats", "random,random", "--seed", "3", "--max-actions", "12", "--log", str(log)]
+        code, out, _ = run_cli(argv)
+        assert code == cli.EXIT_OK
+        assert out.splitlines()[0].endswith("; at most 12 actions")
+        assert out.endswith("Result: stopped at the action bound, after 12 actions, without an end: no winner\n")
+        record = json.loads(log.read_text(encoding="utf-8"))
+        assert (record["max_actions"], record["truncated"], record["returns"]) == (12, True, [0.0, 0.0])
+        assert len(record["actions"]) == 12 and "unfinished" not in record
+        code, replayed, _ = run_cli(["replay", str(log)])
+        assert code == 0 and replayed.splitlines()[-1] == out.splitlines()[-1]
+
+    def test_a_game_that_ends_within_the_bound_is_as_without_it(self) -> None:
+        base = ["play", "quasenbo", "--seats", "random,random", "--seed", "3"]
+        code, out, _ = run_cli(base)
+        bounded = run_cli([*base, "--max-actions", "20000"])
+        assert code == 0 and bounded == (code, out, "")  # the default bound is not printed
+
+    @pytest.mark.parametrize(
+        ("value", "message"),
+        [
+            ("0", "--max-actions takes a number of actions of at least 1, not 0"),
+            ("-5", "--max-actions takes a number of actions of at least 1, not -5"),
+            ("many", "argument --max-actions: invalid int value: 'many'"),
+        ],
+    )
+    def test_the_checks_of_simulate(self, value: str, message: str) -> None:
+        for command in (["play", "quasenbo", "--seats", "random,random"], ["simulate", "quasenbo", "-n", "1"]):
+            code, out, err = run_cli([*command, "--max-actions", value])
+            assert (code, out) == (2, "") and message in err
 
 
 class TestGameNames:
@@ -362,6 +439,24 @@ class TestForcedMoves:
         assert code == 0
         assert "=== P1\n--- round 1, phase play, clockwise\ndeck: 1 card\n  1) lead\nP1 (you)> " in out
         assert "your only move" not in out
+
+    def test_a_replay_shows_a_lone_move_as_play_did(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        log = tmp_path / "forced.jsonl"
+        monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\n1\n1\nq\n"))
+        argv = ["play", "quasenbo", "--players", "2", "--seats", "human,random", "--seed", "3", "--log", str(log)]
+        code, played, _ = run_cli(argv)
+        assert code == cli.EXIT_UNFINISHED
+        code, replayed, _ = run_cli(["replay", str(log), "--as", "P0"])
+        assert code == 0
+
+        def moves(transcript: str) -> list[str]:
+            lines = (line.removeprefix("P0 (you)> ") for line in transcript.splitlines())
+            return [line for line in lines if re.match(r"P\d( \(you\))?: ", line)]
+
+        assert moves(replayed) == moves(played)
+        assert moves(played).count("P0 (you): draw a card (your only move)") == 2
+        # No view before a lone move: he was shown none.
+        assert replayed.count("\nyour hand: ") == played.count("\nyour hand: ") == 5
 
 
 class TestWhenTheHumansAreOut:

@@ -1073,6 +1073,21 @@ class TestSyntaxErrors:
         d = syntax_error(HEADER + "players 2 to 4 \x07\n")
         assert where(d) == ("E102", "unexpected character 'U+0007'", 2, 16)
 
+    @pytest.mark.parametrize(
+        ("line", "char", "col"),
+        [
+            ('say "clear \x1b[2J"', "\x1b", 12),  # in text: 'play' would print it to the terminal
+            ("shuffle deck  # \x9b2J", "\x9b", 17),  # in a comment: echoed under a diagnostic
+            ('say "\u202e evil"', "\u202e", 6),  # the line would read otherwise than it is
+        ],
+    )
+    def test_e102_control_characters_are_refused_even_in_text_and_comments(
+        self, line: str, char: str, col: int
+    ) -> None:
+        d = syntax_error(HEADER + "setup:\n    " + line + "\n")
+        assert where(d) == ("E102", f"unexpected character 'U+{ord(char):04X}'", 3, 4 + col)
+        assert d.hint is not None and "no control characters, even in text or a comment" in d.hint
+
     def test_e103_missing_colon(self) -> None:
         d = syntax_error(HEADER + "phase play\n    action a:\n        again\n")
         assert where(d) == ("E103", "expected ':' at the end of this line", 2, 11)

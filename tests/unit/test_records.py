@@ -11,29 +11,30 @@ import pytest
 
 import ruledsl
 from ruledsl import cli
+from ruledsl.errors import RuleRuntimeError
 from ruledsl.records import (
     FORMAT,
     RecordError,
     another_run,
-    build_record,
     describe_view,
     load_recorded_game,
     read_entries,
     read_records,
+    record_of_game,
     record_of_state,
     render_replay,
     replay,
     rules_hash,
     write_records,
 )
-from ruledsl.simulate import play_game
+from ruledsl.simulate import play_game, run_games
 from tests.golden.test_golden import run_cli
 
 
 def simulated(name: str, players: int, seed: int, seats: list[str]) -> dict:
     game = ruledsl.load_game(name, players=players)
     r = play_game(game, seed, seats, keep_labels=True)
-    return build_record(game, r.seed, r.agents, r.labels or [], r.actors, r.returns, r.truncated)
+    return record_of_game(game, r)
 
 
 class TestFiles:
@@ -78,6 +79,7 @@ class TestFiles:
             ("ruledsl", 1, "must be a text, not 1"),
             ("max_actions", 0, "must be a whole number of at least 1, not 0"),
             ("unfinished", 1, "must be true or false, not 1"),
+            ("rotate", "no", 'must be true or false, not "no"'),
             ("returns", [1, "x"], "must be a list of numbers, but item 2 is a text"),
             # An item is named by its kind alone: the labels of a record hold what each seat saw.
             (
@@ -156,9 +158,7 @@ class TestReplay:
     def test_options_are_kept(self) -> None:
         game = ruledsl.load_game("quasenbo", players=2, options={"excuse": "true", "hand_size": "5"})
         r = play_game(game, 3, ["random", "random"], keep_labels=True)
-        record = json.loads(
-            json.dumps(build_record(game, 3, r.agents, r.labels or [], r.actors, r.returns, r.truncated))
-        )
+        record = json.loads(json.dumps(record_of_game(game, r)))
         again = load_recorded_game(record)
         assert again.options == game.options
         assert replay(record, again).returns() == r.returns
@@ -170,7 +170,7 @@ class TestReplay:
         shutil.copy(ruledsl.bundled_games()["quasenbo"], rules)
         game = ruledsl.load_game(str(rules), players=2)
         r = play_game(game, 1, ["random", "random"], keep_labels=True)
-        record = build_record(game, 1, r.agents, r.labels or [], r.actors, r.returns, r.truncated)
+        record = record_of_game(game, r)
         assert replay(record, load_recorded_game(record)).returns() == r.returns
         return rules, record
 
@@ -268,14 +268,14 @@ class TestAnotherRun:
         path = self.log(tmp_path, *(simulated("quasenbo", 2, s, ["random", "first"]) for s in range(3)))
         with open(path, "a", encoding="utf-8") as f:
             f.write('{"damaged\n\n')  # left for replay to report
-        assert another_run(path, game, [["random", "first"]]) is None
-        assert another_run(tmp_path / "none.jsonl", game, [["random", "first"]]) is None
+        assert another_run(path, [game], [["random", "first"]]) is None
+        assert another_run(tmp_path / "none.jsonl", [game], [["random", "first"]]) is None
 
     def test_another_game_is_named_with_its_rules(self, tmp_path: Path) -> None:
         katz = simulated("katzenjammer_blues", 3, 0, ["random"] * 3)
         path = self.log(tmp_path, simulated("quasenbo", 3, 0, ["random"] * 3), katz)
         game = ruledsl.load_game("quasenbo", players=3)
-        assert another_run(path, game, [["random"] * 3]) == (
+        assert another_run(path, [game], [["random"] * 3]) == (
             f"records of another game, Katzenjammer Blues (katzenjammer_blues.game, "
             f"sha256 {katz['rules_sha256'][:12]}...)"
         )
@@ -283,19 +283,19 @@ class TestAnotherRun:
     def test_other_rules_of_the_same_game(self, tmp_path: Path) -> None:
         record = {**simulated("quasenbo", 2, 0, ["random", "random"]), "rules_sha256": "0" * 64}
         game = ruledsl.load_game("quasenbo", players=2)
-        assert another_run(self.log(tmp_path, record), game, [["random", "random"]]) == (
+        assert another_run(self.log(tmp_path, record), [game], [["random", "random"]]) == (
             "records of Quäsenbö played with other rules (quasenbo.game, sha256 000000000000...)"
         )
 
     def test_each_setting_that_differs_is_named(self, tmp_path: Path) -> None:
         path = self.log(tmp_path, simulated("quasenbo", 2, 0, ["random", "random"]))
         game = ruledsl.load_game("quasenbo", players=2, options={"double": "yes", "hand_size": "5"}, max_actions=50)
-        assert another_run(path, game, [["random", "first"]]) == (
+        assert another_run(path, [game], [["random", "first"]]) == (
             "records of Quäsenbö with other settings (seats random,random, not random,first; "
             "options double=no, hand_size=7, not double=yes, hand_size=5; at most 20,000 actions a game, not 50)"
         )
         three = ruledsl.load_game("quasenbo", players=3)
-        assert another_run(path, three, [["random"] * 3]) == (
+        assert another_run(path, [three], [["random"] * 3]) == (
             "records of Quäsenbö with other settings (2 players, not 3)"
         )
 
@@ -303,9 +303,9 @@ class TestAnotherRun:
         record = simulated("quasenbo", 2, 0, ["random", "random"])
         del record["max_actions"]
         path = self.log(tmp_path, record)
-        assert another_run(path, ruledsl.load_game("quasenbo", players=2), [["random", "random"]]) is None
+        assert another_run(path, [ruledsl.load_game("quasenbo", players=2)], [["random", "random"]]) is None
         bounded = ruledsl.load_game("quasenbo", players=2, max_actions=50)
-        assert another_run(path, bounded, [["random", "random"]]) == (
+        assert another_run(path, [bounded], [["random", "random"]]) == (
             "records of Quäsenbö with other settings (at most 20,000 actions a game, not 50)"
         )
 
@@ -397,7 +397,7 @@ class TestRuleFiles:
         game = ruledsl.load_game(str(root / "rules" / "my.game"), players=2)
         r = play_game(game, 1, ["random", "random"], keep_labels=True)
         log = root / "logs" / "games.jsonl"
-        write_records(log, [build_record(game, 1, r.agents, r.labels or [], r.actors, r.returns, r.truncated)])
+        write_records(log, [record_of_game(game, r)])
         return log
 
     def test_rules_and_records_moved_together_still_replay(
@@ -468,7 +468,7 @@ class TestRendering:
         game = load_recorded_game(record)
         lines = list(render_replay(record, game, 0))
         assert lines[0].endswith("replayed as P0 saw it")
-        acted = [line for line in lines if re.match(r"P\d: ", line)]
+        acted = [line for line in lines if re.match(r"P\d( \(you\))?: ", line)]
         assert len(acted) == len(record["actions"])
         assert any(line.startswith("your hand: ") for line in lines)
         assert lines[-1].startswith("Returns: ")
@@ -522,6 +522,129 @@ class TestUnfinished:
             state.apply_action(state.legal_actions()[0])
         record = record_of_state(game, 5, ["first", "first"], state, actors)
         assert "unfinished" not in record and record["returns"] == state.returns()
+
+
+FLAKY = "tests/golden/cli/flaky.game"  # drawing the c5 divides by zero: seed 0 ends, seed 1 fails in action 2
+STUCK = "tests/golden/cli/check_stuck.game"  # with 3 players, P2 has no legal action after 5 actions
+
+
+class TestStuck:
+    """A game the rules stopped is recorded up to the error, with it, and its replay meets it again."""
+
+    @staticmethod
+    def stopped(path: str, players: int, seed: int) -> tuple[ruledsl.Game, dict, RuleRuntimeError]:
+        game = ruledsl.load_game(path, players=players)
+        r = play_game(game, seed, ["random"] * players, keep_labels=True)
+        assert r.error is not None
+        return game, record_of_game(game, r), r.error
+
+    def test_an_action_the_rules_failed_in_is_recorded_with_the_error(self) -> None:
+        game = ruledsl.load_game(FLAKY, players=2)
+        state = game.new_initial_state(seed=1)
+        state.apply_action(state.legal_actions()[0])
+        with pytest.raises(RuleRuntimeError) as failed:
+            state.apply_action(state.legal_actions()[0])
+        record = record_of_state(game, 1, ["random", "random"], state, [0], failed.value)
+        assert (record["actions"], record["actors"]) == (["draw", "draw"], [0, 1])
+        assert record["stuck"] is True and "returns" not in record and "unfinished" not in record
+        assert record["error"] == {
+            "code": "R504",
+            "message": "division by zero",
+            "line": 28,
+            "column": 13,
+            "end_line": 28,
+            "end_column": 26,
+            "hint": None,
+        }
+        with pytest.raises(RuleRuntimeError) as again:
+            replay(record, game)
+        assert again.value.diagnostics == failed.value.diagnostics
+
+    def test_a_player_without_a_legal_action_is_met_again_at_the_end(self) -> None:
+        game, record, error = self.stopped(STUCK, 3, 0)
+        assert (len(record["actions"]), record["error"]["code"]) == (5, "R506")
+        lines = []
+        with pytest.raises(RuleRuntimeError) as again:
+            lines.extend(render_replay(record, game, 2))
+        assert again.value.diagnostics == error.diagnostics
+        assert lines[-1] == "P1: draw"  # the actions up to it, then no result: the error
+
+    def test_simulate_hands_on_the_stopped_game_then_raises(self) -> None:
+        game = ruledsl.load_game(FLAKY, players=2)
+        seen = []
+        with pytest.raises(RuleRuntimeError):
+            run_games(game, [0, 1, 2], ["random", "random"], progress=seen.append, keep_labels=True)
+        assert [(r.seed, r.error is None) for r in seen] == [(0, True), (1, False)]
+        assert (seen[1].returns, seen[1].actors, seen[1].labels) == ([], [0, 1], ["draw", "draw"])
+
+    def test_a_setup_that_fails_is_a_game_of_no_action(self, tmp_path: Path) -> None:
+        rules = tmp_path / "broken.game"
+        rules.write_text(
+            'game "Broken"\nplayers 2\nzone deck: shared, hidden\ndeck:\n    card "A"\nvar x = 0\n'
+            "setup:\n    set x = 1 / x\nphase play:\n    action stop:\n        end game, winner player\n",
+            encoding="utf-8",
+        )
+        game = ruledsl.load_game(str(rules))
+        r = play_game(game, 0, ["random", "random"], keep_labels=True)
+        assert r.error is not None and (r.actors, r.labels) == ([], [])
+        record = record_of_game(game, r)
+        with pytest.raises(RuleRuntimeError) as again:
+            replay(record, game)
+        assert again.value.diagnostics == r.error.diagnostics
+
+    def test_an_error_the_replay_does_not_meet_is_shown_as_recorded(self) -> None:
+        # As when a bot met it looking ahead: the real game had legal actions there.
+        game, record, error = self.stopped(FLAKY, 2, 1)
+        record = {**record, "actions": record["actions"][:1], "actors": record["actors"][:1]}
+        with pytest.raises(RuleRuntimeError) as shown:
+            replay(record, game)
+        (d,) = shown.value.diagnostics
+        (e,) = error.diagnostics
+        assert (d.code, d.message, d.line, d.column, d.end_line, d.end_column, d.path) == (
+            e.code,
+            e.message,
+            e.line,
+            e.column,
+            e.end_line,
+            e.end_column,
+            e.path,
+        )
+        assert d.hint is not None and d.hint.startswith("as recorded: the replay does not meet this error itself")
+        without = {k: v for k, v in record.items() if k != "error"}
+        with pytest.raises(RecordError, match="the record says the rules stopped its game after 1 action, but"):
+            replay(without, game)
+
+    def test_a_stuck_record_whose_game_ends_is_refused(self) -> None:
+        record = simulated("quasenbo", 2, 0, ["random", "random"])
+        record = {**record, "stuck": True, "error": {"code": "R506", "message": "stuck"}}
+        with pytest.raises(RecordError, match=r"the rules stopped its game after \d+ actions, but the game ends there"):
+            replay(record, load_recorded_game(record))
+
+    @pytest.mark.parametrize(
+        ("key", "value", "wrong"),
+        [
+            ("stuck", "yes", 'must be true or false, not "yes"'),
+            (
+                "error",
+                "R506",
+                "must be an object of the error's code, message and hint (texts) and place (whole "
+                'numbers), not "R506"',
+            ),
+            (
+                "error",
+                {"code": "R506", "message": "m", "line": [1]},
+                "must be an object of the error's code, "
+                "message and hint (texts) and place (whole numbers), but 'line' is a list",
+            ),
+            ("error", {"code": "R506"}, "lacks its code or its message"),
+        ],
+    )
+    def test_fields_of_the_wrong_kind_are_named(self, key: str, value: object, wrong: str, tmp_path: Path) -> None:
+        path = tmp_path / "bad.jsonl"
+        write_records(path, [{**simulated("quasenbo", 2, 0, ["random", "random"]), key: value}])
+        with pytest.raises(RecordError) as info:
+            read_records(path)
+        assert str(info.value) == f"{path}:1: the record's '{key}' {wrong}"
 
 
 class TestView:
@@ -600,6 +723,29 @@ class TestCommandLine:
         out = capsys.readouterr().out
         assert "seed 2; replayed as P1 saw it" in out
 
+    def test_compare_logs_each_value_s_games_and_each_replays(self, tmp_path: Path) -> None:
+        log = tmp_path / "compare.jsonl"
+        command = ["compare", "quasenbo", "--vary", "double=no,yes", "-n", "2", "--players", "2", "--log", str(log)]
+        code, _, err = run_cli([*command, "--rotate", "--seats", "random,first"])
+        assert code == 0 and "warning" not in err
+        records = read_records(log)
+        assert [(r["options"]["double"], r["seed"], r["seats"], r["rotate"]) for r in records] == [
+            (False, 0, ["random", "first"], True),
+            (False, 1, ["first", "random"], True),
+            (True, 0, ["random", "first"], True),
+            (True, 1, ["first", "random"], True),
+        ]
+        for k in range(1, 5):
+            assert run_cli(["replay", str(log), "--game", str(k)])[0] == 0
+        # The same comparison appended again is the same run: records of either value are of it.
+        assert "warning" not in run_cli([*command, "--rotate", "--seats", "random,first"])[2]
+        code, _, err = run_cli([*command, "--option", "hand_size=5", "--rotate", "--seats", "random,first"])
+        assert code == 0
+        assert err.startswith(
+            f"warning: '{log}' already holds records of Quäsenbö with other settings "
+            "(options hand_size=7, not hand_size=5); appending anyway\n"
+        )
+
     def test_play_log_then_replay_shows_the_same_game(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         log = tmp_path / "play.jsonl"
         assert cli.main(["play", "quasenbo", "--seats", "greedy,random", "--seed", "4", "--log", str(log)]) == 0
@@ -660,6 +806,32 @@ class TestCommandLine:
         code, out, err = run_cli(["replay", str(log), "--rules", "katzenjammer_blues"])
         assert (code, out) == (2, "")
         assert "'katzenjammer_blues' is another game ('Katzenjammer Blues') than the one recorded ('Quäsenbö')" in err
+
+    def test_records_of_a_rotating_run_say_who_sat_where_and_agree_with_the_summary(self, tmp_path: Path) -> None:
+        log = tmp_path / "rotated.jsonl"
+        argv = ["simulate", "quasenbo", "-n", "6", "--seats", "random,first", "--rotate", "--json", "--log", str(log)]
+        code, out, _ = run_cli(argv)
+        assert code == 0
+        records = read_records(log)
+        assert [r["seats"] for r in records] == [["random", "first"], ["first", "random"]] * 3
+        assert all(r["rotate"] is True for r in records)
+        # Grouped by agent from the records alone, as a researcher would: the summary's figures.
+        seat_games: dict[str, int] = {}
+        wins: dict[str, int] = {}
+        for r in records:
+            best = max(r["returns"])
+            for seat, agent in enumerate(r["seats"]):
+                seat_games[agent] = seat_games.get(agent, 0) + 1
+                won = r["returns"][seat] == best and min(r["returns"]) != best and not r["truncated"]
+                wins[agent] = wins.get(agent, 0) + won
+        summary = {a["agent"]: (a["seat_games"], a["wins"]) for a in json.loads(out)["agents"]}
+        assert summary == {agent: (seat_games[agent], wins[agent]) for agent in seat_games}
+
+    def test_records_of_runs_that_do_not_rotate_say_so(self, tmp_path: Path) -> None:
+        log = tmp_path / "fixed.jsonl"
+        assert run_cli(["simulate", "quasenbo", "-n", "2", "--seats", "random,first", "--log", str(log)])[0] == 0
+        assert run_cli(["play", "quasenbo", "--seats", "random,first", "--seed", "0", "--log", str(log)])[0] == 0
+        assert [(r["seats"], r["rotate"]) for r in read_records(log)] == [(["random", "first"], False)] * 3
 
     def test_simulate_json_has_every_metric(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert cli.main(["simulate", "quasenbo", "-n", "6", "--seats", "random,first", "--rotate", "--json"]) == 0

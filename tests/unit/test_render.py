@@ -78,6 +78,15 @@ def test_unicode_source_line() -> None:
     assert lines[2][lines[3].index("^") :][:10] == "Quäsenbö ♥"
 
 
+def test_control_characters_of_the_line_are_drawn_not_sent_to_the_terminal() -> None:
+    # A file that is not UTF-8 still gets its line shown; its controls must not reach the terminal.
+    source = Source("t.game", 'game "X"\nplayers \x1b]0;title\x07 2\x9b\n')
+    lines = render(Diagnostic("E003", "not UTF-8", at(2, 9, 2, 10), source=source)).splitlines()
+    assert lines[2] == "2 | players \u241b]0;title\u2407 2\ufffd"
+    assert lines[3] == "  |         ^"
+    assert lines[2].index("\u241b") == lines[3].index("^")
+
+
 def test_span_over_several_lines_marks_only_its_first_line() -> None:
     d = diag(at(7, 5, 10, 17), "a hint")
     assert render(d) == (

@@ -410,7 +410,7 @@ class TestSimulateCommand:
         capsys.readouterr()
         assert cli.main(["replay", str(log)]) == 0
         assert capsys.readouterr().out.splitlines()[-1] == (
-            "Result: stopped after 30 actions without an end; counted as a draw"
+            "Result: stopped at the action bound, after 30 actions, without an end: no winner"
         )
 
     @pytest.mark.parametrize(

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import ruledsl
+from ruledsl.records import build_record, replay
 from ruledsl.runtime.ops import place_values
 
 # Every play ends the round, and the next round gathers and deals the cards again: the
@@ -75,3 +78,82 @@ def test_tied_players_in_the_middle_return_exactly_zero() -> None:
     assert place_values([[2], [0, 1]], 3) == [-0.5, -0.5, 1.0]
     assert place_values([[0, 1, 2, 3, 4]], 5) == [0.0] * 5
     assert place_values([[0]], 1) == [0.0]
+
+
+# Each player takes a card he cannot see from the next player's hand: chosen by its place.
+TAKE = """\
+game "Take"
+
+players 2 to 2
+
+card value: number
+
+deck:
+    card "{value}" for value in 1 to 6
+
+zone deck: shared, hidden
+zone hand: per player, owner
+zone pile: shared, public
+
+setup:
+    shuffle deck
+    deal 3 from deck to each hand
+
+phase play:
+    action take(c: card from (player after player).hand):
+        move c to pile
+        if (player after player).hand is empty:
+            end game, winner player
+"""
+
+
+def test_cards_chosen_by_their_place_read_apart(tmp_path: Path) -> None:
+    # They all read 'take a hidden card': a player could not tell them apart, nor a record.
+    path = tmp_path / "take.game"
+    path.write_text(TAKE, encoding="utf-8")
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=0)
+    assert [str(a) for a in state.legal_actions()] == ["take hidden card 1", "take hidden card 2", "take hidden card 3"]
+    state.apply_action(state.legal_actions()[2])
+    assert state.describe_last(0) == "take hidden card 3"  # as its chooser saw it
+    played = state.observation(1)["zones"]["pile"]["cards"][-1]  # face up on the pile: seen by all
+    assert state.describe_last(1) == state.describe_last(None) == f"take {played}"
+
+
+def test_a_game_of_cards_chosen_by_their_place_replays_as_it_was_played(tmp_path: Path) -> None:
+    # Replaying picked the first action of that label: another card, and another game.
+    path = tmp_path / "take.game"
+    path.write_text(TAKE, encoding="utf-8")
+    game = ruledsl.load_game(path, players=2)
+    for seed in range(5):
+        state = game.new_initial_state(seed=seed)
+        labels = []
+        while not state.is_terminal():
+            action = state.legal_actions()[-1]
+            labels.append(str(action))
+            state.apply_action(action)
+        record = build_record(game, seed, ["first", "first"], labels, [], state.returns(), False)
+        again = replay(record, game)
+        assert again.observation(None)["zones"] == state.observation(None)["zones"]
+        assert again.returns() == state.returns()
+
+
+def test_an_attribute_of_a_card_chosen_by_its_place_reads_none_in_a_label(tmp_path: Path) -> None:
+    path = tmp_path / "take.game"
+    path.write_text(
+        TAKE.replace("move c to pile", 'label "take {c} of {c.value}"\n        move c to pile'), encoding="utf-8"
+    )
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=0)
+    assert str(state.legal_actions()[0]) == "take hidden card 1 of none"
+
+
+def test_a_label_that_cannot_be_worked_out_is_r504_not_a_traceback(tmp_path: Path) -> None:
+    # 'none + 1': a TypeError out of the compiled label, met by 'play' as soon as a person chose.
+    path = tmp_path / "take.game"
+    path.write_text(
+        TAKE.replace("move c to pile", 'label "take {c.value + 1}"\n        move c to pile'), encoding="utf-8"
+    )
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=0)
+    with pytest.raises(ruledsl.RuleRuntimeError) as info:
+        str(state.legal_actions()[0])
+    d = info.value.diagnostics[0]
+    assert (d.code, d.line, d.message) == ("R504", 20, "this label needs a value that is none here")

@@ -87,6 +87,79 @@ def test_endless_loop_is_r501_at_the_loop(write: Any) -> None:
     assert report.has_errors
 
 
+# No loop, no recursion, yet each level uses the one below twice: forty levels would run for
+# days. 2**18 calls of procedures; 2**21 / 8 of definitions (the smallest are written in place
+# of their calls, three levels deep). The calls count against the step budget like loop rounds.
+DOUBLING_PROCEDURES = (
+    "to p0:\n    add 1 to x\n"
+    + "".join(f"to p{i}:\n    p{i - 1}\n    p{i - 1}\n" for i in range(1, 18))
+    + "setup:\n    shuffle deck\n"
+    + "phase play:\n    action spin:\n        p17\n        end game, draw\n"
+)
+DOUBLING_DEFINITIONS = (
+    "define d0(n: number) = n\n"
+    + "".join(f"define d{i}(n: number) = d{i - 1}(n) + d{i - 1}(n + 1)\n" for i in range(1, 21))
+    + "setup:\n    set x = d20(1)\n"
+    + "phase play:\n    action spin:\n        end game, draw\n"
+)
+
+
+@pytest.mark.parametrize("rules", [DOUBLING_PROCEDURES, DOUBLING_DEFINITIONS], ids=["procedures", "definitions"])
+def test_rules_that_double_their_work_are_r508_not_a_hang(write: Any, rules: str) -> None:
+    report = validate(write(HEAD + rules), games=1, players=2)
+    assert outcomes(report) == [("2 players", 0, 0, 0, 1, 0)]
+    code, line, _, message, hint = findings(report)[0]
+    assert (code, message) == ("R508", "definitions and procedures were used more than 100,000 times in one action")
+    assert line > 9 and hint is not None and "name a value once with 'let'" in hint
+
+
+STEAL = """\
+game "Steal"
+players 2 to 2
+zone deck: shared, hidden
+zone hand: per player, owner
+zone pile: shared, public
+deck:
+    card "A"
+    card "B"
+    card "C"
+    card "D"
+setup:
+    deal 2 from deck to each hand
+phase play:
+    action steal(cs: 2 cards from (player after player).hand + deck):
+        move cs to pile
+        end game, draw
+"""
+
+
+def test_a_group_of_cards_the_chooser_cannot_see_is_r509_not_named_in_its_actions(write: Any) -> None:
+    # The actions read 'steal B D', 'steal A D'...: the opponent's hand, told to the chooser.
+    state = ruledsl.load_game(write(STEAL), players=2).new_initial_state(seed=0)
+    with pytest.raises(ruledsl.RuleRuntimeError) as info:
+        state.legal_actions()
+    d = info.value.diagnostics[0]
+    assert (d.code, d.line, d.column) == ("R509", 14, 18)
+    assert d.message == "this choice of cards would offer P0 groups of cards he cannot see, naming them"
+
+
+def test_a_group_of_cards_the_chooser_sees_is_offered_as_before(write: Any) -> None:
+    state = ruledsl.load_game(write(STEAL.replace("(player after player).hand + deck", "hand")), players=2)
+    actions = state.new_initial_state(seed=0).legal_actions()
+    assert len(actions) == 1 and str(actions[0]).startswith("steal ")
+
+
+def test_a_rule_whose_actions_cannot_be_listed_is_no_phase_never_played(write: Any) -> None:
+    # Its error is reported; 'phase never played' or 'action never possible' would send the
+    # designer looking for a 'go to' or a condition that are not at fault.
+    path = write(
+        HEAD + "setup:\n    shuffle deck\n"
+        "phase play:\n    action bet(n: number 1 to 1000000000):\n        set x = n\n        end game, draw\n"
+    )
+    report = validate(path, games=1, players=2)
+    assert [(code, line) for code, line, *_ in findings(report)] == [("R507", 13), ("W411", 14)]
+
+
 def test_stuck_state_is_r506_with_its_phase_and_the_table(write: Any) -> None:
     path = write(
         HEAD
@@ -136,11 +209,11 @@ def test_the_stuck_game_a_hint_names_is_the_one_random_seats_play(write: Any) ->
     game = ruledsl.load_game(str(path), players=3)
     lengths = set()
     for seed in range(4):
-        with pytest.raises(ruledsl.RuleDslError) as caught:
-            play_game(game, seed, ["random"] * 3)
-        lengths.add(caught.value.diagnostics[0].hint.split(", after ")[1].split(" ")[0])
+        error = play_game(game, seed, ["random"] * 3).error  # the game comes back with it, to be recorded
+        assert error is not None
+        lengths.add(error.diagnostics[0].hint.split(", after ")[1].split(" ")[0])
         if seed == stuck.seed:
-            assert f", after {stuck.actions} actions;" in caught.value.diagnostics[0].hint
+            assert f", after {stuck.actions} actions;" in error.diagnostics[0].hint
     assert len(lengths) > 1  # the lengths do vary with the choices
 
 
@@ -412,6 +485,44 @@ def test_plain_check_leaves_player_counts_it_cannot_load_to_the_validator(write:
         + "phase play:\n    action stop_game:\n        end game, draw\n"
     )
     assert deal_diagnostics(check_file(path)) == ()
+
+
+UNLOADABLE = HEAD + (
+    "option groups: 0 to 3 = 0\noption share = 12 / groups\n"
+    "setup:\n    shuffle deck\n"
+    "phase play:\n    action stop_game:\n        end game, draw\n"
+)
+UNLOADABLE_ERROR = (
+    "E604",
+    11,
+    16,
+    "no player count it allows (2 to 3) can load the game at its default options: division by zero",
+    "nobody can play the game as it is: change this, or the defaults it depends on",
+)
+
+
+def test_plain_check_refuses_a_game_that_no_player_count_can_load(write: Any) -> None:
+    # It said 'ok' (exit 0), then 'play' refused the game whatever the player count.
+    found = deal_diagnostics(check_file(write(UNLOADABLE)))
+    assert [(d.code, d.line, d.column, d.message, d.hint) for d in found] == [UNLOADABLE_ERROR]
+    assert found[0].is_error
+
+
+def test_the_validator_reports_a_game_no_count_can_load_as_an_error(write: Any) -> None:
+    # Not as warnings (W414) for each count, with no game played and 'ok' at the end.
+    report = validate(write(UNLOADABLE), games=1)
+    assert report.results == ()
+    assert findings(report) == [UNLOADABLE_ERROR]
+    assert report.has_errors
+
+
+def test_check_prints_a_game_no_count_can_load_once_and_fails(write: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(UNLOADABLE)
+    for argv in (["check", path], ["check", "--simulate", "1", path]):
+        assert cli.main(argv) == 65
+        err = capsys.readouterr().err
+        assert err.count("error[E604]") == 1
+        assert "t.game: 1 error" in err
 
 
 @pytest.mark.parametrize("name", sorted(ruledsl.bundled_games()))
