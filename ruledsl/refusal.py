@@ -275,19 +275,25 @@ class _Walk:
         return why
 
     def _range_reason(self, i: int, spec: Any, low: int, high: int) -> str:
+        """Why a number is out of its range, with the move at the bound ('bid two 4s') where
+        the label shows it."""
+        bound = high if isinstance(spec, int) and spec > high and low <= high else low
+        label = self._label_with(i, bound)
         if low > high:
-            return "there is no such choice now"
-        bound = high if isinstance(spec, int) and spec > high else low
-        words = "the most" if bound == high else "the least"
+            return f"not even '{label}' is possible now" if label else "no number can be chosen for it now"
+        if label is None:
+            return f"the number must be from {low} to {high}"
+        return f"{'the most' if bound == high else 'the least'} you may choose is '{label}'"
+
+    def _label_with(self, i: int, value: int) -> str | None:
+        """The move's label with choice ``i`` made ``value``, or None if it cannot be told."""
         key = self.key
-        if self.defn.label_is_static and _UNREAD not in key and len(key) > i:
-            try:
-                label = self.defn.label(key[:i] + (bound,) + key[i + 1 :])
-            except Exception:
-                label = None
-            if label is not None:
-                return f"{words} you may choose is '{label}'"
-        return f"the number must be from {low} to {high}"
+        if not self.defn.label_is_static or _UNREAD in key or len(key) <= i:
+            return None
+        try:
+            return str(self.defn.label(key[:i] + (value,) + key[i + 1 :]))
+        except Exception:
+            return None
 
     # ------------------------------------------------------------------ conditions
 
