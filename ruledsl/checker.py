@@ -55,7 +55,7 @@ _BUILTIN_NAMES = {"round": NUMBER, "direction": NUMBER}
 RESERVED = frozenset(
     "top bottom all size position run every player players left right seat if any no count cards first "
     "topmost highest lowest total distinct not yes none move deal shuffle cut reveal turn let set add "
-    "subtract stop again end go open reverse finish say for while repeat label strength and or in is "
+    "subtract stop again end go open reverse finish say for while repeat label strength require and or in is "
     "overlaps then else where satisfies".split()
 )
 
@@ -814,6 +814,12 @@ class _Checker:
         if a.when is not None:
             self._expect(a.when, inner, FLAG)
             if _mentions_players(a.when):
+                inner = inner.child(players_guard=True)
+        for clause in a.requires:
+            self._expect(clause.cond, inner, FLAG)
+            # The reason is read when its condition fails: before that condition guards anything.
+            self._expect(clause.reason, inner, TEXT)
+            if _mentions_players(clause.cond):
                 inner = inner.child(players_guard=True)
         if a.label is not None:
             self._expect(a.label, inner, TEXT)

@@ -12,7 +12,6 @@ import importlib.util
 import json
 import os
 import random
-import re
 import sys
 import time
 import traceback
@@ -21,7 +20,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ruledsl import __version__
-from ruledsl import nodes as n
 from ruledsl.agents import (
     AGENTS,
     AgentSpecError,
@@ -63,10 +61,10 @@ from ruledsl.records import (
     result_lines,
     rules_hash,
     show_value,
-    shown_action,
     version_note,
     write_records,
 )
+from ruledsl.refusal import NO_REASON, normalise, shown_action
 from ruledsl.render import clipped, render, summary
 from ruledsl.resources import bundled_games
 from ruledsl.simulate import GameRecord as SimulatedGame
@@ -93,7 +91,6 @@ EXIT_INVALID = 65
 EXIT_RUNTIME = 70
 
 # Typing ♠♥♦♣ at a prompt is hard; these letters stand for them.
-_SUIT_LETTERS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"})
 
 
 def _colour(stream: TextIO) -> bool:
@@ -440,7 +437,8 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
         if text.lower() in ("?", "help", "h"):
             suits = " (♠♥♦♣ may be typed s h d c)" if any(ch in str(a) for a in legal for ch in "♠♥♦♣") else ""
             print(
-                f"Type the number of an action, or its text{suits}; 'v' shows your view again; 'q' quits.",
+                f"Type the number of an action, or its text{suits}; 'v' shows your view again; 'q' quits. "
+                "A move the rules do not allow now is refused with the reason, and the game goes on unchanged.",
                 file=out,
             )
             continue
@@ -456,10 +454,10 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
                 return legal[i - 1]
             print(f"There is no action {i}: choose from 1 to {len(legal)}.", file=out)
             continue
-        wanted = _normal(text)
-        matches = [a for a in legal if wanted in (_normal(str(a)), _normal(shown_action(a, state.prog)))]
+        wanted = normalise(text)
+        matches = [a for a in legal if wanted in (normalise(str(a)), normalise(shown_action(a, state.prog)))]
         if not matches:
-            matches = [a for a in legal if _normal(str(a)).startswith(wanted)]
+            matches = [a for a in legal if normalise(str(a)).startswith(wanted)]
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1:
@@ -472,40 +470,13 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
                 file=out,
             )
         else:
-            rule = _rule_for(state, text)
-            why = f": the rule at line {rule[0]} reads '{rule[1]}'" if rule else ""
+            # Why not, in the rules' words (never about cards he cannot see); the game is unchanged.
+            reason = state.why_illegal(text)
+            why = f": {reason}" if reason and reason != NO_REASON else ""
             print(
                 f"'{text}' is not one of your actions now{why}. Type a number from 1 to {len(legal)}, or 'help'.",
                 file=out,
             )
-
-
-def _rule_for(state: GameState, text: str) -> tuple[int, str] | None:
-    """The line and header of the action of the phase (or window) being played whose label
-    ``text`` reads like: what says when it is allowed, for a player told it is not now."""
-    symbols = state.game.checked.symbols
-    if state.windows is not None:
-        decl = symbols.windows[state.prog.windows[state.windows[0][0]].name].decl
-    else:
-        decl = symbols.phases[state.phase_name()].decl
-    wanted = _normal(text)
-    for item in decl.items:
-        if not isinstance(item, n.ActionDecl) or not isinstance(item.label, n.Text) or item.span is None:
-            continue
-        # The label's words with anything for each {value}: "play {c}" reads "play (.+)".
-        pattern = "".join(re.escape(_normal(part)) if isinstance(part, str) else "(.+)" for part in item.label.parts)
-        if pattern and re.fullmatch(pattern.replace(r"\ ", " "), wanted):
-            source = state.game.source
-            line = item.span.start.line
-            header = [source.line_text(line).strip()]
-            while not header[-1].split("#", 1)[0].rstrip().endswith(":") and len(header) < 6:
-                header.append(source.line_text(line + len(header)).strip())
-            return line, " ".join(h.split("#", 1)[0].strip() for h in header)
-    return None
-
-
-def _normal(text: str) -> str:
-    return " ".join(text.lower().translate(_SUIT_LETTERS).replace(",", " ").replace("(", " ").replace(")", " ").split())
 
 
 def _watch_the_rest(humans: int, out: TextIO, inp: TextIO) -> bool:

@@ -29,7 +29,10 @@ from ruledsl.runtime.state import (
     NEXT_TURN,
     Action,
     ActionCache,
+    ActionChecks,
     ActionDef,
+    ChoiceCheck,
+    ClauseCheck,
     GameOver,
     Place,
     RoundOver,
@@ -56,6 +59,18 @@ _MAX_INLINE_DEPTH = 3
 #: The most characters of rule text a simulate report shows to name a rule or an announcement.
 _REPORT_WIDTH = 48
 
+
+#: What each kind of choice is called in a ChoiceCheck.
+_CHOICE_KINDS: dict[type, str] = {
+    n.CardChoice: "card",
+    n.CardsChoice: "cards",
+    n.SameChoice: "same",
+    n.ValuedChoice: "valued",
+    n.DifferentChoice: "different",
+    n.NumberChoice: "number",
+    n.ValueChoice: "value",
+    n.PlayerChoice: "player",
+}
 
 #: An attribute table read at a card, as the compiler writes it: ``A3[(v12)]``.
 _ATTRIBUTE_READ = re.compile(r"(?<![\w.])A\d+\[\(\w+\)\]")
@@ -144,6 +159,14 @@ class Program:
     filename: str
     source_code: str
     intern: dict[tuple[Any, ...], Action] = field(factory=dict)
+    #: Compiles the ActionChecks of every action (see ruledsl.refusal); None once done.
+    checks: Callable[[], None] | None = None
+
+    def action_checks(self) -> None:
+        """Make sure every action has the ActionChecks that explain its refusal."""
+        if self.checks is not None:
+            build, self.checks = self.checks, None
+            build()
 
     @property
     def n_cards(self) -> int:
@@ -1510,13 +1533,8 @@ class _Compiler:
         # Each condition is tested in the loop of the last choice it uses, so that
         # conditions on no choice are tested once, before any loop.
         levels: list[list[n.Expr]] = [[] for _ in range(len(a.choices) + 1)]
-        for cj in _conjuncts(a.when):
-            used = _names_used(cj)
-            level = 0
-            for i, ch in enumerate(a.choices):
-                if ch.name in used:
-                    level = i + 1
-            levels[level].append(cj)
+        for cond, _reason, level in _clauses(a):
+            levels[level].append(cond)
         self.em.at(a.span)
         self._emit_level(a, info, bid, names, ctx, levels, 0, [])
 
@@ -1686,18 +1704,7 @@ class _Compiler:
                 em.line(f"st.hidden_group({ctx.player})")
         count = getattr(shape, "count", None)
         size = self.ex(count, ctx) if count is not None else "None"
-        wild = self._wild(shape, ctx.player)
-        if isinstance(shape, n.CardsChoice):
-            gen = f"op_combinations({pool}, KIND, {size})"
-        elif isinstance(shape, n.SameChoice):
-            gen = f"op_same_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild}, {value_ok or 'None'})"
-        elif isinstance(shape, n.ValuedChoice):
-            gen = (
-                f"op_valued_groups({pool}, KIND, A{self.ref(shape).index}, {self.ex(shape.value, ctx)}, {size}, {wild})"
-            )
-        else:
-            assert isinstance(shape, n.DifferentChoice)
-            gen = f"op_different_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild})"
+        gen = self._groups(shape, pool, size, ctx, value_ok)
         em.line(f"for {py} in {gen}:")
         em.indent += 1
         # A hand's groups of cards may be countless (2 ** 30 subsets of 30 cards): each
@@ -1709,6 +1716,20 @@ class _Compiler:
         # Sorted kinds: the same cards make the same action, whatever order they lie in.
         key_parts.append(f"tuple(sorted(KIND[c_] for c_ in {py}))")
         return 1
+
+    def _groups(self, shape: n.ChoiceShape, pool: str, size: str, ctx: _Ctx, value_ok: str | None = None) -> str:
+        """Python for the groups of cards a choice of this shape offers from ``pool``."""
+        wild = self._wild(shape, ctx.player)
+        if isinstance(shape, n.CardsChoice):
+            return f"op_combinations({pool}, KIND, {size})"
+        if isinstance(shape, n.SameChoice):
+            return f"op_same_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild}, {value_ok or 'None'})"
+        if isinstance(shape, n.ValuedChoice):
+            return (
+                f"op_valued_groups({pool}, KIND, A{self.ref(shape).index}, {self.ex(shape.value, ctx)}, {size}, {wild})"
+            )
+        assert isinstance(shape, n.DifferentChoice)
+        return f"op_different_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild})"
 
     def _pool_visibility(self, pool: n.Expr) -> bool | None:
         """Whether the acting player surely sees (True) or surely does not see (False) a pool's cards."""
@@ -1794,6 +1815,81 @@ class _Compiler:
             self._emit_resolve(choices, ctx)
             self.em.line(f"return {self.ex(item.strength, ctx)}")
             self.end_function(block)
+
+    def _emit_checks(self, a: n.ActionDecl, info: dict[str, Any]) -> None:
+        """Emit what explains a refused move: each choice's domain, given the choices before
+        it, and each condition and reason, all read from ``args`` (the values chosen, None
+        for those not known). None of it runs while actions are listed or applied."""
+        em = self.em
+        idx = info["index"]
+
+        def open_function(name: str, params: list[str], span: Span | None) -> tuple[_Indent, _Ctx]:
+            block = self.function(name, ["st", "p", "args", *params], span)
+            ctx = _Ctx()
+            for i, ch in enumerate(a.choices):
+                py = self.fresh()
+                ctx.names[ch.name] = py
+                em.line(f"{py} = args[{i}]")
+            return block, ctx
+
+        kinds = []
+        for i, ch in enumerate(a.choices):
+            shape = ch.shape
+            block, ctx = open_function(f"DM{idx}_{i}", [], ch.span)
+            if isinstance(shape, n.CardChoice):
+                em.line(f"return {self.cards(shape.pool, ctx)}")
+            elif isinstance(shape, n.NumberChoice):
+                em.line(f"return ({self.ex(shape.low, ctx)}, {self.ex(shape.high, ctx)})")
+            elif isinstance(shape, n.PlayerChoice):
+                em.line(f"return list({self.ex(shape.pool, ctx)})")
+            elif isinstance(shape, n.ValueChoice):
+                em.line("return None")
+            else:
+                count = getattr(shape, "count", None)
+                size = "None" if count is None else self.ex(count, ctx)
+                value = self.ex(shape.value, ctx) if isinstance(shape, n.ValuedChoice) else "None"
+                em.line(f"return ({self.cards(shape.pool, ctx)}, {size}, {value})")
+            self.end_function(block)
+            if isinstance(shape, (n.CardsChoice, n.SameChoice, n.ValuedChoice, n.DifferentChoice)):
+                block, ctx = open_function(f"GR{idx}_{i}", ["cards", "size"], ch.span)
+                em.line(f"return list({self._groups(shape, 'cards', 'size', ctx)})")
+                self.end_function(block)
+            kinds.append(_CHOICE_KINDS[type(shape)])
+        clauses = []
+        for j, (cond, reason, level) in enumerate(_clauses(a)):
+            block, ctx = open_function(f"CK{idx}_{j}", [], cond.span)
+            em.line(f"return {self.ex(cond, ctx)}")
+            self.end_function(block)
+            if reason is not None:
+                block, ctx = open_function(f"RS{idx}_{j}", [], reason.span)
+                # Read by the player refused, and by him alone: cards as he sees them.
+                show = "st.show_card(p, {})"
+                text = self.text(reason, ctx, show) if isinstance(reason, n.Text) else self.show(reason, ctx, show)
+                em.line(f"return {text}")
+                self.end_function(block)
+            told = [cond] if reason is None else [cond, reason]
+            clauses.append((level, cond, not any(self._reads_hidden(e, set()) for e in told)))
+        info["checks"] = (kinds, clauses)
+
+    def _reads_hidden(self, e: n.Expr, seen: set[int]) -> bool:
+        """Whether a condition or reason reads a variable its player may not know (a hidden
+        one, or another's ``owner`` one), itself or through definitions: neither whether the
+        condition holds nor the reason is then something to tell him."""
+        for x in n.walk(e):
+            ref = self.ref(x)
+            if not isinstance(ref, tuple):
+                continue
+            if ref[0] in ("game_var", "player_var", "card_var"):
+                v = ref[1]
+                someone_elses = v.visibility == "owner" and ref[0] == "player_var" and ref[2] is not None
+                if v.visibility == "hidden" or someone_elses:
+                    return True
+            elif ref[0] == "define" and ref[1].index not in seen:
+                seen.add(ref[1].index)
+                decl = ref[1].decl
+                if isinstance(decl, n.DefineDecl) and self._reads_hidden(decl.body, seen):
+                    return True
+        return False
 
     def _emit_label(self, a: n.ActionDecl | n.PassDecl, info: dict[str, Any], choices: tuple[n.Choice, ...]) -> None:
         """Emit LBA(args, show) — the label from the chosen values, ``show`` naming a card
@@ -2027,14 +2123,30 @@ class _Compiler:
         self.compile_label()
         return self._link(ranking)
 
-    def _link(self, ranking: str) -> Program:
-        source_code = "\n".join(self.em.lines) + "\n"
-        filename = f"<ruledsl {self.c.source.path}>"
-        namespace: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS}
+    def _run_source(self, namespace: dict[str, Any], filename: str) -> None:
+        """Run the source written so far in ``namespace``, which gets the ops and constants first."""
+        namespace["__builtins__"] = _SAFE_BUILTINS
         for name in dir(ops):
             if not name.startswith("_") and callable(getattr(ops, name)):
                 namespace[f"op_{name}"] = getattr(ops, name)
         namespace.update(self.constants)
+        names = self.constants["NAMES"]
+        namespace.update(
+            ANY_ERROR=Exception,
+            ALLP=tuple(range(self.players)),
+            ALLCARDS=tuple(range(len(self.deck))),
+            MISS=object(),
+            PLACE=Place,
+            SHOW_NAME=lambda c: names[c] if type(c) is int else unseen(c),
+        )
+        source_code = "\n".join(self.em.lines) + "\n"
+        # The generated source names only identifiers this compiler made up; see the module docstring.
+        exec(compile(source_code, filename, "exec"), namespace)  # noqa: S102
+
+    def _link(self, ranking: str) -> Program:
+        source_code = "\n".join(self.em.lines) + "\n"
+        filename = f"<ruledsl {self.c.source.path}>"
+        namespace: dict[str, Any] = {}
         program_intern: dict[tuple[Any, ...], Action] = {}
 
         def intern(defn: ActionDef, key: tuple[Any, ...]) -> Action:
@@ -2060,20 +2172,9 @@ class _Compiler:
             raise RuleRuntimeError([Diagnostic("R504", message, label_spans.get(idx), hint, source=source)]) from None
 
         namespace.update(
-            LABEL_FAILED=label_failed,
-            ANY_ERROR=Exception,
-            Action=Action,
-            INTERN=intern,
-            GameOver=GameOver,
-            RoundOver=RoundOver,
-            ALLP=tuple(range(self.players)),
-            ALLCARDS=tuple(range(len(self.deck))),
-            MISS=object(),
-            PLACE=Place,
-            SHOW_NAME=lambda c: names[c] if type(c) is int else unseen(c),
+            LABEL_FAILED=label_failed, Action=Action, INTERN=intern, GameOver=GameOver, RoundOver=RoundOver
         )
-        # The generated source names only identifiers this compiler made up; see the module docstring.
-        exec(compile(source_code, filename, "exec"), namespace)  # noqa: S102
+        self._run_source(namespace, filename)
 
         defs: list[ActionDef] = []
         for info in self.action_defs:
@@ -2164,7 +2265,32 @@ class _Compiler:
         )
         for d in defs:
             d.game = program
+        # What explains a refused move is compiled when a move is first refused.
+        explained = [(info, defs[info["index"]]) for info in self.action_defs if not info["is_pass"]]
+        program.checks = functools.partial(
+            _compile_checks, self.c, self.players, self.options, self.uses_faces, explained
+        )
         return program
+
+    def _action_checks(self, a: n.ActionDecl, info: dict[str, Any], namespace: dict[str, Any]) -> ActionChecks:
+        idx = info["index"]
+        kinds, clauses = info["checks"]
+        choices = [
+            ChoiceCheck(
+                ch.name,
+                kind,
+                namespace[f"DM{idx}_{i}"],
+                namespace.get(f"GR{idx}_{i}"),
+                getattr(ch.shape, "attr", None),
+                getattr(ch.shape, "wild", None),
+            )
+            for i, (ch, kind) in enumerate(zip(a.choices, kinds))
+        ]
+        checks = [
+            ClauseCheck(level, namespace[f"CK{idx}_{j}"], namespace.get(f"RS{idx}_{j}"), cond, is_open)
+            for j, (level, cond, is_open) in enumerate(clauses)
+        ]
+        return ActionChecks(choices, checks, a.otherwise, a)
 
     def _card_labels(self, label: Callable[..., str] | None, names: tuple[str, ...]) -> tuple[str, ...]:
         """Each card's label, refused when two cards of one name read differently.
@@ -2258,6 +2384,22 @@ def _ident(name: str) -> str:
 
 def _freeze(value: Any) -> Any:
     return tuple(sorted(value)) if isinstance(value, frozenset) else value
+
+
+def _clauses(a: n.ActionDecl) -> list[tuple[n.Expr, n.Expr | None, int]]:
+    """An action's conditions, in order: each with its reason (None: none given) and its
+    level, the number of choices made when it is tested (the last one it or its reason uses)."""
+    found: list[tuple[n.Expr, n.Expr | None]] = [(cj, None) for cj in _conjuncts(a.when)]
+    found += [(r.cond, r.reason) for r in a.requires]
+    out = []
+    for cond, reason in found:
+        used = _names_used(cond) | (set() if reason is None else _names_used(reason))
+        level = 0
+        for i, ch in enumerate(a.choices):
+            if ch.name in used:
+                level = i + 1
+        out.append((cond, reason, level))
+    return out
 
 
 def _conjuncts(e: n.Expr | None) -> list[n.Expr]:
@@ -2399,6 +2541,32 @@ def _shower(t: Type, sy: Any) -> Callable[..., Any]:
     if t.kind == "players":
         return lambda st, viewer, v: [ops.show_player(q) for q in v]
     return lambda st, viewer, v: v
+
+
+def _compile_checks(
+    checked: CheckedGame,
+    players: int,
+    options: dict[str, Any],
+    uses_faces: bool,
+    explained: list[tuple[dict[str, Any], ActionDef]],
+) -> None:
+    """Compile what explains a refused move and give each action its ActionChecks.
+
+    A compiler of its own writes the definitions again (the conditions call them) and each
+    action's checks; done once, on the first refusal, so that loading a game and playing
+    it cost nothing for it.
+    """
+    comp = _Compiler(checked, players, options)
+    comp.layout()
+    comp.load.deck_size = len(comp.deck)
+    comp.uses_faces = uses_faces
+    comp.compile_defines()
+    for info, _defn in explained:
+        comp._emit_checks(info["item"], info)
+    namespace: dict[str, Any] = {}
+    comp._run_source(namespace, f"<ruledsl {checked.source.path} (reasons)>")
+    for info, defn in explained:
+        defn.checks = comp._action_checks(info["item"], info, namespace)
 
 
 def compile_game(checked: CheckedGame, players: int, options: dict[str, Any]) -> Program:

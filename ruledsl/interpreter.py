@@ -13,6 +13,7 @@ import traceback
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ruledsl import refusal
 from ruledsl.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError
 from ruledsl.render import clipped
 from ruledsl.runtime import chance, knowledge, ops
@@ -289,7 +290,9 @@ class GameState:
         for a in self.legal_actions():
             if _normalise(str(a)) == wanted:
                 return a
-        raise self._illegal(f"'{text}' is not a legal action now")
+        reason = refusal.why_illegal(self, text)
+        why = "" if reason is None or reason == refusal.NO_REASON else f": {reason}"
+        raise self._illegal(f"'{text}' is not a legal action now{why}")
 
     def describe_last(self, viewer: int | None) -> str:
         """Return the last action's label as ``viewer`` saw it when it was played (None: a spectator).
@@ -789,6 +792,13 @@ class GameState:
         hint = "choose one of the legal actions (legal_actions() lists them)"
         return IllegalActionError(reason, [Diagnostic("R505", reason, span, hint, source=self.game.source)])
 
+    def why_illegal(self, move: Action | str, player: int | None = None) -> str | None:
+        """Return why ``move`` is not legal for ``player`` (default: the player to act) now, in
+        words he may read, or None if it is legal. ``move`` is an Action or a move as typed
+        (``"play the Author"``). The reason names no card he cannot see, and tells nothing
+        that depends on one (see ``ruledsl.refusal``)."""
+        return refusal.why_illegal(self, move, player)
+
     def _why_illegal(self, action: object) -> str:
         if self.terminal:
             return "the game is over"
@@ -796,14 +806,10 @@ class GameState:
             return f"{action!r} is not an action"
         if action.defn.game is not None and action.defn.game is not self.prog:
             return f"'{action}' is an action of another game"
+        reason = refusal.why_illegal(self, action)
+        why = f": {reason}" if reason is not None and reason != refusal.NO_REASON else ""
         names = ", ".join(clipped([f"'{a}'" for a in self.legal_actions()], 8))
-        who = f"P{self.actor}"
-        if action.defn.owner_kind == "window" and self.windows is None:
-            return f"'{action}' is not possible now: nobody may act out of turn; {who} is to play ({names})"
-        defn = action.defn
-        span = defn.span
-        where = f" (rule at line {span.start.line})" if span is not None and span.start.line else ""
-        return f"'{action}' is not legal now{where}; {who} may: {names}"
+        return f"'{action}' is not legal now{why}; P{self.actor} may: {names}"
 
 
 def _copy(value: Any) -> Any:

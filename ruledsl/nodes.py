@@ -1213,10 +1213,24 @@ class ActionDecl(Node):
     name: str
     choices: tuple[Choice, ...]
     when: Expr | None
+    requires: tuple[RequireClause, ...] = ()
     label: Expr | None
     strength: Expr | None
     body: tuple[Stmt, ...]
     otherwise: bool = False
+
+
+@frozen(kw_only=True)
+class RequireClause(Node):
+    """A condition of an action, with the reason a player is given when it does not hold.
+
+    The reason is text (or an ``if`` choosing between texts), read only when a move is refused.
+
+    Example: ``require may_follow(c), "{c} shares neither the rank nor a suit of {top_card}"``
+    """
+
+    cond: Expr
+    reason: Expr
 
 
 @frozen(kw_only=True)

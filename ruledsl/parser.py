@@ -1273,11 +1273,25 @@ class _ToNodes(Transformer):
     def window_decl(self, meta: Any, name: Token, who: n.Expr, *items: n.Node) -> n.WindowDecl:
         return n.WindowDecl(name=self._name(name), who=who, items=tuple(items), span=self._span(meta))
 
-    def _split_items(self, items: tuple[Any, ...]) -> tuple[n.Expr | None, n.Expr | None, tuple[n.Stmt, ...]]:
+    def _split_items(
+        self, items: tuple[Any, ...]
+    ) -> tuple[n.Expr | None, n.Expr | None, tuple[n.RequireClause, ...], tuple[n.Stmt, ...]]:
         found: dict[str, n.Expr] = {}
+        requires: list[n.RequireClause] = []
         body: list[n.Stmt] = []
         for item in items:
-            if isinstance(item, tuple) and item and item[0] in ("label", "strength"):
+            if isinstance(item, n.RequireClause):
+                if body:
+                    # A condition written after an effect would read as tested after it.
+                    raise _fail(
+                        self.source,
+                        "E406",
+                        "'require' after an effect: an action's conditions come before its effects",
+                        item.span,
+                        "they are tested before the action is taken: write the 'require' lines first",
+                    )
+                requires.append(item)
+            elif isinstance(item, tuple) and item and item[0] in ("label", "strength"):
                 kind, value, span = item
                 if kind in found:
                     raise _fail(
@@ -1291,7 +1305,7 @@ class _ToNodes(Transformer):
                 found[kind] = value
             else:
                 body.append(item)
-        return found.get("label"), found.get("strength"), tuple(body)
+        return found.get("label"), found.get("strength"), tuple(requires), tuple(body)
 
     @_with_meta
     def action_decl(
@@ -1303,11 +1317,12 @@ class _ToNodes(Transformer):
         when: n.Expr | None,
         *items: Any,
     ) -> n.ActionDecl:
-        label, strength, body = self._split_items(items)
+        label, strength, requires, body = self._split_items(items)
         return n.ActionDecl(
             name=self._name(name),
             choices=choices or (),
             when=when,
+            requires=requires,
             label=label,
             strength=strength,
             body=body,
@@ -1320,8 +1335,20 @@ class _ToNodes(Transformer):
 
     @_with_meta
     def pass_decl(self, meta: Any, *items: Any) -> n.PassDecl:
-        label, _strength, body = self._split_items(items)
+        label, _strength, requires, body = self._split_items(items)
+        if requires:
+            raise _fail(
+                self.source,
+                "E406",
+                "a pass has no conditions: 'require' belongs to an action",
+                requires[0].span,
+                "passing is always possible; move the condition to the action it is about",
+            )
         return n.PassDecl(label=label, body=body, span=self._span(meta))
+
+    @_with_meta
+    def require_clause(self, meta: Any, cond: n.Expr, reason: n.Expr) -> n.RequireClause:
+        return n.RequireClause(cond=cond, reason=reason, span=self._span(meta))
 
     @_with_meta
     def label_clause(self, meta: Any, value: n.Expr) -> tuple[str, n.Expr, Span]:

@@ -30,7 +30,6 @@ from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_s
 from ruledsl.parser import parse_source
 from ruledsl.render import or_list
 from ruledsl.resources import bundled_games, bundled_name
-from ruledsl.runtime.state import unseen
 from ruledsl.source import Pos, Source, Span
 from ruledsl.unparse import unparse
 from ruledsl.validate import stuck_error
@@ -39,7 +38,6 @@ if TYPE_CHECKING:
     from ruledsl.compiler import Program
     from ruledsl.game import Game
     from ruledsl.interpreter import GameState
-    from ruledsl.runtime.state import Action
     from ruledsl.simulate import GameRecord as PlayedGame
 
 #: The "format" of records this module writes.
@@ -660,14 +658,6 @@ def labels_by_name(prog: Program) -> dict[str, str]:
     if prog.card_labels == prog.card_names:
         return {}
     return dict(zip(prog.card_names, prog.card_labels))
-
-
-def shown_action(action: Action, prog: Program) -> str:
-    """An action as a player reads it in a menu: each card by its label."""
-    if prog.card_labels == prog.card_names or not action.defn.label_is_static:
-        return str(action)
-    labels = prog.card_labels
-    return action.defn.label(action.key, lambda c: labels[c] if type(c) is int else unseen(c))
 
 
 def show_value(v: Any) -> str:

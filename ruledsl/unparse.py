@@ -627,6 +627,8 @@ class _Writer:
             self.stmt(node, indent)
         elif isinstance(node, (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler)):
             self.item(node, indent)
+        elif isinstance(node, n.RequireClause):
+            self.require(node, indent)
         elif isinstance(node, (n.CardEntry, n.DeckIf, n.DeckRepeat)):
             self.entry(node, indent)
         else:
@@ -799,7 +801,7 @@ class _Writer:
                 self.add(indent, head + ":", at, opens=True)
             else:
                 self.cond_head(indent, head + " when ", item.when, at)
-            self.action_body(item.label, item.strength, item.body, indent + _INDENT)
+            self.action_body(item.label, item.strength, item.body, indent + _INDENT, item.requires)
         elif isinstance(item, n.PassDecl):
             self.add(indent, "pass:", at, opens=True)
             self.action_body(item.label, None, item.body, indent + _INDENT)
@@ -812,9 +814,40 @@ class _Writer:
         else:
             raise TypeError(f"not a phase item: {type(item).__name__}")
 
-    def action_body(self, label: n.Expr | None, strength: n.Expr | None, body: Sequence[n.Stmt], indent: int) -> None:
-        if label is None and strength is None and not body:
-            raise ValueError("an action or pass has a label, a strength or an effect")
+    def require(self, clause: n.RequireClause, indent: int) -> None:
+        """Add ``require COND, REASON`` on one line if it fits; else the reason (an ``if``
+        between texts) broken in parentheses, or else the condition."""
+        reason = ", " + _expr(clause.reason)
+        one_line = f"require {_expr(clause.cond)}{reason}"
+        at = _line(clause)
+        if indent + len(one_line) <= MAX_WIDTH:
+            self.add(indent, one_line, at)
+        elif _is_breakable(clause.reason):
+            head = f"require {_expr(clause.cond)}, ("
+            if indent + len(head) <= MAX_WIDTH or not _is_breakable(clause.cond):
+                self.add(indent, head, at)
+            else:
+                self.add(indent, "require (", at)
+                self.pieces(_break(clause.cond, indent + _COND_INDENT, 3, force=True), "), (")
+            self.pieces(_break(clause.reason, indent + _INDENT, 1, force=True), ")")
+        elif _is_breakable(clause.cond):
+            self.add(indent, "require (", at)
+            self.pieces(_break(clause.cond, indent + _COND_INDENT, 1, force=True), ")" + reason)
+        else:
+            self.add(indent, one_line, at)
+
+    def action_body(
+        self,
+        label: n.Expr | None,
+        strength: n.Expr | None,
+        body: Sequence[n.Stmt],
+        indent: int,
+        requires: Sequence[n.RequireClause] = (),
+    ) -> None:
+        if label is None and strength is None and not body and not requires:
+            raise ValueError("an action or pass has a condition, a label, a strength or an effect")
+        for clause in requires:
+            self.require(clause, indent)
         if label is not None:
             self.add(indent, f"label {_expr(label)}", self._clause_line(label))
         if strength is not None:

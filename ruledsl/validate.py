@@ -844,7 +844,7 @@ class _Play:
 
 
 def _never_possible_hint(item: n.ActionDecl | n.PassDecl) -> str:
-    if isinstance(item, n.ActionDecl) and (item.when is not None or item.choices):
+    if isinstance(item, n.ActionDecl) and (item.when is not None or item.requires or item.choices):
         return "its condition or its choices never allowed it; check them, or play more games"
     return "its phase never offered it; play more games"
 

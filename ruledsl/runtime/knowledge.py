@@ -94,7 +94,18 @@ def resample(st: Any, player: int, rng: random.Random) -> Any:
     return _resample_once(st, player, rng, keep=keep)
 
 
-def _resample_once(st: Any, player: int, rng: random.Random, keep: tuple[int, ...]) -> Any:
+def deal_unseen(st: Any, player: int, rng: random.Random) -> Any:
+    """Return a copy of ``st`` with the cards ``player`` cannot see dealt anew, once.
+
+    Unlike ``resample``, the copy need not let anyone act: it is for asking what would
+    be true were the unseen cards elsewhere (is a refusal's reason one he could know?).
+    """
+    return _resample_once(st, player, rng, keep=(), shuffled=True)
+
+
+def _resample_once(st: Any, player: int, rng: random.Random, keep: tuple[int, ...], shuffled: bool = False) -> Any:
+    """One new deal of the unseen cards. ``shuffled``: where nothing is tracked (any unseen
+    card may be in any unseen place), a plain shuffle deals them, in linear time."""
     copy = st.clone()
     owner = st.prog.zone_owner
     slots = [
@@ -105,13 +116,15 @@ def _resample_once(st: Any, player: int, rng: random.Random, keep: tuple[int, ..
     ]
     cards = [copy.zones[z][i] for z, i in slots]
     if st.known is not None:
-        masks = {c: st.known[player][c] for c in cards}
+        assignment = _match(cards, slots, {c: st.known[player][c] for c in cards}, rng)
+    elif shuffled:
+        assignment = cards[:]
+        rng.shuffle(assignment)
     else:
         anywhere = 0
         for z, _ in slots:
             anywhere |= 1 << z
-        masks = {c: anywhere for c in cards}
-    assignment = _match(cards, slots, masks, rng)
+        assignment = _match(cards, slots, {c: anywhere for c in cards}, rng)
     replaced = {}  # card that was at a slot -> card now at that slot
     for (z, i), c in zip(slots, assignment):
         replaced[copy.zones[z][i]] = c

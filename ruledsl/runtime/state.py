@@ -46,6 +46,7 @@ class ActionDef:
         "strength",
         "span",
         "game",
+        "checks",
     )
 
     def __init__(
@@ -74,9 +75,66 @@ class ActionDef:
         self.strength = strength
         self.span = span
         self.game: Any = None
+        self.checks: ActionChecks | None = None  # what refusing it is explained with (not for a pass)
 
     def __repr__(self) -> str:
         return f"<action {self.owner}.{self.name}>"
+
+
+class ChoiceCheck:
+    """One choice of an action, compiled for explaining a refused move.
+
+    ``domain(st, p, args)`` gives what may be chosen given the earlier choices (``args``):
+    the pool of cards (``card``), ``(pool, size, value)`` (the groups of cards), ``(low,
+    high)`` (``number``), the players (``player``) or None (``value``: any of the list).
+    ``groups(st, p, args, cards, size)`` lists the groups of ``size`` cards of the choice's
+    shape among ``cards``. A pool that is a zone is that zone's own list (``st.zones[z]``).
+    """
+
+    __slots__ = ("name", "kind", "domain", "groups", "attr", "wild")
+
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        domain: Callable[..., Any],
+        groups: Callable[..., Any] | None,
+        attr: str | None,
+        wild: str | None,
+    ) -> None:
+        self.name = name
+        self.kind = kind  # card, cards, same, valued, different, number, value, player
+        self.domain = domain
+        self.groups = groups
+        self.attr = attr  # the attribute of a group's shape
+        self.wild = wild  # the name of its wild cards, if any
+
+
+class ClauseCheck:
+    """One condition of an action: tested at ``level`` (after that many choices), with its reason."""
+
+    __slots__ = ("level", "test", "reason", "cond", "is_open")
+
+    def __init__(
+        self, level: int, test: Callable[..., Any], reason: Callable[..., str] | None, cond: Any, is_open: bool
+    ) -> None:
+        self.level = level
+        self.test = test  # (st, p, args) -> truth
+        self.reason = reason  # (st, p, args) -> the designer's reason, read by p; None: none given
+        self.cond = cond  # the condition's node, for a reason made from it
+        self.is_open = is_open  # False: it reads a variable the player may not know; never told
+
+
+class ActionChecks:
+    """Everything that decides whether an action is legal, in the order the engine tests it."""
+
+    __slots__ = ("choices", "clauses", "otherwise", "node")
+
+    def __init__(self, choices: list[ChoiceCheck], clauses: list[ClauseCheck], otherwise: bool, node: Any) -> None:
+        self.choices = choices
+        self.clauses = clauses
+        self.otherwise = otherwise
+        self.node = node  # the action's declaration (its label is read to understand typed moves)
 
 
 class Action:

@@ -89,6 +89,7 @@ _PLACES: dict[type[n.Node], Callable[[str], str]] = {
 }
 for _item in (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler):
     _PLACES[_item] = lambda t: _HEADER + "auction p:\n" + _lines("    ")(t) + "\n"
+_PLACES[n.RequireClause] = lambda t: _HEADER + "phase p:\n    action a:\n" + _lines("        ")(t) + "\n        again\n"
 
 
 def place(cls: type[n.Node]) -> Callable[[str], str]:
@@ -295,16 +296,20 @@ shapes = st.one_of(
     st.builds(n.ValuedChoice, count=count, attr=names, value=small_exprs, pool=small_exprs, wild=wild),
     st.builds(n.DifferentChoice, count=count, attr=names, pool=small_exprs, wild=wild),
 )
+# A reason is text, or an 'if' choosing between texts (or any expression: the checker judges).
+reasons = st.one_of(texts, st.builds(n.IfExpr, cond=small_exprs, then=texts, else_=texts), small_exprs)
+requires = st.lists(st.builds(n.RequireClause, cond=exprs, reason=reasons), max_size=2).map(tuple)
 actions = st.builds(
     n.ActionDecl,
     name=names,
     choices=st.lists(st.builds(n.Choice, name=names, shape=shapes), max_size=2).map(tuple),
     when=st.none() | exprs,
+    requires=requires,
     label=st.none() | exprs,
     strength=st.none() | exprs,
     body=st.lists(statements, max_size=2).map(tuple),
     otherwise=st.booleans(),
-).filter(lambda a: a.label is not None or a.strength is not None or bool(a.body))
+).filter(lambda a: a.label is not None or a.strength is not None or bool(a.body) or bool(a.requires))
 passes = st.builds(n.PassDecl, label=st.none() | exprs, body=st.lists(statements, max_size=2).map(tuple)).filter(
     lambda p: p.label is not None or bool(p.body)
 )
@@ -422,8 +427,19 @@ long_conditions = st.recursive(
     ),
     max_leaves=10,
 )
+_long_texts = st.builds(lambda parts: n.Text(parts=(parts,)), st.from_regex(r"[a-z ]{30,60}", fullmatch=True))
+long_reasons = st.one_of(
+    _long_texts,
+    st.builds(n.IfExpr, cond=long_conditions, then=_long_texts, else_=_long_texts),
+    st.builds(
+        n.IfExpr,
+        cond=small_exprs,
+        then=_long_texts,
+        else_=st.builds(n.IfExpr, cond=small_exprs, then=_long_texts, else_=_long_texts),
+    ),
+)
 wrapped_files = st.builds(
-    lambda name, params, body, when, cond, loop: n.GameFile(
+    lambda name, params, body, when, cond, loop, require: n.GameFile(
         header=n.GameHeader(name="g"),
         decls=(
             n.DefineDecl(name=name, params=params, body=body),
@@ -434,6 +450,7 @@ wrapped_files = st.builds(
                         name="act",
                         choices=(),
                         when=when,
+                        requires=(require,),
                         label=None,
                         strength=None,
                         body=(
@@ -451,6 +468,7 @@ wrapped_files = st.builds(
     long_conditions,
     long_conditions,
     long_conditions,
+    st.builds(n.RequireClause, cond=long_conditions, reason=long_reasons),
 )
 
 

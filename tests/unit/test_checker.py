@@ -118,6 +118,44 @@ def test_e201_unknown_name() -> None:
     )
 
 
+def drawing_requires(line: str) -> str:
+    """The minimal game, its action draw's condition written as the line ``require ...``."""
+    return replace("    action draw when deck is not empty:\n", f"    action draw:\n        {line}\n")
+
+
+def test_e201_unknown_name_in_a_reason() -> None:
+    # A reason is read only when a move is refused, but its names are checked at load time.
+    text = drawing_requires('require deck is not empty, "no {card_left}"')
+    assert only(text)[:4] == ("E201", "unknown name 'card_left'", 11, 41)
+
+
+def test_a_reason_may_use_the_choices_and_the_state() -> None:
+    text = append(
+        "    action give(c: card from hand, q: player from players after player):\n"
+        '        require size of hand > 1, "{c} is your last card; {q} holds {size of q.hand}"\n'
+        "        move c to q.hand\n"
+    )
+    checked = check_text(text)
+    assert checked.warnings == ()
+
+
+def test_e106_require_is_a_keyword() -> None:
+    assert only(append("zone require: shared, public\n"))[:2] == (
+        "E106",
+        "'require' is a keyword of the language and cannot be used as a name",
+    )
+
+
+def test_e301_a_reason_is_text() -> None:
+    text = drawing_requires("require deck is not empty, 3")
+    assert only(text)[:4] == ("E301", "expected text, found a number", 11, 36)
+
+
+def test_e301_a_require_condition_is_yes_or_no() -> None:
+    text = drawing_requires('require deck, "x"')
+    assert only(text)[:3] == ("E301", "expected yes or no, found a zone", 11)
+
+
 def test_e201_an_option_used_but_not_declared() -> None:
     """A misspelt option is an unknown name, with the declared option suggested."""
     text = replace("players 2 to 4\n", "players 2 to 4\noption hand_size = 3\n")

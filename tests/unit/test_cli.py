@@ -328,37 +328,60 @@ class TestGameNames:
             assert f"{name}:1:1: error[E001]: cannot read '{name}': it is a directory" in err
 
 
+def typed_into(monkeypatch: pytest.MonkeyPatch, path: Path, rules: str, typed: str) -> str:
+    """Play the rules written at ``path``, P0 typing ``typed`` against a random P1; return
+    the output of a game left unfinished."""
+    path.write_text(rules, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    code, out, _ = run_cli(["play", str(path), "--seats", "human,random", "--seed", "1"])
+    assert code == cli.EXIT_UNFINISHED
+    return out
+
+
 class TestHumanPrompt:
     def test_an_entry_that_could_be_many_actions_lists_some_and_says_there_are_more(
         self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     ) -> None:
-        game = tmp_path / "many.game"
-        game.write_text(
+        rules = (
             'game "Many"\nplayers 2\nzone deck: shared, hidden\nzone hand: per player, owner\ndeck:\n    card "A"\n'
             "setup:\n    shuffle deck\nphase play:\n"
-            "    action take(k: number 1 to 9):\n        end game, winner player\n",
-            encoding="utf-8",
+            "    action take(k: number 1 to 9):\n        end game, winner player\n"
         )
-        monkeypatch.setattr(sys, "stdin", io.StringIO("take\nq\n"))
-        code, out, _ = run_cli(["play", str(game), "--seats", "human,random"])
-        assert code == cli.EXIT_UNFINISHED
+        out = typed_into(monkeypatch, tmp_path / "many.game", rules, "take\nq\n")
         assert "'take' could be: take 1; take 2; take 3; take 4; take 5; take 6; and 3 more. Type more of it" in out
 
-    def test_an_action_not_allowed_now_is_refused_with_the_rule_that_says_when(
-        self, monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        monkeypatch.setattr(sys, "stdin", io.StringIO("play the sailor\nzzz\nq\n"))
+    def test_an_action_not_allowed_now_is_refused_with_the_reason(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("play the sailor\nzzz\nplay the autor\nq\n"))
         code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random,random", "--seed", "2"])
         assert code == cli.EXIT_UNFINISHED
-        lines = (ROOT / "games" / "quasenbo.game").read_text(encoding="utf-8").splitlines()
-        line = next(i for i, text in enumerate(lines, 1) if text.strip().startswith("action place("))
+        again = "Type a number from 1 to 3, or 'help'."
         assert (
-            f"'play the sailor' is not one of your actions now: the rule at line {line} reads "
-            "'action place(c: card from hand) when may_follow(c) and c is not \"the Excuse\":'. "
-            "Type a number from 1 to 3, or 'help'."
+            "'play the sailor' is not one of your actions now: "
+            f"the Sailor shares neither its rank nor a suit with the Ace of Knots. {again}"
         ) in out
-        assert "'zzz' is not one of your actions now. Type a number from 1 to 3, or 'help'." in out
+        assert f"'zzz' is not one of your actions now: no move of this game reads like that. {again}" in out
+        assert (
+            "'play the autor' is not one of your actions now: "
+            f"no card is called 'the autor' (did you mean 'the Author'?). {again}"
+        ) in out
         assert out.endswith("Game left unfinished after 0 actions.\n")
+
+    def test_a_refusal_whose_reason_would_tell_of_unseen_cards_gives_none(
+        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    ) -> None:
+        # 'peek' is possible when the top card of the hidden deck is a 1: saying why not
+        # would tell what it is.
+        rules = (
+            'game "Peek"\nplayers 2\nzone deck: shared, hidden\nzone hand: per player, owner\ncard rank: number\n'
+            'deck:\n    card "{rank}" for rank in 1 to 9\nsetup:\n    shuffle deck\nphase play:\n'
+            "    action peek:\n"
+            '        require (top of deck).rank == 1, "the top card of the deck is {(top of deck).rank}"\n'
+            "        end game, winner player\n"
+            "    action draw:\n        move top of deck to hand\n"
+            "    action wait:\n        again\n"
+        )
+        out = typed_into(monkeypatch, tmp_path / "peek.game", rules, "peek\nq\n")
+        assert "'peek' is not one of your actions now. Type a number from 1 to 2, or 'help'." in out
 
 
 # After P1 leads, P0 may snap out of turn or let it pass; then leading is his only move.

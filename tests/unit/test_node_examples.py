@@ -54,6 +54,12 @@ def _choice(text: str) -> n.Choice:
     return action.choices[0]
 
 
+def _require(text: str) -> n.RequireClause:
+    action = _phase_item(f"action a(c: card from hand):\n        {text}\n        again")
+    assert isinstance(action, n.ActionDecl)
+    return action.requires[0]
+
+
 def _deck_entry(text: str) -> n.Node:
     deck = _first_decl("deck:\n    " + text)
     assert isinstance(deck, n.DeckDecl)
@@ -88,6 +94,7 @@ _BY_CLASS: dict[type[n.Node], Callable[[str], object]] = {
     n.DeckRepeat: _deck_entry,
     n.TypedParam: lambda ex: _first_decl(f"define f({ex}) = 1").params[0],  # type: ignore[attr-defined]
     n.ActionDecl: _phase_item,
+    n.RequireClause: _require,
     n.PassDecl: _phase_item,
     n.OnEnter: _phase_item,
     n.WonHandler: _phase_item,

@@ -387,6 +387,75 @@ class TestDeclarations:
 # ============================================================================ statements
 
 
+class TestRequire:
+    """An action's 'require COND, REASON' lines: conditions with the reason a refused player reads."""
+
+    def test_require_lines_are_conditions_with_reasons(self) -> None:
+        (phase,) = decls(
+            """
+            phase play:
+                action place(c: card from hand) when c is not "x":
+                    require may_follow(c), "{c} may not follow {top_card}"
+                    require size of hand > 1, if a then "one" else "two"
+                    label "play {c}"
+                    move c to pile
+            """
+        )
+        assert isinstance(phase, n.PhaseDecl)
+        (action,) = phase.items
+        assert isinstance(action, n.ActionDecl)
+        assert action.when == n.IsNamed(operand=n.Name(id="c"), card_name="x", negated=True)
+        assert action.requires == (
+            n.RequireClause(
+                cond=n.Call(name="may_follow", args=(n.Name(id="c"),)),
+                reason=n.Text(parts=(n.Name(id="c"), " may not follow ", n.Name(id="top_card"))),
+            ),
+            n.RequireClause(
+                cond=n.Compare(op=">", left=n.SizeOf(operand=n.Name(id="hand")), right=n.Number(value=1)),
+                reason=n.IfExpr(cond=n.Name(id="a"), then=n.Text(parts=("one",)), else_=n.Text(parts=("two",))),
+            ),
+        )
+        assert action.label == n.Text(parts=("play ", n.Name(id="c")))
+        assert len(action.body) == 1
+        assert span_of(action.requires[0]) == (5, 9, 5, 63)
+
+    def test_an_action_may_have_require_lines_alone(self) -> None:
+        (phase,) = decls('phase play:\n    action wait: require deck is empty, "not yet"\n')
+        (action,) = phase.items  # type: ignore[attr-defined]
+        assert action.body == () and action.label is None and len(action.requires) == 1
+
+    def test_a_long_condition_and_reason_go_in_parentheses(self) -> None:
+        (phase,) = decls(
+            """
+            phase play:
+                action a:
+                    require (
+                            first_condition
+                            or second_condition), (
+                        if a then "one reason"
+                        else "another")
+                    again
+            """
+        )
+        (action,) = phase.items  # type: ignore[attr-defined]
+        assert action.requires[0].cond == n.BoolOp(
+            op="or", left=n.Name(id="first_condition"), right=n.Name(id="second_condition")
+        )
+
+    def test_require_after_an_effect_is_e406(self) -> None:
+        d = syntax_error(HEADER + 'phase play:\n    action a:\n        again\n        require x, "y"\n')
+        assert where(d) == ("E406", "'require' after an effect: an action's conditions come before its effects", 5, 9)
+        assert d.hint == "they are tested before the action is taken: write the 'require' lines first"
+
+    def test_require_in_a_pass_is_e406(self) -> None:
+        d = syntax_error(HEADER + 'auction bids:\n    pass:\n        require x, "y"\n')
+        assert where(d) == ("E406", "a pass has no conditions: 'require' belongs to an action", 4, 9)
+
+    def test_require_needs_a_reason(self) -> None:
+        d = syntax_error(HEADER + "phase play:\n    action a:\n        require x\n        again\n")
+        assert d.code == "E101"
+
+
 class TestStatements:
     def test_moves(self) -> None:
         assert stmts(
@@ -885,9 +954,9 @@ class TestSyntaxErrors:
         [
             ("shuffle stock", "shufle stock", "unknown statement 'shufle'", 39, 5, "did you mean 'shuffle'?"),
             ("deal 5 from", "dael 5 from", "unknown statement 'dael'", 40, 5, "did you mean 'deal'?"),
-            ("\nphase play:", "\nphsae play:", "unknown declaration 'phsae'", 54, 1, "did you mean 'phase'?"),
-            ('label "pass"', 'lable "pass"', "unknown statement 'lable'", 77, 9, "did you mean 'label'?"),
-            ("    action pass ", "    acton pass ", "unknown declaration 'acton'", 76, 5, "did you mean 'action'?"),
+            ("\nphase play:", "\nphsae play:", "unknown declaration 'phsae'", 55, 1, "did you mean 'phase'?"),
+            ('label "pass"', 'lable "pass"', "unknown statement 'lable'", 84, 9, "did you mean 'label'?"),
+            ("    action pass ", "    acton pass ", "unknown declaration 'acton'", 82, 5, "did you mean 'action'?"),
             ("\nzone hand:", "\nzoen hand:", "unknown declaration 'zoen'", 33, 1, "did you mean 'zone'?"),
             ('card "K{suit}"', 'crad "K{suit}"', "unknown declaration 'crad'", 29, 5, "did you mean 'card'?"),
         ],
