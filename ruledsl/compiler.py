@@ -418,6 +418,9 @@ class _Compiler:
         self.trigger_families: set[int] = set()
         self.events: list[str] = []
         self.uses_faces = False
+        # How a text being shown writes its cards (whose view), for texts nested in its value:
+        # 'say if X then "{c}" else ...' is read by every player, not by the actor alone.
+        self.text_show: str | None = None
         # In a label made from an action's key, a card chosen by its place is None.
         self._label_mode = False
         self._inline_depth = 0
@@ -630,7 +633,7 @@ class _Compiler:
         return repr(e.value)
 
     def _ex_Text(self, e: n.Text, ctx: _Ctx) -> str:
-        return self.text(e, ctx, "st.show_card(VIEWER, {})".replace("VIEWER", ctx.player))
+        return self.text(e, ctx, self.text_show or f"st.show_card({ctx.player}, {{}})")
 
     def text(self, e: n.Text, ctx: _Ctx, show_card: str) -> str:
         parts: list[str] = []
@@ -646,9 +649,13 @@ class _Compiler:
         return "''.join((" + ", ".join(parts) + ",))"
 
     def show(self, e: n.Expr, ctx: _Ctx, show_card: str) -> str:
-        """Python for the text of a value, as a person reads it."""
+        """Python for the text of a value, as a person reads it (cards written by ``show_card``)."""
         t = self.type_of(e)
-        x = self.ex(e, ctx)
+        outer, self.text_show = self.text_show, show_card
+        try:
+            x = self.ex(e, ctx)
+        finally:
+            self.text_show = outer
         if t.kind == "text":
             return f"str({x})"
         if t.kind == "number":

@@ -73,6 +73,33 @@ def test_a_hidden_card_stays_hidden_in_the_text(tmp_path: Path) -> None:
     assert state.describe_last(1) == state.describe_last(None) == "play a hidden card"
 
 
+@pytest.mark.parametrize(
+    ("label", "say"),
+    [
+        ('label "tell"', 'say if c.points > 0 then "I hold {c}" else "no"'),
+        ('label if size of hand > 0 then "tell about {c}" else "tell"', 'say "told"'),
+    ],
+    ids=["say", "label using the state"],
+)
+def test_a_text_chosen_by_if_shows_a_hidden_card_to_nobody_but_its_holder(tmp_path: Path, label: str, say: str) -> None:
+    """Texts inside an 'if' are written for whoever reads the whole, not for the actor alone."""
+    rules = TWO_ROUNDS.replace(
+        """        label "play {c}"
+        move c to pile""",
+        f"""        {label}
+        {say}
+        move c to deck""",
+    ).replace("phase play:\n    action play(", "phase play:\n    action tell(")
+    path = tmp_path / "tell.game"
+    path.write_text(rules, encoding="utf-8")
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=1, log=True)
+    held = state.observation(0)["zones"]["hand"][0]["cards"]
+    state.apply_action(state.legal_actions()[0])
+    told = [*state.take_log(), state.describe_last(1), state.describe_last(None)]
+    assert not [t for t in told if any(name in t for name in held)]
+    assert any("a hidden card" in t for t in told)
+
+
 def test_tied_players_in_the_middle_return_exactly_zero() -> None:
     assert place_values([[0], [1, 3], [2]], 4) == [1.0, 0.0, -1.0, 0.0]
     assert place_values([[2], [0, 1]], 3) == [-0.5, -0.5, 1.0]
