@@ -62,6 +62,7 @@ from ruledsl.records import (
     rules_hash,
     show_value,
     version_note,
+    view_due,
     write_records,
 )
 from ruledsl.refusal import NO_REASON, normalise, shown_action
@@ -527,6 +528,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"  {line}", file=out)
     actors: list[int] = []
     at_keyboard: int | None = None  # with several humans, who was last shown his cards
+    last_seen: int | None = None  # the round a lone human last saw his view in
     thinking = _Progress()
     asked_out = False  # the humans, all out, are asked once whether to watch the rest
     skipped_from: int | None = None  # the number of actions before fast-forwarding, if they chose to
@@ -541,11 +543,16 @@ def cmd_play(args: argparse.Namespace) -> int:
             forced = seat in humans and len(legal) == 1 and len(humans) == 1 and not args.confirm_forced
             if forced:
                 action = legal[0]
+                if view_due(forced, state, last_seen):  # a new deal is shown, even with nothing to choose
+                    for line in _describe_view(state, seat):
+                        print(line, file=out)
+                    last_seen = state.round
             elif seat in humans:
                 if len(humans) > 1 and seat != at_keyboard:
                     _hand_over(seat, out, sys.stdin)
                     at_keyboard = seat
                 action = _choose_human(state, seat, out, sys.stdin)
+                last_seen = state.round
             else:
                 thinking.say(f"P{seat} ({seats[seat]}) is thinking…")
                 action = decide(agents[seat], state, seat)

@@ -691,8 +691,15 @@ def result_lines(state: GameState) -> list[str]:
 
 
 def forced_line(seat: int, seen: str) -> str:
-    """The line of a seat's only legal move, played for him without his view or a prompt."""
+    """The line of a seat's only legal move, played for him without a prompt."""
     return f"P{seat} (you): {seen} (your only move)"
+
+
+def view_due(forced: bool, state: GameState, last_seen: int | None) -> bool:
+    """Whether a player about to act is shown his view first: always when he chooses; before
+    a lone legal move, only if he has not seen it yet this round (``last_seen``: the round
+    he last saw it in), so that a new deal (a trump turned, a new hand) is never skipped."""
+    return not forced or last_seen != state.round
 
 
 def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Iterator[str]:
@@ -701,7 +708,8 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
     Each action reads as ``viewer`` saw it when it was taken; before each of the viewer's
     own actions comes his view, drawn from his observation alone, as ``play`` showed it
     to him; but for a lone legal move, which ``play`` plays at once and notes in a line
-    (``forced_line``), there being nothing to choose from. Cards he never saw stay hidden.
+    (``forced_line``), with his view first only if he had not seen it that round
+    (``view_due``). Cards he never saw stay hidden.
     A stuck record's game is replayed up to the error that stopped it, which is then
     raised (a RuleRuntimeError, as in ``play``).
     """
@@ -713,11 +721,13 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
     state = game.new_initial_state(seed=int(record["seed"]), log=True)
     for line in state.take_log():
         yield f"  {line}"
+    last_seen: int | None = None  # the round the viewer last saw his view in
     for number, text in enumerate(record["actions"], start=1):
         actor = state.current_player()
         forced = actor == viewer and len(state.legal_actions()) == 1
-        if actor == viewer and not forced:
+        if actor == viewer and view_due(forced, state, last_seen):
             yield from describe_view(state.observation(viewer), viewer, labels_by_name(state.prog))
+            last_seen = state.round
         apply_label(state, text, number)
         seen = state.describe_last(viewer)
         if forced:
