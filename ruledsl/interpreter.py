@@ -285,14 +285,26 @@ class GameState:
         return self.prog.phases[self.phase].name
 
     def action_from_string(self, text: str) -> Action:
-        """Return the legal action whose label reads ``text`` (case and spaces ignored)."""
-        wanted = _normalise(text)
-        for a in self.legal_actions():
-            if _normalise(str(a)) == wanted:
-                return a
+        """Return the legal action whose label reads ``text`` (case and spaces ignored).
+
+        Text that two legal actions read alike names neither: IllegalActionError, as for text
+        that names none (choose from ``legal_actions()`` by position instead).
+        """
+        found = self.actions_reading(text)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise self._illegal(
+                f"'{text}' reads like {len(found)} legal actions now: their labels do not tell them apart"
+            )
         reason = refusal.why_illegal(self, text)
         why = "" if reason is None or reason == refusal.NO_REASON else f": {reason}"
         raise self._illegal(f"'{text}' is not a legal action now{why}")
+
+    def actions_reading(self, text: str) -> list[Action]:
+        """The legal actions whose label reads ``text`` (case and spaces ignored): one, unless labels collide."""
+        wanted = _normalise(text)
+        return [a for a in self.legal_actions() if _normalise(str(a)) == wanted]
 
     def describe_last(self, viewer: int | None) -> str:
         """Return the last action's label as ``viewer`` saw it when it was played (None: a spectator).

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import define
 
 from ruledsl import __version__
-from ruledsl.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError
+from ruledsl.errors import Diagnostic, RuleDslError, RuleRuntimeError
 from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_source, resolve_path, shown_path
 from ruledsl.parser import parse_source
 from ruledsl.render import or_list
@@ -575,11 +575,16 @@ def apply_label(state: GameState, label: str, number: int) -> None:
     """Apply the legal action that reads ``label``, the record's action ``number``; RecordError if none does."""
     if state.is_terminal():
         raise RecordError(f"action {number} ('{label}') comes after the end of the game")
-    try:
-        action = state.action_from_string(label)
-    except IllegalActionError:
-        raise RecordError(f"action {number} ('{label}') is not legal at that point of the replay") from None
-    state.apply_action(action)
+    found = state.actions_reading(label)
+    if not found:
+        raise RecordError(f"action {number} ('{label}') is not legal at that point of the replay")
+    if len(found) > 1:
+        raise RecordError(
+            f"action {number} ('{label}') reads like {len(found)} legal actions at that point of the replay, "
+            "so the record cannot say which was played; the rules' labels must tell them apart "
+            "(a card chosen by its place, for one, by '{position of c}')"
+        )
+    state.apply_action(found[0])
 
 
 # ============================================================================ rendering

@@ -11,7 +11,7 @@ import pytest
 
 import ruledsl
 from ruledsl import cli
-from ruledsl.errors import RuleRuntimeError
+from ruledsl.errors import IllegalActionError, RuleRuntimeError
 from ruledsl.records import (
     FORMAT,
     RecordError,
@@ -709,6 +709,61 @@ class TestView:
         assert "stock: (empty)" in lines
         assert "your shown: (empty)" in lines
         assert any(re.fullmatch(r"shown: P0: c\d", line) for line in lines)
+
+
+# Four cards taken blind from a hidden stock, under one label: the actions read alike.
+BLIND = """\
+game "Blind"
+
+players 2
+
+values rank: 1, 2, 3, 4
+
+card rank: rank
+
+deck:
+    card "c{rank}" for rank in 1 to 4
+
+zone stock: shared, hidden
+zone hand: per player, owner
+
+setup:
+    shuffle stock
+    go to play with seat 0
+
+phase play:
+    action take(c: card from stock):
+        label "take blind"
+        move c to hand
+        if size of hand == 2:
+            end game, winner player
+"""
+
+
+class TestLabelsReadAlike:
+    """Text that several legal actions read alike names none of them: not in the API, not in a replay."""
+
+    def test_the_api_refuses_to_pick_one(self, tmp_path: Path) -> None:
+        path = tmp_path / "blind.game"
+        path.write_text(BLIND, encoding="utf-8")
+        state = ruledsl.load_game(path).new_initial_state(seed=0)
+        assert len(state.actions_reading("Take  Blind")) == 4
+        with pytest.raises(IllegalActionError, match="'take blind' reads like 4 legal actions now"):
+            state.action_from_string("take blind")
+        assert state.n_actions == 0
+
+    def test_a_replay_says_the_record_cannot_tell_which(self, tmp_path: Path) -> None:
+        path = tmp_path / "blind.game"
+        path.write_text(BLIND, encoding="utf-8")
+        log = tmp_path / "blind.jsonl"
+        assert run_cli(["simulate", str(path), "-n", "1", "--log", str(log), "--json"])[0] == 0
+        code, _, err = run_cli(["replay", str(log)])
+        assert code == 2
+        assert err == (
+            "ruledsl: error: action 1 ('take blind') reads like 4 legal actions at that point of the replay, so the "
+            "record cannot say which was played; the rules' labels must tell them apart (a card chosen by its "
+            "place, for one, by '{position of c}')\n"
+        )
 
 
 class TestCommandLine:
