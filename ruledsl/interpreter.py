@@ -285,7 +285,8 @@ class GameState:
         return self.prog.phases[self.phase].name
 
     def action_from_string(self, text: str) -> Action:
-        """Return the legal action whose label reads ``text`` (case and spaces ignored).
+        """Return the legal action whose label reads ``text`` (as the ``play`` prompt reads it: case,
+        spaces, commas and brackets ignored, ``s h d c`` for ``♠♥♦♣``).
 
         Text that two legal actions read alike names neither: IllegalActionError, as for text
         that names none (choose from ``legal_actions()`` by position instead).
@@ -302,9 +303,9 @@ class GameState:
         raise self._illegal(f"'{text}' is not a legal action now{why}")
 
     def actions_reading(self, text: str) -> list[Action]:
-        """The legal actions whose label reads ``text`` (case and spaces ignored): one, unless labels collide."""
-        wanted = _normalise(text)
-        return [a for a in self.legal_actions() if _normalise(str(a)) == wanted]
+        """The legal actions whose label reads ``text`` (see ``action_from_string``): one, unless labels collide."""
+        wanted = refusal.normalise(text)
+        return [a for a in self.legal_actions() if refusal.normalise(str(a)) == wanted]
 
     def describe_last(self, viewer: int | None) -> str:
         """Return the last action's label as ``viewer`` saw it when it was played (None: a spectator).
@@ -837,10 +838,6 @@ def _pass_action(defn: ActionDef) -> Action:
             a = prog_intern[key] = Action(defn, ())
         return a
     return Action(defn, ())
-
-
-def _normalise(text: str) -> str:
-    return " ".join(text.lower().replace(",", " ").split())
 
 
 def _runtime_message(exc: Exception) -> str:
