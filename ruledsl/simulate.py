@@ -587,10 +587,20 @@ def plot(stats: dict[str, Any], path: str) -> None:
 
     Needs matplotlib (``pip install 'ruledsl[plot]'``); raises ImportError without it.
     """
+    import matplotlib.pyplot as plt
+
+    fig = figure(stats)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def figure(stats: dict[str, Any]) -> Any:
+    """The figure ``plot`` draws, for a caller that shows or saves it itself."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     rows = [(f"seat P{s['seat']}" + ("" if s["agent"] == "rotated" else f": {s['agent']}"), s) for s in stats["seats"]]
@@ -617,7 +627,7 @@ def plot(stats: dict[str, Any], path: str) -> None:
     )
     right.set_xlabel("actions per game")
     right.set_ylabel("games")
+    right.yaxis.set_major_locator(MaxNLocator(integer=True))  # games come whole: no tick at 17.5
     right.set_title("game length")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    return fig

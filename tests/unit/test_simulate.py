@@ -483,6 +483,19 @@ class TestSimulateCommand:
         assert cli.main(["simulate", "quasenbo", "-n", "3", "--plot", str(target)]) == 0
         assert (tmp_path / "rates.png").read_bytes()[:4] == b"\x89PNG"  # no extension: a PNG, as the report says
 
+    def test_plot_counts_games_in_whole_numbers(self) -> None:
+        pytest.importorskip("matplotlib")
+        import matplotlib.pyplot as plt
+
+        # 35 games in 17 bins: matplotlib's own ticks counted them in halves (17.5 games).
+        records = [record([1, -1], [0] * (10 + (k % 17)), seed=k) for k in range(35)]
+        fig = simulate.figure(summarize(records, 2))
+        try:
+            ticks = fig.axes[1].get_yticks()
+            assert len(ticks) > 2 and all(t == int(t) for t in ticks)
+        finally:
+            plt.close(fig)
+
     @pytest.mark.parametrize(
         "name, message",
         [
