@@ -792,6 +792,12 @@ def _run_facts(game: Game, args: argparse.Namespace, options: dict[str, Any]) ->
 
 def _vary(args: argparse.Namespace) -> tuple[str, list[str]]:
     """The option --vary names and its values, as typed."""
+    if args.vary is None:
+        # Checked here, not by argparse: a user who listed the values to --option is told where they go.
+        listed_to_option = [o for o in args.option or [] if "," in o]
+        if listed_to_option:
+            raise _Usage(f"compare varies one option: write --vary {listed_to_option[0].strip()}, not --option")
+        raise _Usage("compare needs the option to vary and its values: --vary OPTION=V1,V2,..., as double=no,yes")
     name, eq, listed = args.vary.partition("=")
     name = name.strip()
     values = [v.strip() for v in listed.split(",") if v.strip()]
@@ -1332,7 +1338,7 @@ def build_parser() -> argparse.ArgumentParser:
         0,
     )
     p.add_argument(
-        "--vary", required=True, metavar="OPTION=V1,V2,...", help="the option to vary and its values, as double=no,yes"
+        "--vary", metavar="OPTION=V1,V2,...", help="the option to vary and its values, as double=no,yes (required)"
     )
     batch_args(p, 200, "games for each value (default 200)", "the comparison")
     p.add_argument(
