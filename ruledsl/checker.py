@@ -56,7 +56,7 @@ RESERVED = frozenset(
     "top bottom all size position run every player players left right seat if any no count cards first "
     "topmost highest lowest total distinct not yes none move deal shuffle cut reveal turn let set add "
     "subtract stop again end go open reverse finish say for while repeat label strength require and or in is "
-    "overlaps then else where satisfies".split()
+    "overlaps then else where satisfies the".split()
 )
 
 
@@ -1775,6 +1775,16 @@ class _Checker:
             self.error("E301", f"'{e.op}' compares numbers or ordered values, not {t}", e.value)
         return t.maybe_none()
 
+    def _expr_Best(self, e: n.Best, scope: _Scope, want: Type | None) -> Type:
+        inner = self._binder(e.var, e.iterable, scope, e)
+        if e.where is not None:
+            self._expect(e.where, inner, FLAG)
+        t = self._expr(e.key, inner)
+        if t.kind not in ("number", "value", "any"):
+            hint = f"compare one of its attributes: with {e.op} {e.var}.rank, say" if t.kind == "card" else None
+            self.error("E301", f"'with {e.op}' compares numbers or ordered values, not {t}", e.key, hint)
+        return inner.locals[e.var].type.maybe_none()
+
     def _zone_arg(self, e: n.Expr, scope: _Scope, what: str) -> Type:
         if what in ("top of", "bottom of"):  # `bottom of pile.rank` is `bottom of (pile.rank)`
             self._zone_end[id(e)] = what.split()[0]
@@ -2151,7 +2161,7 @@ def _grammar_keywords() -> frozenset[str]:
 
 
 #: Expressions that bind a name (``var``) in everything but their ``iterable``.
-_BINDERS = (n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate)
+_BINDERS = (n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.Best)
 
 _MISSING_HINTS = {
     n.PlayersDecl: "add a line such as: players 2 to 6",

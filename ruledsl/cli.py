@@ -67,7 +67,7 @@ from ruledsl.records import (
 )
 from ruledsl.refusal import NO_REASON, normalise, shown_action
 from ruledsl.render import clipped, render, summary
-from ruledsl.resources import bundled_games
+from ruledsl.resources import bundled_games, example_games, named_games
 from ruledsl.simulate import GameRecord as SimulatedGame
 from ruledsl.simulate import (
     declared_actions,
@@ -220,7 +220,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     write = not (args.check or args.diff)
     names = list(dict.fromkeys(args.files))
     if write:
-        bundled = [name for name in names if not Path(name).is_file() and name in bundled_games()]
+        bundled = [name for name in names if not Path(name).is_file() and name in named_games()]
         if bundled:
             name = bundled[0]
             raise _Usage(
@@ -1163,14 +1163,20 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    for name, path in bundled_games().items():
+    _list_games(bundled_games())
+    print("\nexamples, classic games written to learn from (games/examples; played by name too):")
+    _list_games(example_games())
+    return EXIT_OK
+
+
+def _list_games(games: dict[str, Path]) -> None:
+    for name, path in games.items():
         try:
             checked = check_file(str(path))
             low, high = players_range(checked)
             print(f"{name:<22} {checked.file.name} ({low}-{high} players)")
         except RuleDslError:
             print(f"{name:<22} (does not check: run 'ruledsl check {name}')")
-    return EXIT_OK
 
 
 # ============================================================================ main

@@ -958,6 +958,12 @@ class _Compiler:
         fn = "max" if e.op == "highest" else "min"
         return f"{fn}((x for x in ({gen}) if x is not None), default=None)"
 
+    def _ex_Best(self, e: n.Best, ctx: _Ctx) -> str:
+        v, inner = self._bind(e.var, ctx)
+        cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
+        pairs = f"(({self.ex(e.key, inner)}, {v}) for {v} in {self.iterable(e.iterable, ctx)}{cond})"
+        return f"op_best({pairs}, {e.op == 'highest'})"
+
     def _ex_TopOf(self, e: n.TopOf, ctx: _Ctx) -> str:
         if e.count is None:
             if self.type_of(e.zone).kind == "zone":
@@ -2444,7 +2450,7 @@ def _mentions(code: str, names: frozenset[str]) -> bool:
 
 
 #: Expressions that go through cards or players one by one.
-_LOOPING = (n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.RunOf)
+_LOOPING = (n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.Best, n.RunOf)
 
 
 def _simple_code(code: str) -> bool:

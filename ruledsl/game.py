@@ -16,7 +16,7 @@ from ruledsl.errors import CheckError, Diagnostic, OptionError, SourceError
 from ruledsl.interpreter import GameState
 from ruledsl.parser import MAX_SOURCE_BYTES, parse_source
 from ruledsl.render import did_you_mean
-from ruledsl.resources import bundled_games
+from ruledsl.resources import named_games
 from ruledsl.source import Source
 
 #: Actions after which a game that has not ended is stopped (and counts as a draw).
@@ -102,13 +102,13 @@ def resolve_path(game: str | Path) -> Path:
     if path.is_file() or (named_as_path and path.exists()):
         return path
     if path.suffix == ".game" or named_as_path:
-        bundled = bundled_games().get(path.stem)
+        bundled = named_games().get(path.stem)
         if bundled is not None and path.parent == Path("."):
             return bundled
         if path.exists():
             return path  # a folder: read_source says so
         raise SourceError([_file_diagnostic(str(game), "E001", f"cannot read '{game}': no such file", None)])
-    bundled = bundled_games()
+    bundled = named_games()
     if str(game) in bundled:
         return bundled[str(game)]
     if path.exists():

@@ -429,6 +429,22 @@ class Aggregate(Expr):
 
 
 @frozen(kw_only=True)
+class Best(Expr):
+    """The element with the highest (or lowest) key among those that meet a condition, or none.
+
+    Ties go to the first in the order of ``iterable``; an element whose key is none is passed over.
+
+    Example: ``the c in trick with highest c.rank where c.suit == trump``
+    """
+
+    var: str
+    iterable: Expr
+    op: str  # "highest" or "lowest"
+    key: Expr
+    where: Expr | None = None
+
+
+@frozen(kw_only=True)
 class TopOf(Expr):
     """The top card of a zone (``count`` absent), or its top ``count`` cards.
 

@@ -674,7 +674,7 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
 
 #: The keywords that open a quantifier or an aggregate, which reads to the end of the expression.
 _QUANTIFIERS = frozenset(
-    {"any", "no", "every", "count", "cards", "first", "topmost", "highest", "lowest", "total", "distinct"}
+    {"any", "no", "every", "count", "cards", "first", "topmost", "highest", "lowest", "total", "distinct", "the"}
 )
 
 
@@ -1626,6 +1626,13 @@ class _ToNodes(Transformer):
         )
 
     def aggregate_op(self, children: list[Token]) -> str:
+        return str(children[0])
+
+    @_with_meta
+    def best_expr(self, meta: Any, var: Token, iterable: n.Expr, op: str, key: n.Expr, where: n.Expr | None) -> n.Best:
+        return n.Best(var=self._name(var), iterable=iterable, op=op, key=key, where=where, span=self._span(meta))
+
+    def best_op(self, children: list[Token]) -> str:
         return str(children[0])
 
     @_with_meta

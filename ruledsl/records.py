@@ -29,7 +29,7 @@ from ruledsl.errors import Diagnostic, RuleDslError, RuleRuntimeError
 from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_source, resolve_path, shown_path
 from ruledsl.parser import parse_source
 from ruledsl.render import or_list
-from ruledsl.resources import bundled_games, bundled_name
+from ruledsl.resources import bundled_name, named_games
 from ruledsl.source import Pos, Source, Span
 from ruledsl.unparse import unparse
 from ruledsl.validate import stuck_error
@@ -492,7 +492,7 @@ def _rule_files(record: dict[str, Any], folder: str | Path | None) -> list[tuple
     """The files that may hold a record's rules, each with how to name it; RecordError if there is none."""
     file = Path(record["file"])
     if record.get("bundled"):
-        bundled = bundled_games().get(file.stem)
+        bundled = named_games().get(file.stem)
         if bundled is None:
             raise RecordError(
                 f"this game was recorded with the bundled game '{file.stem}', which this version of ruledsl "
@@ -501,7 +501,7 @@ def _rule_files(record: dict[str, Any], folder: str | Path | None) -> list[tuple
         return [(bundled, shown_path(file.stem, bundled))]
     places = [file] if file.is_absolute() or folder is None else [Path(folder) / file, file]
     candidates = [(path, os.path.normpath(path)) for path in places]
-    bundled = bundled_games().get(file.stem) if file.suffix == ".game" else None
+    bundled = named_games().get(file.stem) if file.suffix == ".game" else None
     if bundled is not None:
         candidates.append((bundled, shown_path(file.stem, bundled)))
     found: dict[Path, tuple[Path, str]] = {}

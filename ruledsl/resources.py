@@ -33,7 +33,17 @@ def bundled_games() -> dict[str, Path]:
     return {p.stem: p for p in sorted(games_dir().glob("*.game"))}
 
 
+def example_games() -> dict[str, Path]:
+    """Return the example games by name: classic games written to learn from (games/examples)."""
+    return {p.stem: p for p in sorted((games_dir() / "examples").glob("*.game"))}
+
+
+def named_games() -> dict[str, Path]:
+    """Return every game a name finds (``ruledsl play NAME``): the bundled ones and the examples."""
+    return {**example_games(), **bundled_games()}
+
+
 def bundled_name(path: Path) -> str | None:
-    """Return the name of the bundled game whose rule file ``path`` is, or None."""
+    """Return the name of the bundled (or example) game whose rule file ``path`` is, or None."""
     resolved = path.resolve()
-    return next((name for name, p in bundled_games().items() if p.resolve() == resolved), None)
+    return next((name for name, p in named_games().items() if p.resolve() == resolved), None)

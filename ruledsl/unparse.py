@@ -15,7 +15,7 @@ The canonical layout:
   (``(a or b) and c``, ``(top of pile).rank``, ``top of (-x)``), around a range inside an
   expression (``(1 to 5)``, but ``for each r in 4 to A``), and around the binder forms
   (``any``, ``no``, ``every``, ``count``, ``cards``, ``first``, ``topmost``,
-  ``highest``/``lowest``/``total``/``distinct``) and ``if ... then ... else`` inside a
+  ``highest``/``lowest``/``total``/``distinct``, ``the``) and ``if ... then ... else`` inside a
   larger expression. For the reader, and although the grammar does not need them, they
   also go around an ``and`` inside an ``or`` (``a or (b and c)``), and around a binder or
   ``if`` form written as the condition or the ``then`` value of an ``if``, or as the value
@@ -181,7 +181,7 @@ def _precedence(e: n.Expr) -> int:
     return _ATOM
 
 
-_BINDERS = (n.IfExpr, n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate)
+_BINDERS = (n.IfExpr, n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.Best)
 _COMPARISONS = (n.Compare, n.Member, n.Overlaps, n.IsEmpty, n.IsOut, n.IsNamed)
 _PREFIXED = (
     n.TopOf,
@@ -297,6 +297,7 @@ _EXPR_WRITERS: dict[type, Callable[..., str]] = {
     n.First: lambda e: f"first {e.var} in {_expr(e.iterable, _SUM)} where {_expr(e.where)}",
     n.Topmost: lambda e: f"topmost {e.var} in {_expr(e.iterable, _SUM)} where {_expr(e.where)}",
     n.Aggregate: lambda e: f"{e.op} {_expr(e.value, _OR)} for {e.var} in {_expr(e.iterable, _SUM)}{_where(e.where)}",
+    n.Best: lambda e: f"the {e.var} in {_expr(e.iterable, _SUM)} with {e.op} {_expr(e.key, _SUM)}{_where(e.where)}",
     n.TopOf: lambda e: _counted(e.count, e.zone, "top"),
     n.BottomOf: lambda e: _counted(e.count, e.zone, "bottom"),
     n.AllOf: lambda e: f"all of {_expr(e.zone, _PREFIX)}",

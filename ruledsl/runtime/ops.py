@@ -286,6 +286,16 @@ def distinct(values: Iterable[Any]) -> int:
     return len({v for v in values if v is not None})
 
 
+def best(pairs: Iterable[tuple[Any, Any]], highest: bool) -> Any:
+    """Of (key, element) pairs, the element with the highest (or lowest) key: the first of a tie; none keys skipped."""
+    found = None
+    top = None
+    for key, x in pairs:
+        if key is not None and (top is None or (key > top if highest else key < top)):
+            top, found = key, x
+    return found
+
+
 # ============================================================================ comparisons with none
 
 

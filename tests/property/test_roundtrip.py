@@ -202,6 +202,7 @@ def expressions(*, with_strings: bool = True, max_leaves: int = 10) -> st.Search
                 iterable=e,
                 where=where,
             ),
+            st.builds(n.Best, var=names, iterable=e, op=st.sampled_from(["highest", "lowest"]), key=e, where=where),
             st.builds(n.TopOf, zone=e, count=where),
             st.builds(n.BottomOf, zone=e, count=where),
             st.builds(n.AllOf, zone=e),

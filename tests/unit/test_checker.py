@@ -1047,6 +1047,7 @@ def test_an_error_does_not_cascade(text: str, expected: tuple[str, int, int]) ->
     [
         ("cards c in dek where yes", 23),
         ("topmost c in dek where yes", 25),
+        ("the c in dek with highest 1 where yes", 21),
         ("dek in {1, 2}", 12),
         ("{dek}", 13),
     ],

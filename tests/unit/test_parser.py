@@ -778,6 +778,19 @@ class TestExpressions:
             ("first p in players where a", n.First(var="p", iterable=n.AllPlayers(), where=A)),
             ("topmost c in deck where a", n.Topmost(var="c", iterable=DECK, where=A)),
             (
+                "the c in hand with highest c.v where a",
+                n.Best(var="c", iterable=n.Name(id="hand"), op="highest", key=n.Attribute(obj=C, name="v"), where=A),
+            ),
+            (
+                "the p in players with lowest size of p.hand",
+                n.Best(
+                    var="p",
+                    iterable=n.AllPlayers(),
+                    op="lowest",
+                    key=n.SizeOf(operand=n.Attribute(obj=n.Name(id="p"), name="hand")),
+                ),
+            ),
+            (
                 "highest size of p.hand for p in players",
                 n.Aggregate(
                     op="highest",
