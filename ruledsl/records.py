@@ -30,7 +30,7 @@ from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_s
 from ruledsl.parser import parse_source
 from ruledsl.render import or_list
 from ruledsl.resources import bundled_games, bundled_name
-from ruledsl.source import Pos, Source, Span
+from ruledsl.source import UNSHOWABLE, Pos, Source, Span
 from ruledsl.unparse import unparse
 from ruledsl.validate import stuck_error
 
@@ -316,6 +316,15 @@ def _parse_line(where: str, raw: bytes) -> dict[str, Any]:
         raise RecordError(f"{where}: not a JSON record ruledsl can read") from None
     if not isinstance(record, dict):
         raise RecordError(f"{where}: a record is a JSON object")
+    # As in a rule file (E102): a record's texts are printed, and a terminal obeys control characters.
+    for key, value in record.items():
+        char = _unshowable(key) or _unshowable(value)
+        if char is not None:
+            named = f"the record's field {key!r}" if _unshowable(key) is None else "the name of a field"
+            raise RecordError(
+                f"{where}: {named} holds the control character U+{ord(char):04X}, which a terminal "
+                "could obey; ruledsl writes none in a record"
+            )
     if "format" in record and record["format"] not in READ_FORMATS:
         raise RecordError(
             f"{where}: the record's format is {_shown(record['format'])}; this version of ruledsl reads "
@@ -337,6 +346,26 @@ def _parse_line(where: str, raw: bytes) -> dict[str, Any]:
                 f"{where}: the record's {key!r} has {len(record[key])} entries for {record['players']} players"
             )
     return record
+
+
+def _unshowable(value: Any) -> str | None:
+    """A character of a JSON value's texts (object keys included) that a terminal could obey, or None:
+    those of UNSHOWABLE, and a carriage return, which a record never needs (it could write over a line)."""
+    stack = [value]
+    while stack:  # no recursion: JSON may nest as deep as its reader allows
+        item = stack.pop()
+        if isinstance(item, str):
+            found = UNSHOWABLE.search(item)
+            if found:
+                return found[0]
+            if "\r" in item:
+                return "\r"
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def _wrong(value: Any, fits: Callable[[Any], bool], item_fits: Callable[[Any], bool] | None) -> str | None:
