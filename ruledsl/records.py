@@ -627,27 +627,30 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
 
     An empty zone reads "(empty)" wherever it lies: everybody can see that it holds no card,
     even when the observation lists no cards for it (in a game that turns cards face up or
-    down, a zone lists only the cards the viewer sees).
+    down, a zone lists only the cards the viewer sees). The other players' zones of a kind
+    share one line in one form: their cards where any of them shows a card, or all are empty
+    (``faceup: P1: 8♦, Q♥; P2: (empty); P3: 3 cards``), else how many each holds (``hand: P1
+    3, P2 0``).
     """
     lines = [f"--- round {obs['round']}, phase {obs['phase']}, {obs['direction']}"]
     for name, zone in obs["zones"].items():
         if isinstance(zone, list):
-            parts = []
-            separator = ", "
-            for q, z in enumerate(zone):
-                if q == seat and _lists_cards(z):
-                    lines.append(f"your {name}: {_cards(z, labels)}")
-                elif _lists_cards(z):
-                    parts.append(f"{'you' if q == seat else f'P{q}'}: {_cards(z, labels)}")
-                    separator = "; "  # the cards of one player are joined by commas
-                else:
-                    parts.append(f"{'you' if q == seat else f'P{q}'} {z['size']}")
-            if parts:
-                lines.append(f"{name}: " + separator.join(parts))
+            if _lists_cards(zone[seat]):
+                lines.append(f"your {name}: {_cards(zone[seat], labels)}")
+            others = [(q, z) for q, z in enumerate(zone) if q != seat or not _lists_cards(z)]
+            who = {q: "you" if q == seat else f"P{q}" for q, _ in others}
+            if any(z.get("cards") for _, z in others) or all(_lists_cards(z) for _, z in others):
+                # The cards of one player are joined by commas, the players by semicolons.
+                lines.append(
+                    f"{name}: "
+                    + "; ".join(f"{who[q]}: {_cards(z, labels) if _lists_cards(z) else _count(z)}" for q, z in others)
+                )
+            elif others:
+                lines.append(f"{name}: " + ", ".join(f"{who[q]} {z['size']}" for q, z in others))
         elif _lists_cards(zone):
             lines.append(f"{name}: {_cards(zone, labels)}" + (" (top last)" if zone["size"] > 1 else ""))
         else:
-            lines.append(f"{name}: {zone['size']} card{'s' if zone['size'] != 1 else ''}")
+            lines.append(f"{name}: {_count(zone)}")
     # Unset values, empty lists and false flags say nothing worth a place; 0 is a number like any other.
     unlisted = set(obs.get("unlisted", ()))
     shown_vars = {
@@ -680,6 +683,10 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
 def _lists_cards(zone: dict[str, Any]) -> bool:
     """Whether a zone's cards are written out: some are seen, or there are none to see."""
     return "cards" in zone or zone["size"] == 0
+
+
+def _count(zone: dict[str, Any]) -> str:
+    return f"{zone['size']} card{'s' if zone['size'] != 1 else ''}"
 
 
 def _cards(zone: dict[str, Any], labels: Mapping[str, str] | None) -> str:

@@ -743,6 +743,25 @@ class TestView:
         }
         assert describe_view(obs, 2)[1:] == ["  out of turn: you may act in 'cut' before play goes on"]
 
+    def test_the_zones_of_the_others_read_in_one_form_per_line(self) -> None:
+        hidden, empty, shown = {"size": 3}, {"size": 0, "cards": []}, {"size": 2, "cards": ["8♦", None]}
+        obs = {
+            "round": 1,
+            "phase": "play",
+            "direction": "clockwise",
+            "zones": {"hand": [{"size": 1, "cards": ["Q♣"]}, hidden, empty], "up": [hidden, shown, empty]},
+            "variables": {},
+            "player_variables": {},
+            "auction": None,
+            "finished": [],
+        }
+        # Counts where no card shows (an empty hand holds 0), cards where one does (a hidden zone holds N cards).
+        assert describe_view(obs, 0)[1:] == [
+            "your hand: Q♣",
+            "hand: P1 3, P2 0",
+            "up: you: 3 cards; P1: 8♦, ?; P2: (empty)",
+        ]
+
     def test_an_empty_zone_reads_empty_when_faces_are_tracked(self, tmp_path: Path) -> None:
         rules = tmp_path / "faces.game"
         rules.write_text(FACES, encoding="utf-8")
