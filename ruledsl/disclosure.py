@@ -37,7 +37,7 @@ class _Place:
     own: bool
 
     def unseen_by(self) -> str | None:
-        """Who cannot see a card lying here, in words ('' when all see it)."""
+        """Who sees a card lying here, in words, when some players cannot; None when all can."""
         if self.zone.visibility == "public":
             return None
         if self.zone.visibility == "owner" and self.zone.per_player:
@@ -70,7 +70,9 @@ class _Finder:
         self.refs = checked.refs
         self.types = checked.types
         self.found: list[Diagnostic] = []
-        self._seen: set[int] = set()
+        self._reported: set[int] = set()  # what is told (a text's part), once each
+        # What the rule being followed tells: (where, attribute, card, its place then, how told, variable set).
+        self.pending: list[tuple[n.Expr, n.Attribute, n.Expr, _Place, str, n.Expr | None]] = []
 
     # ------------------------------------------------------------------ rules
 
@@ -90,14 +92,14 @@ class _Finder:
         Players read texts and variables once the action is over: a card told of while in a
         hand, then played face up by the same rule, is no secret by then.
         """
-        self.pending: list[tuple[n.Expr, n.Attribute, n.Expr, _Place, str, n.Expr | None]] = []
+        self.pending = []
         env = self.block(body, {})
         if label is not None:
             self.told(label, env, "label")
         for where, attr, card, place, how, target in self.pending:
             after = self.place(card, env)
-            if isinstance(after, _Place) and after.unseen_by() is not None and id(where) not in self._seen:
-                self._seen.add(id(where))
+            if isinstance(after, _Place) and after.unseen_by() is not None and id(where) not in self._reported:
+                self._reported.add(id(where))
                 self.found.append(self._warning(where, attr, card, place, how, target))
 
     def block(self, body: tuple[n.Stmt, ...], env: _Env) -> _Env:
