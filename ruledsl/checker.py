@@ -7,9 +7,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 from attrs import define, field
 
 from ruledsl import nodes as n
+from ruledsl.disclosure import told_hidden
 from ruledsl.errors import CheckError, Diagnostic, Severity
 from ruledsl.render import clipped, did_you_mean, or_list
 from ruledsl.runtime.ops import DIRECTION_HINT, DIRECTION_RULE
@@ -135,7 +137,7 @@ def check(file: n.GameFile, source: Source) -> CheckedGame:
     errors = [d for d in checker.diagnostics if d.is_error]
     if errors:
         raise CheckError(checker.diagnostics)
-    return checked
+    return attrs.evolve(checked, warnings=checked.warnings + tuple(told_hidden(checked)))
 
 
 class _Checker:

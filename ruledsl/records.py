@@ -30,7 +30,7 @@ from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_s
 from ruledsl.parser import parse_source
 from ruledsl.render import or_list
 from ruledsl.resources import bundled_name, named_games
-from ruledsl.source import Pos, Source, Span
+from ruledsl.source import UNSHOWABLE, Pos, Source, Span
 from ruledsl.unparse import unparse
 from ruledsl.validate import stuck_error
 
@@ -316,6 +316,15 @@ def _parse_line(where: str, raw: bytes) -> dict[str, Any]:
         raise RecordError(f"{where}: not a JSON record ruledsl can read") from None
     if not isinstance(record, dict):
         raise RecordError(f"{where}: a record is a JSON object")
+    # As in a rule file (E102): a record's texts are printed, and a terminal obeys control characters.
+    for key, value in record.items():
+        char = _unshowable(key) or _unshowable(value)
+        if char is not None:
+            named = f"the record's field {key!r}" if _unshowable(key) is None else "the name of a field"
+            raise RecordError(
+                f"{where}: {named} holds the control character U+{ord(char):04X}, which a terminal "
+                "could obey; ruledsl writes none in a record"
+            )
     if "format" in record and record["format"] not in READ_FORMATS:
         raise RecordError(
             f"{where}: the record's format is {_shown(record['format'])}; this version of ruledsl reads "
@@ -337,6 +346,26 @@ def _parse_line(where: str, raw: bytes) -> dict[str, Any]:
                 f"{where}: the record's {key!r} has {len(record[key])} entries for {record['players']} players"
             )
     return record
+
+
+def _unshowable(value: Any) -> str | None:
+    """A character of a JSON value's texts (object keys included) that a terminal could obey, or None:
+    those of UNSHOWABLE, and a carriage return, which a record never needs (it could write over a line)."""
+    stack = [value]
+    while stack:  # no recursion: JSON may nest as deep as its reader allows
+        item = stack.pop()
+        if isinstance(item, str):
+            found = UNSHOWABLE.search(item)
+            if found:
+                return found[0]
+            if "\r" in item:
+                return "\r"
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def _wrong(value: Any, fits: Callable[[Any], bool], item_fits: Callable[[Any], bool] | None) -> str | None:
@@ -598,27 +627,30 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
 
     An empty zone reads "(empty)" wherever it lies: everybody can see that it holds no card,
     even when the observation lists no cards for it (in a game that turns cards face up or
-    down, a zone lists only the cards the viewer sees).
+    down, a zone lists only the cards the viewer sees). The other players' zones of a kind
+    share one line in one form: their cards where any of them shows a card, or all are empty
+    (``faceup: P1: 8♦, Q♥; P2: (empty); P3: 3 cards``), else how many each holds (``hand: P1
+    3, P2 0``).
     """
     lines = [f"--- round {obs['round']}, phase {obs['phase']}, {obs['direction']}"]
     for name, zone in obs["zones"].items():
         if isinstance(zone, list):
-            parts = []
-            separator = ", "
-            for q, z in enumerate(zone):
-                if q == seat and _lists_cards(z):
-                    lines.append(f"your {name}: {_cards(z, labels)}")
-                elif _lists_cards(z):
-                    parts.append(f"{'you' if q == seat else f'P{q}'}: {_cards(z, labels)}")
-                    separator = "; "  # the cards of one player are joined by commas
-                else:
-                    parts.append(f"{'you' if q == seat else f'P{q}'} {z['size']}")
-            if parts:
-                lines.append(f"{name}: " + separator.join(parts))
+            if _lists_cards(zone[seat]):
+                lines.append(f"your {name}: {_cards(zone[seat], labels)}")
+            others = [(q, z) for q, z in enumerate(zone) if q != seat or not _lists_cards(z)]
+            who = {q: "you" if q == seat else f"P{q}" for q, _ in others}
+            if any(z.get("cards") for _, z in others) or all(_lists_cards(z) for _, z in others):
+                # The cards of one player are joined by commas, the players by semicolons.
+                lines.append(
+                    f"{name}: "
+                    + "; ".join(f"{who[q]}: {_cards(z, labels) if _lists_cards(z) else _count(z)}" for q, z in others)
+                )
+            elif others:
+                lines.append(f"{name}: " + ", ".join(f"{who[q]} {z['size']}" for q, z in others))
         elif _lists_cards(zone):
             lines.append(f"{name}: {_cards(zone, labels)}" + (" (top last)" if zone["size"] > 1 else ""))
         else:
-            lines.append(f"{name}: {zone['size']} card{'s' if zone['size'] != 1 else ''}")
+            lines.append(f"{name}: {_count(zone)}")
     # Unset values, empty lists and false flags say nothing worth a place; 0 is a number like any other.
     unlisted = set(obs.get("unlisted", ()))
     shown_vars = {
@@ -651,6 +683,10 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
 def _lists_cards(zone: dict[str, Any]) -> bool:
     """Whether a zone's cards are written out: some are seen, or there are none to see."""
     return "cards" in zone or zone["size"] == 0
+
+
+def _count(zone: dict[str, Any]) -> str:
+    return f"{zone['size']} card{'s' if zone['size'] != 1 else ''}"
 
 
 def _cards(zone: dict[str, Any], labels: Mapping[str, str] | None) -> str:

@@ -122,10 +122,57 @@ class TestFiles:
 
     def test_lines_end_at_newlines_only(self, tmp_path: Path) -> None:
         # JSON Lines ends a record at \n; other line breaks may stand in a label, unescaped.
-        record = {**simulated("quasenbo", 2, 0, ["random", "random"]), "seats": ["a\u2028b", "c\x1cd"]}
+        record = {**simulated("quasenbo", 2, 0, ["random", "random"]), "seats": ["a\u2028b", "c\u2029d"]}
         path = tmp_path / "games.jsonl"
         write_records(path, [record, record])
         assert read_records(path) == [record, record]
+
+    @pytest.mark.parametrize(
+        ("key", "value", "char"),
+        [
+            ("seats", ["random\x1b[2J", "random"], "U+001B"),
+            ("actions", ["play the Sailor", "\x1b[2Jdraw"], "U+001B"),
+            ("game", "Quasenbo\x9b2J", "U+009B"),  # the one-character CSI of 8-bit terminals
+            ("file", "quasenbo.game\r", "U+000D"),  # a return: what follows writes over the line
+            ("options", {"\x1b[2J": 1}, "U+001B"),
+            ("error", {"code": "R506", "message": "stuck", "hint": "\x1b]0;title\x07"}, "U+001B"),
+        ],
+    )
+    def test_a_control_character_in_any_text_is_refused_without_being_printed(
+        self, key: str, value: object, char: str, tmp_path: Path
+    ) -> None:
+        # A record's texts reach the terminal (replay prints labels, seats, recorded errors):
+        # as a rule file (E102), a record may hold no character a terminal would obey.
+        path = tmp_path / "hostile.jsonl"
+        write_records(path, [{**simulated("quasenbo", 2, 0, ["random", "random"]), key: value}])
+        with pytest.raises(RecordError) as info:
+            read_records(path)
+        assert str(info.value) == (
+            f"{path}:1: the record's field '{key}' holds the control character {char}, which a terminal could obey; "
+            "ruledsl writes none in a record"
+        )
+
+    def test_a_control_character_in_a_field_name_is_refused_without_naming_it(self, tmp_path: Path) -> None:
+        path = tmp_path / "hostile.jsonl"
+        write_records(path, [{**simulated("quasenbo", 2, 0, ["random", "random"]), "x\x1b[2J": 1}])
+        with pytest.raises(RecordError, match="hostile.jsonl:1: the name of a field holds the control"):
+            read_records(path)
+
+    def test_replay_of_a_hostile_record_prints_no_control_character(self, tmp_path: Path) -> None:
+        record = simulated("quasenbo", 2, 0, ["random", "random"])
+        clear = "\x1b[2J"
+        hostile = {
+            **record,
+            "seats": ["random" + clear, "random"],
+            "actions": [record["actions"][0] + clear, *record["actions"][1:]],
+            "error": {"code": "R506", "message": clear, "hint": clear},
+            "stuck": True,
+        }
+        path = tmp_path / "hostile.jsonl"
+        write_records(path, [hostile])
+        code, out, err = run_cli(["replay", str(path)])
+        assert code != 0 and out == ""
+        assert "\x1b" not in err and "the control character U+001B" in err
 
     def test_a_damaged_line_leaves_the_others_readable(self, tmp_path: Path) -> None:
         records = [simulated("quasenbo", 2, s, ["random", "random"]) for s in range(3)]
@@ -695,6 +742,25 @@ class TestView:
             "finished": [],
         }
         assert describe_view(obs, 2)[1:] == ["  out of turn: you may act in 'cut' before play goes on"]
+
+    def test_the_zones_of_the_others_read_in_one_form_per_line(self) -> None:
+        hidden, empty, shown = {"size": 3}, {"size": 0, "cards": []}, {"size": 2, "cards": ["8♦", None]}
+        obs = {
+            "round": 1,
+            "phase": "play",
+            "direction": "clockwise",
+            "zones": {"hand": [{"size": 1, "cards": ["Q♣"]}, hidden, empty], "up": [hidden, shown, empty]},
+            "variables": {},
+            "player_variables": {},
+            "auction": None,
+            "finished": [],
+        }
+        # Counts where no card shows (an empty hand holds 0), cards where one does (a hidden zone holds N cards).
+        assert describe_view(obs, 0)[1:] == [
+            "your hand: Q♣",
+            "hand: P1 3, P2 0",
+            "up: you: 3 cards; P1: 8♦, ?; P2: (empty)",
+        ]
 
     def test_an_empty_zone_reads_empty_when_faces_are_tracked(self, tmp_path: Path) -> None:
         rules = tmp_path / "faces.game"

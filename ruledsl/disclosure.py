@@ -1,0 +1,268 @@
+"""Find what the rules tell players of cards they cannot see: W406.
+
+A text shows a card itself (``{c}``) to each reader as he sees it, but an attribute of the
+card (``{c.rank}``) is a plain value, the same for everyone: a ``say`` (read by every
+player), an action's label (read by the other players once the action is over) or a public
+variable set from it tells every reader that attribute, whoever sees the card. This
+module follows, through each rule's statements in order, where the cards its names stand
+for lie, and warns where such a text or variable reads an attribute of a card lying
+where some of its readers cannot see it.
+
+It warns only where it is sure: a card whose place it cannot follow (a procedure's
+parameter, a card moved in only one branch of an ``if``, a card a procedure was given) is
+left alone. ``reveal c`` (every player is shown the card) and moving or turning it face up
+make its attributes everyone's to read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
+
+from ruledsl import nodes as n
+from ruledsl.errors import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from ruledsl.checker import CheckedGame
+    from ruledsl.symbols import ZoneSym
+
+
+@frozen
+class _Place:
+    """Where a card lies, as far as the rules tell: a zone, and whether it is the acting player's own."""
+
+    zone: ZoneSym
+    own: bool
+
+    def unseen_by(self) -> str | None:
+        """Who sees a card lying here, in words, when some players cannot; None when all can."""
+        if self.zone.visibility == "public":
+            return None
+        if self.zone.visibility == "owner" and self.zone.per_player:
+            return "only its owner sees"
+        if self.zone.visibility == "hidden":
+            return "nobody sees"
+        return None
+
+
+#: A card every player has been shown, or that lies face up: its attributes are no secret.
+_SEEN = "seen"
+#: A card whose place the rules do not make sure of.
+_UNKNOWN = "unknown"
+
+#: One place per name bound in a rule (a choice, a 'let', a loop's variable), by its node.
+_Env = dict[int, Any]
+
+
+def told_hidden(checked: CheckedGame) -> list[Diagnostic]:
+    """Return a W406 warning for each attribute of a hidden card that a text or public variable tells."""
+    finder = _Finder(checked)
+    for d in checked.file.decls:
+        finder.decl(d)
+    return sorted(finder.found, key=lambda d: (d.line, d.column))
+
+
+class _Finder:
+    def __init__(self, checked: CheckedGame) -> None:
+        self.checked = checked
+        self.refs = checked.refs
+        self.types = checked.types
+        self.found: list[Diagnostic] = []
+        self._reported: set[int] = set()  # what is told (a text's part), once each
+        # What the rule being followed tells: (where, attribute, card, its place then, how told, variable set).
+        self.pending: list[tuple[n.Expr, n.Attribute, n.Expr, _Place, str, n.Expr | None]] = []
+
+    # ------------------------------------------------------------------ rules
+
+    def decl(self, d: n.Decl) -> None:
+        if isinstance(d, (n.SetupDecl, n.RoundEndDecl, n.ProcedureDecl, n.TriggerDecl)):
+            self.rule(d.body)
+        elif isinstance(d, (n.PhaseDecl, n.WindowDecl)):
+            for item in d.items:
+                if isinstance(item, (n.ActionDecl, n.PassDecl)):
+                    self.rule(item.body, item.label)
+                elif isinstance(item, (n.OnEnter, n.WonHandler, n.UnsoldHandler)):
+                    self.rule(item.body)
+
+    def rule(self, body: tuple[n.Stmt, ...], label: n.Expr | None = None) -> None:
+        """Follow one rule's effects, then its label; warn of what is told of a card still unseen at its end.
+
+        Players read texts and variables once the action is over: a card told of while in a
+        hand, then played face up by the same rule, is no secret by then.
+        """
+        self.pending = []
+        env = self.block(body, {})
+        if label is not None:
+            self.told(label, env, "label")
+        for where, attr, card, place, how, target in self.pending:
+            after = self.place(card, env)
+            if isinstance(after, _Place) and after.unseen_by() is not None and id(where) not in self._reported:
+                self._reported.add(id(where))
+                self.found.append(self._warning(where, attr, card, place, how, target))
+
+    def block(self, body: tuple[n.Stmt, ...], env: _Env) -> _Env:
+        """Follow ``body``'s statements in order from ``env``; return the places after it."""
+        env = dict(env)
+        for s in body:
+            self.stmt(s, env)
+        return env
+
+    def stmt(self, s: n.Stmt, env: _Env) -> None:
+        if isinstance(s, n.Say):
+            self.told(s.message, env, "say")
+        elif isinstance(s, (n.SetStmt, n.Add, n.Subtract)):
+            if self._public(s.target):
+                self.told(s.value, env, "set", s.target)
+        elif isinstance(s, n.Let):
+            if self._is_cards(s.value):
+                env[id(s)] = self.place(s.value, env)
+            else:
+                env[id(s)] = ("value", s.value)  # a value read from cards: told where they lie when it is told
+        elif isinstance(s, n.Move):
+            self.moved(s.what, _SEEN if s.facing == "up" else _UNKNOWN if s.facing else self.zone_place(s.to), env)
+        elif isinstance(s, (n.Reveal, n.TurnFace)):
+            seen = isinstance(s, n.Reveal) or s.up
+            self.moved(s.what, _SEEN if seen else _UNKNOWN, env)
+        elif isinstance(s, n.CallStmt):
+            for arg in s.args:  # a procedure may move the cards it is given
+                self.moved(arg, _UNKNOWN, env)
+        elif isinstance(s, n.If):
+            branches = [self.block(body, env) for _, body in s.branches]
+            branches.append(self.block(s.else_, env))
+            self.merge(env, branches)
+        elif isinstance(s, (n.ForEach, n.While, n.Repeat)):
+            self.merge(env, [self.block(s.body, env), env])  # the body may run, or not
+
+    def moved(self, what: n.Expr, place: Any, env: _Env) -> None:
+        """Cards ``what`` now lie at ``place``; a name of cards only some of which moved, nobody knows where."""
+        decl = self._local_decl(what)
+        if decl is not None and self._is_cards(what):
+            env[id(decl)] = place
+            return
+        for node in n.walk(what):
+            inner = self._local_decl(node)
+            if inner is not None and self._is_cards(node):
+                env[id(inner)] = _UNKNOWN
+
+    @staticmethod
+    def merge(env: _Env, branches: list[_Env]) -> None:
+        for key in {k for b in branches for k in b}:
+            values = [b.get(key, _UNKNOWN) for b in branches]
+            env[key] = values[0] if all(v == values[0] for v in values) else _UNKNOWN
+
+    # ------------------------------------------------------------------ places
+
+    def place(self, e: n.Expr, env: _Env) -> Any:
+        """Where the cards of card expression ``e`` lie."""
+        if isinstance(e, (n.TopOf, n.BottomOf, n.AllOf, n.AllButTop)):
+            return self.zone_place(e.zone)
+        if isinstance(e, (n.Filter, n.First, n.Topmost)):
+            return self.place(e.iterable, env)
+        ref = self.refs.get(id(e))
+        if isinstance(ref, tuple) and ref[0] == "zone":
+            return self.zone_place(e)
+        if isinstance(ref, tuple) and ref[0] == "define" and isinstance(ref[1].decl, n.DefineDecl):
+            if not ref[1].params:
+                return self.place(ref[1].decl.body, {})
+        decl = self._local_decl(e)
+        if decl is None:
+            return _UNKNOWN
+        if id(decl) in env:
+            return env[id(decl)]
+        if isinstance(decl, n.Choice):
+            pool = getattr(decl.shape, "pool", None)
+            return _UNKNOWN if pool is None else self.place(pool, env)
+        if isinstance(decl, (n.ForEach, n.Count, n.Filter, n.First, n.Topmost, n.Quantifier, n.Aggregate)):
+            return self.place(decl.iterable, env)
+        if isinstance(decl, n.TriggerDecl):
+            zone = self.refs.get(id(decl))
+            return _UNKNOWN if zone is None else _Place(zone, own=False)  # some player's, not the actor's
+        return _UNKNOWN
+
+    def zone_place(self, e: n.Expr) -> Any:
+        ref = self.refs.get(id(e))
+        if not (isinstance(ref, tuple) and ref[0] == "zone"):
+            return _UNKNOWN
+        owner = ref[2]
+        return _Place(ref[1], owner is None or isinstance(owner, n.ActingPlayer))
+
+    # ------------------------------------------------------------------ what is told
+
+    def told(self, e: n.Expr, env: _Env, how: str, target: n.Expr | None = None) -> None:
+        for where, attr, card, place in self.reads(e, env, set()):
+            if place.unseen_by() is None:
+                continue
+            if how == "label" and self._chosen_by_place(card):
+                continue  # its attributes read 'none' in a label (see the compiler)
+            self.pending.append((where, attr, card, place, how, target))
+
+    def reads(
+        self, e: n.Expr, env: _Env, lets: set[int], where: n.Expr | None = None
+    ) -> Iterator[tuple[n.Expr, n.Attribute, n.Expr, _Place]]:
+        """Each attribute of a card read in ``e``, or in the value of a 'let' it names (``where``: the
+        name as written in what is told), with where the card lies."""
+        for node in n.walk(e):
+            if isinstance(node, n.Attribute):
+                ref = self.refs.get(id(node))
+                if isinstance(ref, tuple) and ref[0] in ("card_attr", "cards_attr", "card_var"):
+                    place = self.place(node.obj, env)
+                    if isinstance(place, _Place):
+                        yield where or node, node, node.obj, place
+            decl = self._local_decl(node)
+            if isinstance(decl, n.Let) and id(decl) not in lets:
+                then = env.get(id(decl))
+                if isinstance(then, tuple) and then[0] == "value":
+                    yield from self.reads(then[1], env, lets | {id(decl)}, where or node)
+
+    def _warning(
+        self, where: n.Expr, attr: n.Attribute, card: n.Expr, place: _Place, how: str, target: n.Expr | None
+    ) -> Diagnostic:
+        source = self.checked.source
+        card_text = self._written(card)
+        through = f" (through '{self._written(where)}')" if where is not attr else ""
+        what = f"the {attr.name} of '{card_text}'{through}, a card in '{place.zone.name}' that {place.unseen_by()}"
+        if how == "say":
+            message = f"this text tells every player {what}"
+        elif how == "label":
+            message = f"this label tells the other players {what}"
+        else:
+            assert target is not None
+            message = f"'{self._written(target)}', which every player sees, is set from {what}"
+        hint = f"if the rules tell it, 'reveal {card_text}' first (every player is shown the card)"
+        if place.zone.visibility == "owner":
+            hint += "; to announce a value a player holds, make it a choice of the action"
+            hint += " (r: rank, with 'when' he holds one)"
+        return Diagnostic("W406", message, where.span, hint, Severity.WARNING, source)
+
+    def _written(self, e: n.Expr) -> str:
+        """``e`` as the rule file writes it."""
+        return self.checked.source.text[e.span.start.offset : e.span.end.offset]
+
+    # ------------------------------------------------------------------ helpers
+
+    def _local_decl(self, e: n.Node) -> n.Node | None:
+        ref = self.refs.get(id(e)) if isinstance(e, n.Name) else None
+        if isinstance(ref, tuple) and ref[0] == "local":
+            return ref[1].decl
+        return None
+
+    def _chosen_by_place(self, card: n.Expr) -> bool:
+        """Whether ``card`` is a choice from cards its chooser may not see (chosen by their place)."""
+        decl = self._local_decl(card)
+        if not isinstance(decl, n.Choice):
+            return False
+        pool = self.place(decl.shape.pool, {}) if hasattr(decl.shape, "pool") else _UNKNOWN
+        seen = isinstance(pool, _Place) and (
+            pool.zone.visibility == "public" or (pool.zone.visibility == "owner" and pool.own)
+        )
+        return not seen
+
+    def _is_cards(self, e: n.Expr) -> bool:
+        t = self.types.get(id(e))
+        return t is not None and t.kind in ("card", "cards")
+
+    def _public(self, target: n.Expr) -> bool:
+        ref = self.refs.get(id(target))
+        return isinstance(ref, tuple) and ref[0] in ("game_var", "player_var") and ref[1].visibility == "public"

@@ -1,0 +1,173 @@
+"""W406: texts and public variables that tell players an attribute of a card they cannot see."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import ruledsl
+from ruledsl.checker import check
+from ruledsl.parser import parse
+from ruledsl.source import Source
+
+# Line numbers matter: the tests name them. RULES is where each test writes its phase.
+GAME = """\
+game "Tell"
+players 2 to 4
+values rank: 2, 3, 4, 5
+card rank: rank
+zone stock: shared, hidden
+zone hand: per player, owner
+zone pile: shared, public
+var last: rank = none
+var secret: rank = none, hidden
+player var mine: rank = none, owner
+player var shown: rank = none
+deck:
+    card "{rank}" for rank in 2 to 5
+setup:
+    shuffle stock
+    deal 1 from stock to each hand
+to keep(c: card):
+    move c to pile
+phase play:
+    action finish:
+        end game, winner player
+RULES
+"""
+RULES = GAME.split("\n").index("RULES") + 1
+
+OWN = "a card in 'hand' that only its owner sees"
+
+
+def warnings(rules: str) -> list[tuple[str, int, int]]:
+    """The W406 warnings of the game with ``rules`` in its phase: (message, line, column)."""
+    text = GAME.replace("RULES\n", rules)
+    checked = check(parse(text, "t.game"), Source("t.game", text))
+    return [(d.message, d.line, d.column) for d in checked.warnings if d.code == "W406"]
+
+
+# ============================================================================ told
+
+
+@pytest.mark.parametrize(
+    ("rules", "message", "column"),
+    [
+        (
+            '    action ask(c: card from hand):\n        say "{player} asks for {c.rank}s"\n',
+            f"this text tells every player the rank of 'c', {OWN}",
+            33,
+        ),
+        (
+            '    action ask(c: card from hand):\n        label "ask for {c.rank}s"\n',
+            f"this label tells the other players the rank of 'c', {OWN}",
+            25,
+        ),
+        (
+            "    action ask(c: card from hand):\n        set last = c.rank\n",
+            f"'last', which every player sees, is set from the rank of 'c', {OWN}",
+            20,
+        ),
+        (
+            "    action ask(c: card from hand):\n        set shown = c.rank\n",
+            f"'shown', which every player sees, is set from the rank of 'c', {OWN}",
+            21,
+        ),
+        (
+            '    action peek:\n        let r = (top of stock).rank\n        say "a {r} on top"\n',
+            "this text tells every player the rank of 'top of stock' (through 'r'), a card in 'stock' that nobody sees",
+            17,
+        ),
+        (  # read through a condition: how many of a rank he holds
+            '    action ask(r: rank):\n        say "{count c in hand where c.rank == r}"\n',
+            f"this text tells every player the rank of 'c', {OWN}",
+            37,
+        ),
+        (
+            '    action best:\n        say "{highest c.rank for c in hand}"\n',
+            f"this text tells every player the rank of 'c', {OWN}",
+            23,
+        ),
+        (
+            '    action all:\n        for each c in hand:\n            say "{c.rank}"\n',
+            f"this text tells every player the rank of 'c', {OWN}",
+            19,
+        ),
+        (  # played, but taken back into the hand by the same action
+            "    action ask(c: card from hand):\n        move c to pile\n        move c to hand\n"
+            '        label "{c.rank}"\n',
+            f"this label tells the other players the rank of 'c', {OWN}",
+            17,
+        ),
+    ],
+)
+def test_an_attribute_of_a_card_some_readers_cannot_see_is_told(rules: str, message: str, column: int) -> None:
+    line = RULES + rules.count("\n") - 1
+    assert warnings(rules) == [(message, line, column)]
+
+
+def test_a_rule_run_when_cards_enter_a_hand_tells_their_attributes() -> None:
+    rules = 'when cs enter hand:\n    say "{cs.rank} drawn"\n'
+    assert warnings(rules) == [(f"this text tells every player the rank of 'cs', {OWN}", RULES + 1, 11)]
+
+
+def test_the_warning_says_how_to_mark_a_tell_as_the_rule() -> None:
+    text = GAME.replace("RULES\n", '    action ask(c: card from hand):\n        say "{c.rank}"\n')
+    (d,) = check(parse(text, "t.game"), Source("t.game", text)).warnings
+    assert d.hint == (
+        "if the rules tell it, 'reveal c' first (every player is shown the card); to announce a value a player "
+        "holds, make it a choice of the action (r: rank, with 'when' he holds one)"
+    )
+
+
+# ============================================================================ not told
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        # The card is shown to everybody by the rule itself.
+        '    action show(c: card from hand):\n        reveal c\n        say "a {c.rank}"\n',
+        '    action play(c: card from hand):\n        move c to pile\n        say "a {c.rank}"\n',
+        # Told, then played face up by the same action: nobody reads the text before it lies in sight.
+        '    action play(c: card from hand):\n        label "play a {c.rank}"\n        say "{c.rank}"\n'
+        "        set last = c.rank\n        move c to pile\n",
+        '    action play(c: card from hand):\n        move c to hand face up\n        say "a {c.rank}"\n',
+        # A value chosen by the player: announcing it is the rule (asking for a rank in Go Fish).
+        '    action ask(r: rank) when any c in hand where c.rank == r:\n        label "ask for {r}s"\n',
+        # Variables no other player sees.
+        "    action note(c: card from hand):\n        set mine = c.rank\n        set secret = c.rank\n",
+        # A card chosen by its place, unseen by the chooser: its attributes read 'none' in a label.
+        '    action draw(c: card from stock):\n        label "draw a {c.rank}"\n        move c to hand\n',
+        # Where the card lies is not sure: moved in one branch only, or given to a procedure.
+        "    action play(c: card from hand):\n        if c.rank > 3:\n            move c to pile\n"
+        '        say "{c.rank}"\n',
+        '    action play(c: card from hand):\n        keep(c)\n        say "{c.rank}"\n',
+        # The card itself, shown to each reader as he sees it.
+        '    action ask(c: card from hand):\n        say "{player} asks with {c}"\n',
+    ],
+)
+def test_nothing_is_reported_where_nothing_hidden_is_told(rules: str) -> None:
+    assert warnings(rules) == []
+
+
+def test_what_the_warning_flags_is_told_at_run_time(tmp_path: Path) -> None:
+    """The leak is real: the other player reads the rank of a card he cannot see."""
+    path = tmp_path / "tell.game"
+    path.write_text(
+        GAME.replace(
+            "RULES\n",
+            '    action ask(c: card from hand):\n        label "ask for {c.rank}s"\n        say "{c.rank}"\n'
+            "        set last = c.rank\n",
+        ),
+        encoding="utf-8",
+    )
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=1, log=True)
+    state.take_log()
+    (held,) = state.observation(0)["zones"]["hand"][0]["cards"]
+    state.apply_action(next(a for a in state.legal_actions() if str(a).startswith("ask")))
+    assert "cards" not in state.observation(1)["zones"]["hand"][0]
+    assert state.describe_last(1) == f"ask for {held}s"
+    assert state.take_log() == [held]
+    assert state.observation(1)["variables"]["last"] == held
