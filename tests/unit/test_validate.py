@@ -689,6 +689,44 @@ def test_negative_game_count_is_refused(write: Any) -> None:
         validate(write(OPTIONS), games=-1)
 
 
+# ============================================================================ labels that read alike
+
+
+def test_actions_whose_labels_read_alike_are_w415_once_per_game(write: Any) -> None:
+    # 'take' hides which card; 'grab A' and 'take a card' differ, but 'Grab, A' reads as 'grab a'.
+    path = write(
+        HEAD
+        + "zone pile: shared, public\n"
+        + "setup:\n    move all of deck to pile\n"
+        + "phase play:\n"
+        + '    action take(c: card from pile):\n        label "take a card"\n        move c to hand\n'
+        + '    action grab when pile is not empty:\n        label "Grab, A"\n        move top of pile to hand\n'
+        + '    action snatch when pile is not empty:\n        label "grab a"\n        move top of pile to hand\n'
+        + "    action finish when pile is empty:\n        end game, draw\n"
+    )
+    report = validate(path, games=3, players=2)
+    assert [(a.label, a.actions, a.games, a.seed, a.actions_before) for a in report.alike] == [
+        ("take a card", ("'take' of 'play'",), 3, 0, 0),
+        ("grab a", ("'grab' of 'play'", "'snatch' of 'play'"), 3, 0, 0),
+    ]
+    (first, second) = [d for d in report.to_diagnostics() if d.code == "W415"]
+    assert (first.line, first.severity) == (14, Severity.WARNING)
+    assert "(actions 'grab' of 'play' and 'snatch' of 'play')" in second.message
+    assert "in 3 of 3 games; first: 2 players, seed 0, after 0 actions" in (second.hint or "")
+
+
+def test_actions_with_labels_apart_are_no_w415(write: Any) -> None:
+    path = write(
+        HEAD
+        + "zone pile: shared, public\n"
+        + "setup:\n    move all of deck to pile\n"
+        + "phase play:\n"
+        + '    action take(c: card from pile):\n        label "take {c}"\n        move c to hand\n'
+        + "    action finish when pile is empty:\n        end game, draw\n"
+    )
+    assert validate(path, games=3).alike == ()
+
+
 # ============================================================================ the bundled games
 
 
@@ -698,6 +736,7 @@ def test_bundled_games_have_no_stuck_state_nor_runtime_error(name: str) -> None:
     assert report.total_games == len(report.results) >= 4
     assert report.stuck == ()
     assert report.failures == ()
+    assert report.alike == ()  # every record of theirs can be replayed
     assert report.oversized_deals == ()
     assert report.unplayable == ()
     assert [d.code for d in report.to_diagnostics() if d.is_error] == []
