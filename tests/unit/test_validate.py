@@ -787,6 +787,20 @@ def test_r503_points_at_a_rule_of_the_cycle(write: Any) -> None:
     assert failure.diagnostic.span is not None and failure.diagnostic.line == 13
 
 
+def test_r503_of_a_long_chain_says_so_not_a_cycle(write: Any) -> None:
+    # 2,000 procedures, each calling the next: no cycle (the checker finds none), but deeper than Python's stack.
+    chain = "".join(f"to p{i}:\n    p{i + 1}\n" for i in range(2000)) + "to p2000:\n    shuffle deck\n"
+    text = HEAD + chain + "setup:\n    p0\nphase play:\n    action finish:\n        end game, draw\n"
+    report = validate(write(text), games=1)
+    (failure,) = report.failures
+    d = failure.diagnostic
+    assert d.code == "R503"
+    assert d.message.startswith("the rules nested too deeply while running: at least ")
+    assert d.message.endswith(" rules inside one another")
+    assert d.hint is not None and "none of them twice" in d.hint and "without end" not in d.hint
+    assert d.line == 10 + 2 * 2001 + 1  # the outermost call, in the setup
+
+
 def test_r502_points_at_a_go_to_of_the_cycle(write: Any) -> None:
     path = write(
         HEAD
