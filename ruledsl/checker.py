@@ -1967,8 +1967,9 @@ class _Checker:
                 if zone is not None and zone.name not in self._move_targets:
                     self.warning("W403", f"this rule never runs: no card is ever moved to '{zone.name}'", d)
         # A procedure that runs itself, even through others, would never end.
+        looping = _reaching_cycles(self._procedure_calls)
         for name in sy.procedures:
-            path = _find_cycle(name, self._procedure_calls)
+            path = _find_cycle(name, self._procedure_calls) if name in looping else None
             if path:
                 decl = sy.procedures[name].decl
                 self.error(
@@ -2222,17 +2223,42 @@ def _walk_stmts(body: tuple[n.Stmt, ...]) -> Iterator[n.Stmt]:
 
 
 def _find_cycle(start: str, calls: dict[str, set[str]]) -> list[str] | None:
-    stack: list[tuple[str, list[str]]] = [(start, [start])]
-    visited: set[str] = set()
+    stack = [start]
+    came_from: dict[str, str] = {}  # the path is rebuilt from these only when found: no copy per step
     while stack:
-        node, path = stack.pop()
+        node = stack.pop()
         for callee in calls.get(node, ()):
             if callee == start:
-                return path + [callee]
-            if callee not in visited:
-                visited.add(callee)
-                stack.append((callee, path + [callee]))
+                path = [node]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return [*reversed(path), start]
+            if callee not in came_from:
+                came_from[callee] = node
+                stack.append(callee)
     return None
+
+
+def _reaching_cycles(calls: dict[str, set[str]]) -> set[str]:
+    """The procedures from which a cycle of calls can be reached: all but those whose calls
+    all end. Only these can be on a cycle, so a long chain of calls (p1 calls p2 ... calls
+    p3000) is not searched again from each of its procedures."""
+    callers: dict[str, set[str]] = {}
+    waiting = dict.fromkeys(calls, 0)  # each procedure's callees not yet known to end
+    for name, callees in calls.items():
+        for callee in callees & calls.keys():  # a name that calls nothing ends
+            callers.setdefault(callee, set()).add(name)
+            waiting[name] += 1
+    ends = [name for name in calls if waiting[name] == 0]
+    ended: set[str] = set()
+    while ends:
+        name = ends.pop()
+        ended.add(name)
+        for caller in callers.get(name, ()):
+            waiting[caller] -= 1
+            if waiting[caller] == 0:
+                ends.append(caller)
+    return set(calls) - ended
 
 
 def _plural(t: Type) -> str:

@@ -45,6 +45,7 @@ from ruledsl.game import (
     shown_path,
 )
 from ruledsl.interpreter import GameState
+from ruledsl.menu import Entry, Group, line_of, menu_entries, reading_in_any_order
 from ruledsl.parser import parse
 from ruledsl.records import (
     RecordError,
@@ -418,14 +419,22 @@ def _describe_view(state: GameState, seat: int) -> list[str]:
 
 
 def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
-    """Show the human seat its view and legal actions; read a choice until one is valid."""
+    """Show the human seat its view and legal actions; read a choice until one is valid.
+
+    A long menu is grouped (``ruledsl.menu``): a number opens a group's own menu, 0 goes
+    back; text is read against every legal action, whichever menu is shown.
+    """
     for line in _describe_view(state, seat):
         print(line, file=out)
     legal = state.legal_actions()
-    width = len(str(len(legal)))
-    for i, a in enumerate(legal, 1):
-        print(f"  {i:>{width}}) {shown_action(a, state.prog)}", file=out)
+
+    def shown(a: Any) -> str:
+        return shown_action(a, state.prog)
+
+    menus: list[tuple[str, list[Entry]]] = [("", menu_entries(legal, shown))]  # the menus opened, the last shown
+    _print_menu(menus, shown, out)
     while True:
+        entries = menus[-1][1]
         print(f"P{seat} (you)> ", end="", file=out, flush=True)
         line = inp.readline()
         if not line:
@@ -437,8 +446,13 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
             raise EOFError
         if text.lower() in ("?", "help", "h"):
             suits = " (♠♥♦♣ may be typed s h d c)" if any(ch in str(a) for a in legal for ch in "♠♥♦♣") else ""
+            groups = (
+                " A line ending in › holds several actions: its number shows them, 0 goes back."
+                if len(menus) > 1 or any(isinstance(e, Group) for e in entries)
+                else ""
+            )
             print(
-                f"Type the number of an action, or its text{suits}; 'v' shows your view again; 'q' quits. "
+                f"Type the number of an action, or its text{suits}; 'v' shows your view again; 'q' quits.{groups} "
                 "A move the rules do not allow now is refused with the reason, and the game goes on unchanged.",
                 file=out,
             )
@@ -446,17 +460,28 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
         if text.lower() in ("v", "view"):
             for view_line in _describe_view(state, seat):
                 print(view_line, file=out)
-            for i, a in enumerate(legal, 1):
-                print(f"  {i:>{width}}) {shown_action(a, state.prog)}", file=out)
+            _print_menu(menus, shown, out)
             continue
         if text.isdigit():
             i = int(text)
-            if 1 <= i <= len(legal):
-                return legal[i - 1]
-            print(f"There is no action {i}: choose from 1 to {len(legal)}.", file=out)
+            if i == 0 and len(menus) > 1:
+                menus.pop()
+                _print_menu(menus, shown, out)
+                continue
+            if 1 <= i <= len(entries):
+                entry = entries[i - 1]
+                if not isinstance(entry, Group):
+                    return entry
+                menus.append((entry.title, list(entry.entries)))
+                _print_menu(menus, shown, out)
+                continue
+            back = ", or 0 to go back" if len(menus) > 1 else ""
+            print(f"There is no action {i}: choose from 1 to {len(entries)}{back}.", file=out)
             continue
         wanted = normalise(text)
-        matches = [a for a in legal if wanted in (normalise(str(a)), normalise(shown_action(a, state.prog)))]
+        matches = [a for a in legal if wanted in (normalise(str(a)), normalise(shown(a)))]
+        if not matches:
+            matches = reading_in_any_order(text, legal, shown)
         if not matches:
             matches = [a for a in legal if normalise(str(a)).startswith(wanted)]
         if len(matches) == 1:
@@ -475,9 +500,21 @@ def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
             reason = state.why_illegal(text)
             why = f": {reason}" if reason and reason != NO_REASON else ""
             print(
-                f"'{text}' is not one of your actions now{why}. Type a number from 1 to {len(legal)}, or 'help'.",
+                f"'{text}' is not one of your actions now{why}. Type a number from 1 to {len(entries)}, or 'help'.",
                 file=out,
             )
+
+
+def _print_menu(menus: list[tuple[str, list[Entry]]], shown: Any, out: TextIO) -> None:
+    """Print the menu last opened: numbered lines, under the title of the group it shows, if any."""
+    title, entries = menus[-1]
+    if title:
+        print(" › ".join(t for t, _ in menus[1:]) + ":", file=out)
+    width = len(str(len(entries)))
+    for i, entry in enumerate(entries, 1):
+        print(f"  {i:>{width}}) {line_of(entry, shown)}", file=out)
+    if title:
+        print(f"  {0:>{width}}) back", file=out)
 
 
 def _watch_the_rest(humans: int, out: TextIO, inp: TextIO) -> bool:

@@ -775,17 +775,17 @@ class GameState:
             # first of them reached when tied (max keeps the first), is a rule of the cycle.
             counts = collections.Counter(spans)
             span = max(counts, key=counts.__getitem__) if counts else None
-            return RuleRuntimeError(
-                [
-                    Diagnostic(
-                        "R503",
-                        "the rules nested too deeply while running",
-                        span,
-                        "rules here set each other off without end; one of them must stop doing so",
-                        source=self.game.source,
-                    )
-                ]
-            )
+            if counts and counts[span] == 1:
+                # No rule twice on the stack: no cycle, but a chain of rules too long to run.
+                message = f"the rules nested too deeply while running: at least {len(spans):,} rules inside one another"
+                hint = (
+                    "each rule here runs the next, none of them twice, deeper than ruledsl can follow; "
+                    "make the chain shorter (a procedure may do the work of several)"
+                )
+            else:
+                message = "the rules nested too deeply while running"
+                hint = "rules here set each other off without end; one of them must stop doing so"
+            return RuleRuntimeError([Diagnostic("R503", message, span, hint, source=self.game.source)])
         span = spans[-1] if spans else None
         if span is None:
             return exc

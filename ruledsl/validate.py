@@ -8,6 +8,7 @@ another choice, a number option at its low and high ends), and reports:
   the step budget (R501, most likely endless);
 - states where the player to act has no legal action although the game is not over (R506);
 - games stopped at the action bound (W413);
+- legal actions whose labels read alike, so that a record of the game cannot be replayed (W415);
 - deals that ask for more cards than the deck holds (E408, worked out when the game is
   loaded, without playing; ``deal_diagnostics`` does only this, for plain ``ruledsl check``);
 - player counts the game cannot be loaded with at its default options (W414);
@@ -45,8 +46,9 @@ from ruledsl.compiler import Program, _Load, _LoadError, option_values
 from ruledsl.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
 from ruledsl.game import DEFAULT_MAX_ACTIONS, Game, check_file, load_checked, players_range
 from ruledsl.interpreter import GameState
+from ruledsl.refusal import normalise
 from ruledsl.render import or_list
-from ruledsl.runtime.state import ActionDef
+from ruledsl.runtime.state import Action, ActionDef
 from ruledsl.source import Source, Span
 
 #: At most this many ways of loading the game (player count and options) are played.
@@ -137,6 +139,35 @@ class Stuck:
 
 
 @frozen
+class AlikeLabels:
+    """Legal actions, all at once, whose labels read alike (W415): a record keeps a label, and
+    replay refuses one that several legal actions read like."""
+
+    label: str
+    actions: tuple[str, ...]  # the rule-file actions they are, by name (one, if its choices collide)
+    span: Span | None  # the first one's declaration
+    config: Config
+    seed: int
+    actions_before: int  # actions applied before it
+    games: int  # games where these actions read alike
+
+    def to_diagnostic(self, total: int, source: Source) -> Diagnostic:
+        which = f" (actions {or_list(self.actions).replace(' or ', ' and ')})" if len(self.actions) > 1 else ""
+        return Diagnostic(
+            "W415",
+            f"legal actions read alike: '{self.label}' is the label of several at once{which}, "
+            "so a game where one of them is chosen cannot be replayed from its record",
+            self.span,
+            "a record keeps the label of each action, and replay refuses a label that several legal actions read "
+            "like; put in the label the choice that tells them apart ('{c}'; for a card chosen where its player "
+            f"cannot see it, '{{position of c}}') ({_games(self.games, total)}; first: {self.config.describe()}, "
+            f"seed {self.seed}, after {_count(self.actions_before, 'action')})",
+            Severity.WARNING,
+            source,
+        )
+
+
+@frozen
 class Skipped:
     """Something the validator did not play, and why."""
 
@@ -205,6 +236,7 @@ class Report:
     results: tuple[ConfigResult, ...]
     failures: tuple[Failure, ...]
     stuck: tuple[Stuck, ...]
+    alike: tuple[AlikeLabels, ...]
     oversized_deals: tuple[OversizedDeal, ...]
     unplayable: tuple[Unplayable, ...]
     unused: tuple[Unused, ...]
@@ -247,6 +279,7 @@ class Report:
                 )
             )
         out.extend(deal.to_diagnostic(self.source) for deal in self.oversized_deals)
+        out.extend(a.to_diagnostic(total, self.source) for a in self.alike)
         if self.unplayable and not self.results:  # no player count loads: the game cannot be played at all
             out.append(unloadable_error([(u.players, u.diagnostic) for u in self.unplayable], self.source))
         for bad in self.unplayable if self.results else ():
@@ -379,6 +412,7 @@ def validate_checked(
         results=tuple(results),
         failures=tuple(play.failures.values()),
         stuck=tuple(play.stuck.values()),
+        alike=tuple(play.alike.values()),
         oversized_deals=tuple(deals),
         unplayable=tuple(unplayable),
         unused=tuple(unused),
@@ -627,6 +661,8 @@ class _Play:
         self.played = 0
         self.failures: dict[tuple[str, str, _Key | None], Failure] = {}
         self.stuck: dict[str, Stuck] = {}
+        self.alike: dict[tuple[str, ...], AlikeLabels] = {}  # by the actions that read alike
+        self._normal: dict[str, str] = {}  # labels as replay reads them (normalise), by label
         self.ran: set[_Key] = set()  # spans of rules whose generated lines ran
         self.judged: set[_Key] = set()  # spans that generated lines of rule functions carry
         self.possible: set[_Key] = set()  # actions seen among the legal ones
@@ -666,6 +702,7 @@ class _Play:
         actions = 0
         previous = sys.gettrace()
         state: GameState | None = None
+        alike_here: set[tuple[str, ...]] = set()  # what read alike in this game, counted once
         try:
             sys.settrace(coverage.hook)
             try:
@@ -677,6 +714,7 @@ class _Play:
                 if not legal:
                     self._stuck(config, state, seed, actions)
                     return "stuck", actions
+                self._read_alike(legal, config, seed, actions, alike_here)
                 for a in legal:
                     if a.defn not in self._listed:
                         self._listed.add(a.defn)
@@ -708,6 +746,32 @@ class _Play:
             self.failures[key] = Failure(d, config, seed, actions, 1)
         else:
             self.failures[key] = Failure(first.diagnostic, first.config, first.seed, first.actions, first.games + 1)
+
+    def _read_alike(
+        self, legal: Sequence[Action], config: Config, seed: int, actions: int, alike_here: set[tuple[str, ...]]
+    ) -> None:
+        """Note legal actions whose labels replay would read alike (W415), once per game."""
+        normal = self._normal
+        seen: dict[str, Action] = {}
+        for a in legal:
+            label = str(a)
+            read = normal.get(label)
+            if read is None:
+                read = normal[label] = normalise(label)
+            other = seen.setdefault(read, a)
+            if other is a:
+                continue
+            names = tuple(sorted({f"'{b.defn.name}' of '{b.defn.owner}'" for b in (other, a)}))
+            if names in alike_here:
+                continue
+            alike_here.add(names)
+            first = self.alike.get(names)
+            if first is None:
+                self.alike[names] = AlikeLabels(label, names, other.defn.span, config, seed, actions, 1)
+            else:
+                self.alike[names] = AlikeLabels(
+                    first.label, names, first.span, first.config, first.seed, first.actions_before, first.games + 1
+                )
 
     def _stuck(self, config: Config, state: GameState, seed: int, actions: int) -> None:
         phase = state.phase_name()

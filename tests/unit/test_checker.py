@@ -764,6 +764,18 @@ def test_e405_procedure_cycle() -> None:
     )
 
 
+def test_e405_procedure_cycle_at_the_end_of_a_chain() -> None:
+    # p0 -> ... -> p5 do not run themselves; p6 and p7 do, through each other.
+    chain = "".join(f"to p{i}:\n    p{i + 1}\n" for i in range(7)) + "to p7:\n    p6\n"
+    code, message, *_ = only(append(chain))
+    assert (code, message) == ("E405", "procedure 'p6' runs itself (p6 -> p7 -> p6)")
+
+
+def test_a_long_chain_of_procedures_is_no_cycle() -> None:
+    chain = "".join(f"to p{i}:\n    p{i + 1}\n" for i in range(300)) + "to p300:\n    shuffle deck\n"
+    assert [d for d in diagnostics(append(chain)) if d.is_error] == []
+
+
 def test_e405_trigger_sets_itself_off() -> None:
     text = append(
         "zone pile: shared, public\nwhen cs enter pile:\n    move top of deck to pile\n",

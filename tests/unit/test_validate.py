@@ -689,6 +689,44 @@ def test_negative_game_count_is_refused(write: Any) -> None:
         validate(write(OPTIONS), games=-1)
 
 
+# ============================================================================ labels that read alike
+
+
+def test_actions_whose_labels_read_alike_are_w415_once_per_game(write: Any) -> None:
+    # 'take' hides which card; 'grab A' and 'take a card' differ, but 'Grab, A' reads as 'grab a'.
+    path = write(
+        HEAD
+        + "zone pile: shared, public\n"
+        + "setup:\n    move all of deck to pile\n"
+        + "phase play:\n"
+        + '    action take(c: card from pile):\n        label "take a card"\n        move c to hand\n'
+        + '    action grab when pile is not empty:\n        label "Grab, A"\n        move top of pile to hand\n'
+        + '    action snatch when pile is not empty:\n        label "grab a"\n        move top of pile to hand\n'
+        + "    action finish when pile is empty:\n        end game, draw\n"
+    )
+    report = validate(path, games=3, players=2)
+    assert [(a.label, a.actions, a.games, a.seed, a.actions_before) for a in report.alike] == [
+        ("take a card", ("'take' of 'play'",), 3, 0, 0),
+        ("grab a", ("'grab' of 'play'", "'snatch' of 'play'"), 3, 0, 0),
+    ]
+    (first, second) = [d for d in report.to_diagnostics() if d.code == "W415"]
+    assert (first.line, first.severity) == (14, Severity.WARNING)
+    assert "(actions 'grab' of 'play' and 'snatch' of 'play')" in second.message
+    assert "in 3 of 3 games; first: 2 players, seed 0, after 0 actions" in (second.hint or "")
+
+
+def test_actions_with_labels_apart_are_no_w415(write: Any) -> None:
+    path = write(
+        HEAD
+        + "zone pile: shared, public\n"
+        + "setup:\n    move all of deck to pile\n"
+        + "phase play:\n"
+        + '    action take(c: card from pile):\n        label "take {c}"\n        move c to hand\n'
+        + "    action finish when pile is empty:\n        end game, draw\n"
+    )
+    assert validate(path, games=3).alike == ()
+
+
 # ============================================================================ the bundled games
 
 
@@ -698,6 +736,7 @@ def test_bundled_games_have_no_stuck_state_nor_runtime_error(name: str) -> None:
     assert report.total_games == len(report.results) >= 4
     assert report.stuck == ()
     assert report.failures == ()
+    assert report.alike == ()  # every record of theirs can be replayed
     assert report.oversized_deals == ()
     assert report.unplayable == ()
     assert [d.code for d in report.to_diagnostics() if d.is_error] == []
@@ -746,6 +785,20 @@ def test_r503_points_at_a_rule_of_the_cycle(write: Any) -> None:
     assert failure.diagnostic.code == "R503"
     # The move of the procedure, run twice in each round of the cycle (lines 9 and 11 call it).
     assert failure.diagnostic.span is not None and failure.diagnostic.line == 13
+
+
+def test_r503_of_a_long_chain_says_so_not_a_cycle(write: Any) -> None:
+    # 2,000 procedures, each calling the next: no cycle (the checker finds none), but deeper than Python's stack.
+    chain = "".join(f"to p{i}:\n    p{i + 1}\n" for i in range(2000)) + "to p2000:\n    shuffle deck\n"
+    text = HEAD + chain + "setup:\n    p0\nphase play:\n    action finish:\n        end game, draw\n"
+    report = validate(write(text), games=1)
+    (failure,) = report.failures
+    d = failure.diagnostic
+    assert d.code == "R503"
+    assert d.message.startswith("the rules nested too deeply while running: at least ")
+    assert d.message.endswith(" rules inside one another")
+    assert d.hint is not None and "none of them twice" in d.hint and "without end" not in d.hint
+    assert d.line == 10 + 2 * 2001 + 1  # the outermost call, in the setup
 
 
 def test_r502_points_at_a_go_to_of_the_cycle(write: Any) -> None:
