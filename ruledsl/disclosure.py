@@ -104,6 +104,7 @@ class _Finder:
         hand, then played face up by the same rule, is no secret by then.
         """
         self.pending = []
+        self.lets: list[n.Let] = []
         env = self.block(body, {})
         if label is not None:
             self.told(label, env, "label")
@@ -127,6 +128,7 @@ class _Finder:
             if self._readers(s.target) is not None:
                 self.told(s.value, env, "set", s.target)
         elif isinstance(s, n.Let):
+            self.lets.append(s)
             if self._is_cards(s.value):
                 env[id(s)] = self.place(s.value, env)
             else:
@@ -156,6 +158,25 @@ class _Finder:
             inner = self._local_decl(node)
             if inner is not None and self._is_cards(node):
                 env[id(inner)] = _UNKNOWN
+        if isinstance(what, (n.TopOf, n.BottomOf, n.AllOf, n.AllButTop)):
+            self.moved_read(what, place, env)
+
+    def moved_read(self, what: n.TopOf | n.BottomOf | n.AllOf | n.AllButTop, place: Any, env: _Env) -> None:
+        """Cards read from a zone earlier in the rule (``let c = top of deck``, a text) that
+        ``what`` moves from it: written alike (``move top of deck to pile``), or the whole
+        zone, they now lie at ``place``; any other of the zone's cards moved, they may have."""
+        source = self.zone_place(what.zone)
+        if not isinstance(source, _Place):
+            return
+        told = [card for _, _, card, *_ in self.pending]
+        for e in [*(x for let in self.lets for x in n.walk(let.value)), *told]:
+            if not (isinstance(e, (n.TopOf, n.BottomOf)) and self.place(e, env) == source):
+                continue
+            same = isinstance(what, n.AllOf) or self._written(e) == self._written(what)
+            env[("read", id(e))] = place if same else _UNKNOWN
+            for let in self.lets:
+                if let.value is e:
+                    env[id(let)] = env[("read", id(e))]
 
     @staticmethod
     def merge(env: _Env, branches: list[_Env]) -> None:
@@ -167,6 +188,8 @@ class _Finder:
 
     def place(self, e: n.Expr, env: _Env) -> Any:
         """Where the cards of card expression ``e`` lie."""
+        if isinstance(e, (n.TopOf, n.BottomOf)) and ("read", id(e)) in env:
+            return env[("read", id(e))]  # read by a 'let', then moved
         if isinstance(e, (n.TopOf, n.BottomOf, n.AllOf, n.AllButTop)):
             return self.zone_place(e.zone)
         if isinstance(e, (n.Filter, n.First, n.Topmost)):

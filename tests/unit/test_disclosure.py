@@ -127,6 +127,17 @@ def warnings(rules: str) -> list[tuple[str, int, int]]:
             "'mine', which its player sees, is set from the rank of 'c', a card in 'hand' that only its owner sees",
             20,
         ),
+        (  # read by a 'let', then moved by writing it again
+            '    action peek:\n        let c = top of pile\n        move top of pile to hand\n        say "{c.rank}"\n',
+            f"this text tells every player the rank of 'c', {OWN}",
+            15,
+        ),
+        (
+            "    action peek:\n        let r = (top of pile).rank\n        move top of pile to hand\n"
+            '        say "{r}"\n',
+            f"this text tells every player the rank of 'top of pile' (through 'r'), {OWN}",
+            15,
+        ),
         (  # played, but taken back into the hand by the same action
             "    action ask(c: card from hand):\n        move c to pile\n        move c to hand\n"
             '        label "{c.rank}"\n',
@@ -169,6 +180,10 @@ def test_the_warning_says_how_to_mark_a_tell_as_the_rule() -> None:
         '    action play(c: card from hand):\n        move c to hand face up\n        say "a {c.rank}"\n',
         # A value chosen by the player: announcing it is the rule (asking for a rank in Go Fish).
         '    action ask(r: rank) when any c in hand where c.rank == r:\n        label "ask for {r}s"\n',
+        # Read from the top of a zone, then that card played face up.
+        '    action peek:\n        let c = top of stock\n        move top of stock to pile\n        say "{c.rank}"\n',
+        '    action peek:\n        let r = (top of stock).rank\n        move top of stock to pile\n        say "{r}"\n',
+        '    action peek:\n        say "{(top of stock).rank}"\n        move top of stock to pile\n',
         # Variables no other player sees.
         "    action note(c: card from hand):\n        set mine = c.rank\n        set secret = c.rank\n",
         "    action note(c: card from hand):\n        set player.mine = c.rank\n",
