@@ -4,10 +4,10 @@ A text shows a card itself (``{c}``) to each reader as he sees it, but an attrib
 card (``{c.rank}``) is a plain value, the same for everyone: a ``say`` (read by every
 player), an action's label (read by the other players once the action is over) or a
 variable set from it (public: read by every player; ``owner``: by its player) tells every
-reader that attribute, whoever sees the card. This
-module follows, through each rule's statements in order, where the cards its names stand
-for lie, and warns where such a text or variable reads an attribute of a card lying
-where some of its readers cannot see it.
+reader that attribute, whoever sees the card; and an action's condition on it tells its
+player, by the actions he is offered. This module follows, through each rule's statements
+in order, where the cards its names stand for lie, and warns where such a text, variable or
+condition reads an attribute of a card lying where some of its readers cannot see it.
 
 It warns only where it is sure: a card whose place it cannot follow (a procedure's
 parameter, a card moved in only one branch of an ``if``, a card a procedure was given) is
@@ -92,6 +92,8 @@ class _Finder:
             self.rule(d.body)
         elif isinstance(d, (n.PhaseDecl, n.WindowDecl)):
             for item in d.items:
+                if isinstance(item, n.ActionDecl):
+                    self.conditions(item)
                 if isinstance(item, (n.ActionDecl, n.PassDecl)):
                     self.rule(item.body, item.label)
                 elif isinstance(item, (n.OnEnter, n.WonHandler, n.UnsoldHandler)):
@@ -113,6 +115,19 @@ class _Finder:
             if isinstance(after, _Place) and self._hides(after, card, how, target) and id(where) not in self._reported:
                 self._reported.add(id(where))
                 self.found.append(self._warning(where, attr, card, place, how, target))
+
+    def conditions(self, a: n.ActionDecl) -> None:
+        """Warn of a condition of the action on an attribute of a card its player does not see:
+        the actions he is offered tell him whether it holds (which of the cards he chooses by
+        their place are over 3)."""
+        for cond in [a.when, *(r.cond for r in a.requires)]:
+            if cond is None:
+                continue
+            for where, attr, card, place in self.reads(cond, {}, set()):
+                unseen = place.hidden_from("actor") or (self._chosen_by_place(card) and place.unseen_by() is not None)
+                if unseen and id(where) not in self._reported:
+                    self._reported.add(id(where))
+                    self.found.append(self._warning(where, attr, card, place, "condition", None))
 
     def block(self, body: tuple[n.Stmt, ...], env: _Env) -> _Env:
         """Follow ``body``'s statements in order from ``env``; return the places after it."""
@@ -314,10 +329,15 @@ class _Finder:
             message = f"this text tells every player {what}"
         elif how == "label":
             message = f"this label tells the other players {what}"
+        elif how == "condition":
+            message = f"this condition tells the player, by the actions he is offered, {what}"
         else:
             assert target is not None
             who = "every player" if self._readers(target) == "all" else "its player"
             message = f"'{self._written(target)}', which {who} sees, is set from {what}"
+        if how == "condition":
+            hint = "he cannot choose by what he does not see: test it in the action's effects, once he has chosen"
+            return Diagnostic("W406", message, where.span, hint, Severity.WARNING, source)
         hint = f"if the rules tell it, 'reveal {card_text}' first (every player is shown the card)"
         if place.zone.visibility == "owner":
             hint += "; to announce a value a player holds, make it a choice of the action"

@@ -239,3 +239,43 @@ def test_another_players_own_variable_tells_him_at_run_time(tmp_path: Path) -> N
     state.apply_action(next(a for a in state.legal_actions() if str(a).startswith("tell")))
     assert "cards" not in state.observation(1)["zones"]["hand"][0]
     assert state.observation(1)["player_variables"]["mine"][1] == held
+
+
+@pytest.mark.parametrize(
+    ("rules", "card", "column"),
+    [
+        ("    action draw(c: card from stock) when c.rank > 3:\n        move c to hand\n", "'c'", 42),
+        (
+            '    action draw(c: card from stock):\n        require c.rank > 3, "too low"\n        move c to hand\n',
+            "'c'",
+            17,
+        ),
+        ("    action draw when (top of stock).rank > 3:\n        move top of stock to hand\n", "'top of stock'", 22),
+    ],
+)
+def test_a_condition_on_a_card_its_player_cannot_see_is_told_by_his_actions(rules: str, card: str, column: int) -> None:
+    line = RULES + (1 if "require" in rules else 0)
+    assert warnings(rules) == [
+        (
+            f"this condition tells the player, by the actions he is offered, the rank of {card}, a card in 'stock' "
+            "that nobody sees",
+            line,
+            column,
+        )
+    ]
+
+
+def test_a_condition_on_a_card_he_sees_is_his_to_know() -> None:
+    assert warnings("    action play(c: card from hand) when c.rank > 3:\n        move c to pile\n") == []
+
+
+def test_what_a_condition_on_an_unseen_card_tells_is_real(tmp_path: Path) -> None:
+    """The actions offered differ with the cards at the places he chooses among, unseen."""
+    path = tmp_path / "draw.game"
+    path.write_text(
+        GAME.replace("RULES\n", "    action draw(c: card from stock) when c.rank > 3:\n        move c to hand\n"),
+        encoding="utf-8",
+    )
+    game = ruledsl.load_game(path, players=2)
+    menus = {tuple(str(a) for a in game.new_initial_state(seed=seed).legal_actions()) for seed in range(8)}
+    assert len(menus) > 1
