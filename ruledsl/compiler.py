@@ -1781,6 +1781,7 @@ class _Compiler:
         else:
             assert a.label is not None
             labels = []
+            ctx = self._unseen_choices_read_none(a, ctx, key_parts)
             for viewer in (ctx.player, "None"):
                 show = f"st.show_card({viewer}, {{}})"
                 labels.append(
@@ -1788,6 +1789,34 @@ class _Compiler:
                 )
             em.line(f"out.append(Action(AD{idx}, {key}, {labels[0]}, {labels[1]} if st.log is not None else None))")
         em.indent -= opened
+
+    def _unseen_choices_read_none(self, a: n.ActionDecl, ctx: _Ctx, key_parts: list[str]) -> _Ctx:
+        """``ctx`` for a label computed with the state, where each attribute of a card chosen
+        by its place reads none, as in a label made from the choices alone: its chooser does
+        not see the card, and the others read the label he was offered (the card itself
+        already reads 'a hidden card')."""
+        overrides = dict(ctx.overrides)
+        assert a.label is not None
+        for x in n.walk(a.label):
+            if not isinstance(x, n.Attribute):
+                continue
+            ref = self.c.refs.get(id(x))
+            chosen = self.c.refs.get(id(x.obj)) if isinstance(x.obj, n.Name) else None
+            if not (isinstance(ref, tuple) and ref[0] in ("card_attr", "card_var")):
+                continue
+            if not (isinstance(chosen, tuple) and chosen[0] == "local"):
+                continue
+            at = [i for i, ch in enumerate(a.choices) if chosen[1].decl is ch]
+            if not at:
+                continue
+            key = key_parts[at[0]]
+            if key == ctx.names[x.obj.id]:
+                continue  # chosen by its kind, always: a card its chooser sees
+            if key.startswith("-1 - "):
+                overrides[id(x)] = "None"  # chosen by its place, always
+            else:  # by its kind where he sees it (key >= 0), by its place where he does not
+                overrides[id(x)] = f"({self.ex(x, ctx)} if {key} >= 0 else None)"
+        return ctx.with_overrides(overrides)
 
     def _emit_resolve(self, choices: tuple[n.Choice, ...], ctx: _Ctx) -> None:
         """Emit code turning an action's key back into the values of its choices."""
@@ -2205,6 +2234,11 @@ class _Compiler:
                 label_is_static=info["static_label"],
                 strength=namespace.get(f"ST{idx}"),
                 span=item.span,
+                card_choices=tuple(
+                    i
+                    for i, ch in enumerate(item.choices if isinstance(item, n.ActionDecl) else ())
+                    if isinstance(ch.shape, n.CardChoice)
+                ),
             )
             namespace[f"AD{idx}"] = d
             namespace[f"CONST{idx}"] = intern(d, ())

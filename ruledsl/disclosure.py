@@ -2,11 +2,12 @@
 
 A text shows a card itself (``{c}``) to each reader as he sees it, but an attribute of the
 card (``{c.rank}``) is a plain value, the same for everyone: a ``say`` (read by every
-player), an action's label (read by the other players once the action is over) or a public
-variable set from it tells every reader that attribute, whoever sees the card. This
-module follows, through each rule's statements in order, where the cards its names stand
-for lie, and warns where such a text or variable reads an attribute of a card lying
-where some of its readers cannot see it.
+player), an action's label (read by the other players once the action is over) or a
+variable set from it (public: read by every player; ``owner``: by its player) tells every
+reader that attribute, whoever sees the card; and an action's condition on it tells its
+player, by the actions he is offered. This module follows, through each rule's statements
+in order, where the cards its names stand for lie, and warns where such a text, variable or
+condition reads an attribute of a card lying where some of its readers cannot see it.
 
 It warns only where it is sure: a card whose place it cannot follow (a procedure's
 parameter, a card moved in only one branch of an ``if``, a card a procedure was given) is
@@ -46,6 +47,16 @@ class _Place:
             return "nobody sees"
         return None
 
+    def hidden_from(self, reader: str) -> bool:
+        """Whether a reader of a card lying here surely does not see it: ``reader`` is every
+        player (``all``), the acting player (``actor``) or a player maybe another (``other``)."""
+        if self.unseen_by() is None:
+            return False
+        if self.zone.visibility == "hidden" or reader == "all":
+            return True
+        # Only its owner sees it: another player's zone may be the reader's own.
+        return self.own and reader == "other"
+
 
 #: A card every player has been shown, or that lies face up: its attributes are no secret.
 _SEEN = "seen"
@@ -57,7 +68,7 @@ _Env = dict[int, Any]
 
 
 def told_hidden(checked: CheckedGame) -> list[Diagnostic]:
-    """Return a W406 warning for each attribute of a hidden card that a text or public variable tells."""
+    """Return a W406 warning for each attribute of a hidden card that a text or variable tells."""
     finder = _Finder(checked)
     for d in checked.file.decls:
         finder.decl(d)
@@ -81,6 +92,8 @@ class _Finder:
             self.rule(d.body)
         elif isinstance(d, (n.PhaseDecl, n.WindowDecl)):
             for item in d.items:
+                if isinstance(item, n.ActionDecl):
+                    self.conditions(item)
                 if isinstance(item, (n.ActionDecl, n.PassDecl)):
                     self.rule(item.body, item.label)
                 elif isinstance(item, (n.OnEnter, n.WonHandler, n.UnsoldHandler)):
@@ -93,14 +106,28 @@ class _Finder:
         hand, then played face up by the same rule, is no secret by then.
         """
         self.pending = []
+        self.lets: list[n.Let] = []
         env = self.block(body, {})
         if label is not None:
             self.told(label, env, "label")
         for where, attr, card, place, how, target in self.pending:
             after = self.place(card, env)
-            if isinstance(after, _Place) and after.unseen_by() is not None and id(where) not in self._reported:
+            if isinstance(after, _Place) and self._hides(after, card, how, target) and id(where) not in self._reported:
                 self._reported.add(id(where))
                 self.found.append(self._warning(where, attr, card, place, how, target))
+
+    def conditions(self, a: n.ActionDecl) -> None:
+        """Warn of a condition of the action on an attribute of a card its player does not see:
+        the actions he is offered tell him whether it holds (which of the cards he chooses by
+        their place are over 3)."""
+        for cond in [a.when, *(r.cond for r in a.requires)]:
+            if cond is None:
+                continue
+            for where, attr, card, place in self.reads(cond, {}, set()):
+                unseen = place.hidden_from("actor") or (self._chosen_by_place(card) and place.unseen_by() is not None)
+                if unseen and id(where) not in self._reported:
+                    self._reported.add(id(where))
+                    self.found.append(self._warning(where, attr, card, place, "condition", None))
 
     def block(self, body: tuple[n.Stmt, ...], env: _Env) -> _Env:
         """Follow ``body``'s statements in order from ``env``; return the places after it."""
@@ -113,9 +140,10 @@ class _Finder:
         if isinstance(s, n.Say):
             self.told(s.message, env, "say")
         elif isinstance(s, (n.SetStmt, n.Add, n.Subtract)):
-            if self._public(s.target):
+            if self._readers(s.target) is not None:
                 self.told(s.value, env, "set", s.target)
         elif isinstance(s, n.Let):
+            self.lets.append(s)
             if self._is_cards(s.value):
                 env[id(s)] = self.place(s.value, env)
             else:
@@ -145,6 +173,25 @@ class _Finder:
             inner = self._local_decl(node)
             if inner is not None and self._is_cards(node):
                 env[id(inner)] = _UNKNOWN
+        if isinstance(what, (n.TopOf, n.BottomOf, n.AllOf, n.AllButTop)):
+            self.moved_read(what, place, env)
+
+    def moved_read(self, what: n.TopOf | n.BottomOf | n.AllOf | n.AllButTop, place: Any, env: _Env) -> None:
+        """Cards read from a zone earlier in the rule (``let c = top of deck``, a text) that
+        ``what`` moves from it: written alike (``move top of deck to pile``), or the whole
+        zone, they now lie at ``place``; any other of the zone's cards moved, they may have."""
+        source = self.zone_place(what.zone)
+        if not isinstance(source, _Place):
+            return
+        told = [card for _, _, card, *_ in self.pending]
+        for e in [*(x for let in self.lets for x in n.walk(let.value)), *told]:
+            if not (isinstance(e, (n.TopOf, n.BottomOf)) and self.place(e, env) == source):
+                continue
+            same = isinstance(what, n.AllOf) or self._written(e) == self._written(what)
+            env[("read", id(e))] = place if same else _UNKNOWN
+            for let in self.lets:
+                if let.value is e:
+                    env[id(let)] = env[("read", id(e))]
 
     @staticmethod
     def merge(env: _Env, branches: list[_Env]) -> None:
@@ -156,6 +203,8 @@ class _Finder:
 
     def place(self, e: n.Expr, env: _Env) -> Any:
         """Where the cards of card expression ``e`` lie."""
+        if isinstance(e, (n.TopOf, n.BottomOf)) and ("read", id(e)) in env:
+            return env[("read", id(e))]  # read by a 'let', then moved
         if isinstance(e, (n.TopOf, n.BottomOf, n.AllOf, n.AllButTop)):
             return self.zone_place(e.zone)
         if isinstance(e, (n.Filter, n.First, n.Topmost)):
@@ -192,11 +241,20 @@ class _Finder:
 
     def told(self, e: n.Expr, env: _Env, how: str, target: n.Expr | None = None) -> None:
         for where, attr, card, place in self.reads(e, env, set()):
-            if place.unseen_by() is None:
+            if not self._hides(place, card, how, target):
                 continue
-            if how == "label" and self._chosen_by_place(card):
-                continue  # its attributes read 'none' in a label (see the compiler)
+            if how == "label" and where is attr and self._chosen_by_place(card):
+                continue  # the engine reads its attributes as none in a label (see the compiler)
             self.pending.append((where, attr, card, place, how, target))
+
+    def _hides(self, place: _Place, card: n.Expr, how: str, target: n.Expr | None) -> bool:
+        """Whether some reader of what is told does not see ``card``, lying at ``place``."""
+        if target is None:
+            return place.unseen_by() is not None  # a text: read by every player
+        reader = self._readers(target)
+        if reader == "actor" and self._chosen_by_place(card) and place == self.place(card, {}):
+            return True  # he chose it by its place, not seeing it, and it lies there still
+        return reader is not None and place.hidden_from(reader)
 
     def reads(
         self, e: n.Expr, env: _Env, lets: set[int], where: n.Expr | None = None
@@ -210,11 +268,55 @@ class _Finder:
                     place = self.place(node.obj, env)
                     if isinstance(place, _Place):
                         yield where or node, node, node.obj, place
+            if isinstance(node, n.Call):
+                for card, attr in self._passed_and_read(node, set()):
+                    place = self.place(card, env)
+                    if isinstance(place, _Place):
+                        yield where or node, attr, card, place
             decl = self._local_decl(node)
             if isinstance(decl, n.Let) and id(decl) not in lets:
                 then = env.get(id(decl))
                 if isinstance(then, tuple) and then[0] == "value":
                     yield from self.reads(then[1], env, lets | {id(decl)}, where or node)
+
+    def _passed_and_read(self, call: n.Call, seen: set[int]) -> Iterator[tuple[n.Expr, n.Attribute]]:
+        """Each card given to a definition by ``call`` of which it reads an attribute, with that read."""
+        ref = self.refs.get(id(call))
+        if not (isinstance(ref, tuple) and ref[0] == "define" and isinstance(ref[1].decl, n.DefineDecl)):
+            return
+        decl = ref[1].decl
+        if id(decl) in seen:
+            return
+        for param, arg in zip(decl.params, call.args):
+            if self._is_cards(arg, zone=True):
+                attr = self._read_of((decl, param.name), decl.body, seen | {id(decl)})
+                if attr is not None:
+                    yield arg, attr
+
+    def _read_of(self, param: tuple[n.DefineDecl, str], body: n.Expr, seen: set[int]) -> n.Attribute | None:
+        """The first read of an attribute of the cards named by ``param`` in ``body``, if any."""
+        for node in n.walk(body):
+            if isinstance(node, n.Attribute) and self._of_param(node.obj, param):
+                ref = self.refs.get(id(node))
+                if isinstance(ref, tuple) and ref[0] in ("card_attr", "cards_attr", "card_var"):
+                    return node
+            if isinstance(node, n.Call):
+                for arg, attr in self._passed_and_read(node, seen):
+                    if self._of_param(arg, param):
+                        return attr
+        return None
+
+    def _of_param(self, e: n.Expr, param: tuple[n.DefineDecl, str]) -> bool:
+        """Whether ``e`` names cards among those of ``param`` (a definition's parameter, by its
+        name: itself, or a name that goes through its cards)."""
+        if isinstance(e, (n.Filter, n.First, n.Topmost)):
+            return self._of_param(e.iterable, param)
+        decl = self._local_decl(e)
+        if decl is param[0]:
+            return isinstance(e, n.Name) and e.id == param[1]
+        if isinstance(decl, (n.ForEach, n.Count, n.Filter, n.First, n.Topmost, n.Quantifier, n.Aggregate)):
+            return self._of_param(decl.iterable, param)
+        return False
 
     def _warning(
         self, where: n.Expr, attr: n.Attribute, card: n.Expr, place: _Place, how: str, target: n.Expr | None
@@ -227,9 +329,15 @@ class _Finder:
             message = f"this text tells every player {what}"
         elif how == "label":
             message = f"this label tells the other players {what}"
+        elif how == "condition":
+            message = f"this condition tells the player, by the actions he is offered, {what}"
         else:
             assert target is not None
-            message = f"'{self._written(target)}', which every player sees, is set from {what}"
+            who = "every player" if self._readers(target) == "all" else "its player"
+            message = f"'{self._written(target)}', which {who} sees, is set from {what}"
+        if how == "condition":
+            hint = "he cannot choose by what he does not see: test it in the action's effects, once he has chosen"
+            return Diagnostic("W406", message, where.span, hint, Severity.WARNING, source)
         hint = f"if the rules tell it, 'reveal {card_text}' first (every player is shown the card)"
         if place.zone.visibility == "owner":
             hint += "; to announce a value a player holds, make it a choice of the action"
@@ -259,10 +367,20 @@ class _Finder:
         )
         return not seen
 
-    def _is_cards(self, e: n.Expr) -> bool:
+    def _is_cards(self, e: n.Expr, zone: bool = False) -> bool:
+        """Whether ``e`` is a card or cards (or, with ``zone``, a zone's cards)."""
         t = self.types.get(id(e))
-        return t is not None and t.kind in ("card", "cards")
+        return t is not None and (t.kind in ("card", "cards") or zone and t.kind == "zone")
 
-    def _public(self, target: n.Expr) -> bool:
+    def _readers(self, target: n.Expr) -> str | None:
+        """Who reads variable ``target``: every player (``all``), the acting player
+        (``actor``), a player maybe another (``other``), or nobody (None)."""
         ref = self.refs.get(id(target))
-        return isinstance(ref, tuple) and ref[0] in ("game_var", "player_var") and ref[1].visibility == "public"
+        if not (isinstance(ref, tuple) and ref[0] in ("game_var", "player_var")):
+            return None
+        if ref[1].visibility == "public":
+            return "all"
+        if ref[1].visibility != "owner" or ref[0] != "player_var":
+            return None
+        whose = ref[2]
+        return "actor" if whose is None or isinstance(whose, n.ActingPlayer) else "other"

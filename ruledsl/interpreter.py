@@ -62,6 +62,7 @@ class GameState:
         "last_args",
         "last_actor",
         "last_shown",
+        "last_revealed",
         "truncated",
         "max_actions",
         "known",
@@ -113,6 +114,7 @@ class GameState:
         st.last_args = ()
         st.last_actor = None
         st.last_shown = None  # see _round_over
+        st.last_revealed = None  # (the history then, the cards) revealed by the last action
         st.truncated = False
         st.max_actions = game.max_actions
         st.known = None
@@ -160,6 +162,7 @@ class GameState:
         c.last_args = self.last_args
         c.last_actor = self.last_actor
         c.last_shown = self.last_shown
+        c.last_revealed = self.last_revealed
         c.truncated = self.truncated
         c.max_actions = self.max_actions
         c.known = None if self.known is None else [row[:] for row in self.known]
@@ -326,13 +329,26 @@ class GameState:
         return self._describe_now(action, viewer)
 
     def _describe_now(self, action: Action, viewer: int | None) -> str:
-        """The last action's label with each card as ``viewer`` sees it where it lies now."""
+        """The last action's label with each card as ``viewer`` sees it where it lies now, or was
+        shown it by the action ('reveal')."""
         defn = action.defn
-        if defn.label_is_static:
-            return defn.label_args(
-                self.last_args, lambda c: "a hidden card" if c is None else self.show_card(viewer, c)
-            )
-        return action.public if action.public is not None else defn.name.replace("_", " ")
+        if not defn.label_is_static:
+            return action.public if action.public is not None else defn.name.replace("_", " ")
+        revealed = self.last_revealed
+        shown = revealed[1] if revealed is not None and revealed[0] is self._hist else frozenset()
+
+        def seen(c: int) -> bool:
+            return c in shown or self.sees(viewer, c)
+
+        args = self.last_args
+        for i in defn.card_choices:
+            if action.key[i] < 0 and not seen(args[i]):
+                # Chosen by its place, and still unseen: it reads as to its chooser, unnamed,
+                # its attributes none.
+                args = (*args[:i], None, *args[i + 1 :])
+        return defn.label_args(
+            args, lambda c: "a hidden card" if c is None else self.prog.card_names[c] if seen(c) else "a hidden card"
+        )
 
     def take_log(self) -> list[str]:
         """Return and clear the lines rules wrote with 'say' (when the state keeps a log)."""
@@ -397,6 +413,9 @@ class GameState:
 
     def reveal(self, cards: Iterable[int]) -> None:
         cards = list(cards)
+        last = self.last_revealed
+        before = last[1] if last is not None and last[0] is self._hist else frozenset()
+        self.last_revealed = (self._hist, before | frozenset(cards))
         if self.known is not None:
             knowledge.revealed(self, cards)
         if self.log is not None and cards:

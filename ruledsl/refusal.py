@@ -150,8 +150,12 @@ class _Walk:
                     args[i] = value
                     progress += 1
                 for clause in by_level[level]:
+                    if not clause.is_open:
+                        # Whether it holds is not his to know, and whatever came after would
+                        # tell him that it does: nothing more is said, either way.
+                        return progress, None
                     if not clause.test(self.st, self.p, tuple(args)):
-                        return progress, self._clause_reason(clause, args) if clause.is_open else None
+                        return progress, self._clause_reason(clause, args)
                     progress += 1
             auction = self.st.auction
             if self.defn.strength is not None and auction is not None and auction[0] is not None:

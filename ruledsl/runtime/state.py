@@ -43,6 +43,7 @@ class ActionDef:
         "label",
         "label_args",
         "label_is_static",
+        "card_choices",
         "strength",
         "span",
         "game",
@@ -62,6 +63,7 @@ class ActionDef:
         label_is_static: bool,
         strength: Callable[..., Any] | None,
         span: Any,
+        card_choices: tuple[int, ...] = (),
     ) -> None:
         self.index = index
         self.name = name
@@ -72,6 +74,8 @@ class ActionDef:
         self.label = label  # (key) -> text, for labels made from the choices alone
         self.label_args = label_args  # (chosen values, show card) -> text, as someone sees it
         self.label_is_static = label_is_static
+        # Where in the key single cards are chosen: by their place there when negative.
+        self.card_choices = card_choices
         self.strength = strength
         self.span = span
         self.game: Any = None

@@ -31,6 +31,8 @@ setup:
     deal 1 from stock to each hand
 to keep(c: card):
     move c to pile
+define worth(c: card) = c.rank
+define best_of(cs: cards) = highest worth(x) for x in cs
 phase play:
     action finish:
         end game, winner player
@@ -94,6 +96,48 @@ def warnings(rules: str) -> list[tuple[str, int, int]]:
             f"this text tells every player the rank of 'c', {OWN}",
             19,
         ),
+        (  # read by a definition
+            '    action ask(c: card from hand):\n        say "{worth(c)}"\n',
+            f"this text tells every player the rank of 'c' (through 'worth(c)'), {OWN}",
+            15,
+        ),
+        (
+            '    action ask:\n        say "{best_of(hand)}"\n',
+            f"this text tells every player the rank of 'hand' (through 'best_of(hand)'), {OWN}",
+            15,
+        ),
+        (  # a card chosen by its place: the engine reads 'c.rank' as none in a label, not a definition
+            '    action draw(c: card from stock):\n        label "draw a {worth(c)}"\n',
+            "this label tells the other players the rank of 'c' (through 'worth(c)'), a card in 'stock' that "
+            "nobody sees",
+            24,
+        ),
+        (  # another player's own variable
+            "    action tell(q: player from players after player, c: card from hand):\n        set q.mine = c.rank\n",
+            f"'q.mine', which its player sees, is set from the rank of 'c', {OWN}",
+            22,
+        ),
+        (  # his own variable, of a card nobody sees
+            "    action peek:\n        set mine = (top of stock).rank\n",
+            "'mine', which its player sees, is set from the rank of 'top of stock', a card in 'stock' that nobody sees",
+            20,
+        ),
+        (  # his own variable, of a card he chose by its place
+            "    action take(c: card from (player after player).hand):\n        set mine = c.rank\n",
+            "'mine', which its player sees, is set from the rank of 'c', a card in 'hand' that only its owner sees",
+            20,
+        ),
+        (  # read by a 'let', then moved by writing it again
+            '    action peek:\n        let c = top of pile\n        move top of pile to hand\n        say "{c.rank}"\n',
+            f"this text tells every player the rank of 'c', {OWN}",
+            15,
+        ),
+        (
+            "    action peek:\n        let r = (top of pile).rank\n        move top of pile to hand\n"
+            '        say "{r}"\n',
+            f"this text tells every player the rank of 'top of pile' (through 'r'), {OWN}",
+            15,
+        ),
         (  # played, but taken back into the hand by the same action
             "    action ask(c: card from hand):\n        move c to pile\n        move c to hand\n"
             '        label "{c.rank}"\n',
@@ -136,8 +180,18 @@ def test_the_warning_says_how_to_mark_a_tell_as_the_rule() -> None:
         '    action play(c: card from hand):\n        move c to hand face up\n        say "a {c.rank}"\n',
         # A value chosen by the player: announcing it is the rule (asking for a rank in Go Fish).
         '    action ask(r: rank) when any c in hand where c.rank == r:\n        label "ask for {r}s"\n',
+        # Read from the top of a zone, then that card played face up.
+        '    action peek:\n        let c = top of stock\n        move top of stock to pile\n        say "{c.rank}"\n',
+        '    action peek:\n        let r = (top of stock).rank\n        move top of stock to pile\n        say "{r}"\n',
+        '    action peek:\n        say "{(top of stock).rank}"\n        move top of stock to pile\n',
         # Variables no other player sees.
         "    action note(c: card from hand):\n        set mine = c.rank\n        set secret = c.rank\n",
+        "    action note(c: card from hand):\n        set player.mine = c.rank\n",
+        # A card he took, by its place, into his own hand.
+        "    action take(c: card from (player after player).hand):\n        move c to hand\n"
+        "        set mine = c.rank\n",
+        # Another player's hand: its owner may be the reader.
+        "    action note(q: player from players, c: card from q.hand):\n        set q.mine = c.rank\n",
         # A card chosen by its place, unseen by the chooser: its attributes read 'none' in a label.
         '    action draw(c: card from stock):\n        label "draw a {c.rank}"\n        move c to hand\n',
         # Where the card lies is not sure: moved in one branch only, or given to a procedure.
@@ -171,3 +225,57 @@ def test_what_the_warning_flags_is_told_at_run_time(tmp_path: Path) -> None:
     assert state.describe_last(1) == f"ask for {held}s"
     assert state.take_log() == [held]
     assert state.observation(1)["variables"]["last"] == held
+
+
+def test_another_players_own_variable_tells_him_at_run_time(tmp_path: Path) -> None:
+    rules = "    action tell(c: card from hand):\n        set (player after player).mine = c.rank\n"
+    assert [w[0] for w in warnings(rules)] == [
+        f"'(player after player).mine', which its player sees, is set from the rank of 'c', {OWN}"
+    ]
+    path = tmp_path / "tell.game"
+    path.write_text(GAME.replace("RULES\n", rules), encoding="utf-8")
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=1)
+    (held,) = state.observation(0)["zones"]["hand"][0]["cards"]
+    state.apply_action(next(a for a in state.legal_actions() if str(a).startswith("tell")))
+    assert "cards" not in state.observation(1)["zones"]["hand"][0]
+    assert state.observation(1)["player_variables"]["mine"][1] == held
+
+
+@pytest.mark.parametrize(
+    ("rules", "card", "column"),
+    [
+        ("    action draw(c: card from stock) when c.rank > 3:\n        move c to hand\n", "'c'", 42),
+        (
+            '    action draw(c: card from stock):\n        require c.rank > 3, "too low"\n        move c to hand\n',
+            "'c'",
+            17,
+        ),
+        ("    action draw when (top of stock).rank > 3:\n        move top of stock to hand\n", "'top of stock'", 22),
+    ],
+)
+def test_a_condition_on_a_card_its_player_cannot_see_is_told_by_his_actions(rules: str, card: str, column: int) -> None:
+    line = RULES + (1 if "require" in rules else 0)
+    assert warnings(rules) == [
+        (
+            f"this condition tells the player, by the actions he is offered, the rank of {card}, a card in 'stock' "
+            "that nobody sees",
+            line,
+            column,
+        )
+    ]
+
+
+def test_a_condition_on_a_card_he_sees_is_his_to_know() -> None:
+    assert warnings("    action play(c: card from hand) when c.rank > 3:\n        move c to pile\n") == []
+
+
+def test_what_a_condition_on_an_unseen_card_tells_is_real(tmp_path: Path) -> None:
+    """The actions offered differ with the cards at the places he chooses among, unseen."""
+    path = tmp_path / "draw.game"
+    path.write_text(
+        GAME.replace("RULES\n", "    action draw(c: card from stock) when c.rank > 3:\n        move c to hand\n"),
+        encoding="utf-8",
+    )
+    game = ruledsl.load_game(path, players=2)
+    menus = {tuple(str(a) for a in game.new_initial_state(seed=seed).legal_actions()) for seed in range(8)}
+    assert len(menus) > 1

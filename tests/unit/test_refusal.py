@@ -126,6 +126,25 @@ class TestTheRulesWords:
         state._legal = None
         assert state.why_illegal("call") == NO_REASON
 
+    def test_what_follows_a_condition_on_a_hidden_variable_is_never_explained(self, tmp_path: Path) -> None:
+        """A reason given only when the hidden condition holds would tell that it does."""
+        path = tmp_path / "secret.game"
+        path.write_text(
+            'game "Secret"\nplayers 2\nzone deck: shared, hidden\nzone hand: per player, owner\n'
+            'var secret = 0, hidden\ndeck:\n    card "A"\nsetup:\n    move all of deck to hand\n'
+            "phase hide:\n    action hide(n: number 1 to 5):\n        set secret = n\n"
+            "        go to guess with player after player\n"
+            'phase guess:\n    action guess when secret > 3:\n        require deck is not empty, "the deck is empty"\n'
+            "        end game, winner player\n    action give_up:\n        end game, draw\n",
+            encoding="utf-8",
+        )
+        game = ruledsl.load_game(str(path))
+        for hidden in (2, 5):
+            state = game.new_initial_state(seed=1)
+            state.apply_action(state.action_from_string(f"hide {hidden}"))
+            assert state.current_player() == 1
+            assert state.why_illegal("guess") == NO_REASON
+
     def test_a_reason_that_depends_on_unseen_cards_is_withheld(self, tmp_path: Path) -> None:
         path = tmp_path / "peek.game"
         path.write_text(

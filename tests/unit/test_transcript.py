@@ -9,6 +9,7 @@ import pytest
 import ruledsl
 from ruledsl.records import build_record, replay
 from ruledsl.runtime.ops import place_values
+from tests.property.test_playthrough import assert_views_ignore_hidden_cards
 
 # Every play ends the round, and the next round gathers and deals the cards again: the
 # card just played is back in the deck (or in a hand) by the time the move is described.
@@ -184,3 +185,76 @@ def test_a_label_that_cannot_be_worked_out_is_r504_not_a_traceback(tmp_path: Pat
         str(state.legal_actions()[0])
     d = info.value.diagnostics[0]
     assert (d.code, d.line, d.message) == ("R504", 20, "this label needs a value that is none here")
+
+
+# A card taken by its place into the taker's hand: nobody but him sees it, ever.
+TAKE_HOME = TAKE.replace("move c to pile", "LABEL\n        move c to hand")
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        'label "take {c} of {c.value}"',
+        'label "take {c} of {c.value} from {size of (player after player).hand}"',  # read with the state
+        'label "take {c} of {c.value} ({if c.value > 3 then 1 else 2} from {size of deck})"',
+    ],
+    ids=["from the choices", "with the state", "an if on it"],
+)
+def test_a_card_chosen_by_its_place_reads_unseen_in_every_label(tmp_path: Path, label: str) -> None:
+    """Neither its chooser, before choosing, nor the others, after, read what the card is."""
+    path = tmp_path / "take.game"
+    path.write_text(TAKE_HOME.replace("LABEL", label), encoding="utf-8")
+    game = ruledsl.load_game(path, players=2)
+    for seed in range(4):
+        state = game.new_initial_state(seed=seed, log=True)  # a log: the others' label is written
+        menu = [str(a) for a in state.legal_actions()]
+        assert all(" of none" in m and "(1 " not in m for m in menu), menu
+        assert_views_ignore_hidden_cards(state, seed)
+        state.apply_action(state.legal_actions()[0])
+        for viewer in (1, None):
+            told = state.describe_last(viewer)
+            assert " of none" in told and "(1 " not in told, told
+            assert "take a hidden card" in told or "take hidden card" in told
+
+
+def test_a_card_chosen_by_its_place_is_read_once_its_chooser_sees_it(tmp_path: Path) -> None:
+    """Cards face up and face down in one zone: those face up are chosen by what they are."""
+    rules = TAKE.replace("zone pile: shared, public", "zone pile: shared, public\nzone table: shared, public").replace(
+        "deal 3 from deck to each hand",
+        "move top of deck to table face up\n    move top 2 of deck to table face down",
+    )
+    rules = rules.replace("(player after player).hand)", "table)").replace(
+        "move c to pile", 'label "take {c.value} ({size of deck})"\n        move c to pile'
+    )
+    rules = rules.replace("if (player after player).hand is empty", "if table is empty")
+    path = tmp_path / "table.game"
+    path.write_text(rules, encoding="utf-8")
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=0)
+    (up,) = [c for c in state.observation(0)["zones"]["table"]["cards"] if c is not None]
+    assert sorted(str(a) for a in state.legal_actions()) == [f"take {up} (3)", "take none (3)", "take none (3)"]
+
+
+def test_a_card_revealed_by_the_action_is_named_to_everybody(tmp_path: Path) -> None:
+    """'reveal c' shows every player the card: the label names it to them too."""
+    path = tmp_path / "show.game"
+    path.write_text(TAKE_HOME.replace("LABEL", 'label "take {c}, a {c.value}"\n        reveal c'), encoding="utf-8")
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=0, log=True)
+    state.apply_action(state.legal_actions()[0])
+    (line,) = state.take_log()
+    taken = line.removeprefix("revealed: ")
+    assert state.describe_last(0) == "take hidden card 1, a none"  # as he was offered it, before
+    assert state.describe_last(1) == state.describe_last(None) == f"take {taken}, a {taken}"
+    assert state.clone().describe_last(1) == f"take {taken}, a {taken}"
+
+
+def test_a_card_revealed_once_is_not_named_again_by_the_next_action(tmp_path: Path) -> None:
+    path = tmp_path / "show.game"
+    rules = TWO_ROUNDS.replace('label "play {c}"\n        move c to pile\n        end round', 'label "show {c}"')
+    rules = rules.replace("phase play:\n", "phase play:\n    action tell(c: card from hand):\n        reveal c\n")
+    path.write_text(rules, encoding="utf-8")
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=0)
+    tell = state.legal_actions()[0]
+    state.apply_action(tell)
+    assert "hidden" not in state.describe_last(1)
+    state.apply_action(next(a for a in state.legal_actions() if a.name == "play"))
+    assert state.describe_last(0) == "show a hidden card"
