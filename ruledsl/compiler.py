@@ -22,6 +22,7 @@ from attrs import define, field, frozen
 from ruledsl import nodes as n
 from ruledsl.checker import CheckedGame
 from ruledsl.errors import Diagnostic, OptionError, RuleRuntimeError
+from ruledsl.probes import LineProbes, compile_with_probes
 from ruledsl.runtime import ops
 from ruledsl.runtime.state import (
     AGAIN,
@@ -159,6 +160,8 @@ class Program:
     filename: str
     source_code: str
     intern: dict[tuple[Any, ...], Action] = field(factory=dict)
+    #: Switches the probes of a program compiled with them (``compile_game(probes=True)``), else None.
+    probes: LineProbes | None = None
     #: Compiles the ActionChecks of every action (see ruledsl.refusal); None once done.
     checks: Callable[[], None] | None = None
 
@@ -404,8 +407,9 @@ class _Indent:
 
 
 class _Compiler:
-    def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any]) -> None:
+    def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> None:
         self.c = checked
+        self.probes = probes  # compile the program's functions with line probes (ruledsl.probes)
         self.sy = checked.symbols
         self.players = players
         self.options = options
@@ -2136,7 +2140,7 @@ class _Compiler:
         self.compile_label()
         return self._link(ranking)
 
-    def _run_source(self, namespace: dict[str, Any], filename: str) -> None:
+    def _run_source(self, namespace: dict[str, Any], filename: str, probes: bool = False) -> None:
         """Run the source written so far in ``namespace``, which gets the ops and constants first."""
         namespace["__builtins__"] = _SAFE_BUILTINS
         for name in dir(ops):
@@ -2153,8 +2157,9 @@ class _Compiler:
             SHOW_NAME=lambda c: names[c] if type(c) is int else unseen(c),
         )
         source_code = "\n".join(self.em.lines) + "\n"
+        code = compile_with_probes(source_code, filename) if probes else compile(source_code, filename, "exec")
         # The generated source names only identifiers this compiler made up; see the module docstring.
-        exec(compile(source_code, filename, "exec"), namespace)  # noqa: S102
+        exec(code, namespace)  # noqa: S102
 
     def _link(self, ranking: str) -> Program:
         source_code = "\n".join(self.em.lines) + "\n"
@@ -2187,7 +2192,8 @@ class _Compiler:
         namespace.update(
             LABEL_FAILED=label_failed, Action=Action, INTERN=intern, GameOver=GameOver, RoundOver=RoundOver
         )
-        self._run_source(namespace, filename)
+        probes = LineProbes(namespace) if self.probes else None
+        self._run_source(namespace, filename, self.probes)
 
         defs: list[ActionDef] = []
         for info in self.action_defs:
@@ -2275,6 +2281,7 @@ class _Compiler:
             filename=filename,
             source_code=source_code,
             intern=program_intern,
+            probes=probes,
         )
         for d in defs:
             d.game = program
@@ -2582,10 +2589,13 @@ def _compile_checks(
         defn.checks = comp._action_checks(info["item"], info, namespace)
 
 
-def compile_game(checked: CheckedGame, players: int, options: dict[str, Any]) -> Program:
-    """Compile a checked game for a player count and option values (already validated)."""
+def compile_game(checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> Program:
+    """Compile a checked game for a player count and option values (already validated).
+
+    With ``probes``, its functions tell which of their lines run (see ``Program.probes``).
+    """
     try:
-        return _Compiler(checked, players, options).compile()
+        return _Compiler(checked, players, options, probes).compile()
     except _LoadError as exc:
         raise load_error(checked, exc) from None
 

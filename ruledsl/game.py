@@ -350,8 +350,14 @@ def load_checked(
     options: dict[str, Any] | None = None,
     max_actions: int = DEFAULT_MAX_ACTIONS,
     file: Path | None = None,
+    *,
+    probes: bool = False,
 ) -> Game:
-    """Compile a checked game for a player count and options."""
+    """Compile a checked game for a player count and options.
+
+    With ``probes``, the program tells which of its lines run (``Program.probes``): what
+    ``check --simulate`` measures; a program of its own, a little slower to play.
+    """
     low, high = players_range(checked)
     if players is None:
         players = low
@@ -368,10 +374,12 @@ def load_checked(
             ]
         )
     values = option_values(checked, players, _coerce_options(checked, dict(options or {})))
-    program = _compile_cached(checked, players, tuple(sorted(values.items(), key=lambda kv: kv[0])))
+    program = _compile_cached(checked, players, tuple(sorted(values.items(), key=lambda kv: kv[0])), probes)
     return Game(checked, program, max_actions, file)
 
 
 @functools.lru_cache(maxsize=64)
-def _compile_cached(checked: CheckedGame, players: int, options: tuple[tuple[str, Any], ...]) -> Program:
-    return compile_game(checked, players, dict(options))
+def _compile_cached(
+    checked: CheckedGame, players: int, options: tuple[tuple[str, Any], ...], probes: bool = False
+) -> Program:
+    return compile_game(checked, players, dict(options), probes)
