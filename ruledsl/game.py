@@ -14,7 +14,7 @@ from ruledsl.checker import PLAYERS_HINT, CheckedGame, check, players_message, v
 from ruledsl.compiler import Program, _Load, _LoadError, compile_game, load_error, option_values
 from ruledsl.errors import CheckError, Diagnostic, OptionError, SourceError
 from ruledsl.interpreter import GameState
-from ruledsl.parser import MAX_SOURCE_BYTES, parse_source
+from ruledsl.parser import MAX_SOURCE_BYTES, gc_paused, parse_source
 from ruledsl.render import did_you_mean
 from ruledsl.resources import named_games
 from ruledsl.source import Source
@@ -184,7 +184,8 @@ def _file_diagnostic(path: str, code: str, message: str, hint: str | None) -> Di
 @functools.lru_cache(maxsize=32)
 def _checked_cached(path: str, digest: str, text: str) -> CheckedGame:
     source = Source(path, text)
-    return check(parse_source(source), source)
+    with gc_paused():
+        return check(parse_source(source), source)
 
 
 def check_source(source: Source) -> CheckedGame:
@@ -382,4 +383,5 @@ def load_checked(
 def _compile_cached(
     checked: CheckedGame, players: int, options: tuple[tuple[str, Any], ...], probes: bool = False
 ) -> Program:
-    return compile_game(checked, players, dict(options), probes)
+    with gc_paused():  # it makes many objects and few cycles, like parsing
+        return compile_game(checked, players, dict(options), probes)
