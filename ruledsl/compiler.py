@@ -428,6 +428,7 @@ class _Compiler:
         # In a label made from an action's key, a card chosen by its place is None.
         self._label_mode = False
         self._inline_depth = 0
+        self._define_nodes: dict[int, list[n.Node]] = {}  # the nodes of each definition's body, by id(decl)
         self._listing = False  # compiling a function that lists legal actions
         self.listing_calls_defines = False  # ... and it calls a definition (which memoises)
         self._loop_rest: str | None = None  # the iterator of the 'for each' a 'stop' leaves, if that is the loop
@@ -728,7 +729,9 @@ class _Compiler:
         decl = d.decl
         if not isinstance(decl, n.DefineDecl) or self._inline_depth >= _MAX_INLINE_DEPTH:
             return None
-        body_nodes = list(n.walk(decl.body))
+        body_nodes = self._define_nodes.get(id(decl))
+        if body_nodes is None:  # walked once per definition, not at each call
+            body_nodes = self._define_nodes[id(decl)] = list(n.walk(decl.body))
         if len(body_nodes) > _MAX_INLINE_NODES:
             return None
         if not d.params and any(isinstance(x, _LOOPING) for x in body_nodes):
@@ -1436,16 +1439,23 @@ class _Compiler:
             if all(t.kind not in ("cards", "players", "set", "range", "tuple") for _, t in d.params):
                 # While legal actions are listed the state cannot change: compute each
                 # definition once per arguments (st.memo is None at all other times).
+                # The body is written once: inlined definitions make it long, and a large
+                # rule file's load time is mostly Python compiling the generated source.
                 key = "(" + ", ".join([str(d.index), "p", *params[2:]]) + ",)"
                 self.em.line("m_ = st.memo")
                 self.em.line("if m_ is not None:")
                 with self.em.block():
                     self.em.line(f"r_ = m_.get({key}, MISS)")
-                    self.em.line("if r_ is MISS:")
+                    self.em.line("if r_ is not MISS:")
                     with self.em.block():
-                        self.em.line(f"r_ = m_[{key}] = {body}")
-                    self.em.line("return r_")
-            self.em.line(f"return {body}")
+                        self.em.line("return r_")
+                self.em.line(f"r_ = {body}")
+                self.em.line("if m_ is not None:")
+                with self.em.block():
+                    self.em.line(f"m_[{key}] = r_")
+                self.em.line("return r_")
+            else:
+                self.em.line(f"return {body}")
             self.end_function(block)
 
     def compile_procedures(self) -> None:
@@ -2116,12 +2126,7 @@ class _Compiler:
                         )
                     ]
                 )
-        self.uses_faces = any(
-            isinstance(s, n.TurnFace)
-            or (isinstance(s, n.Move) and s.facing is not None)
-            or (isinstance(s, n.Deal) and s.facing is not None)
-            for s in _all_stmts(self.c.file)
-        )
+        self.uses_faces = _uses_faces(self.c)
         for t in self.c.triggers:
             zone = self.c.refs.get(id(t))
             if zone is not None:
@@ -2496,8 +2501,15 @@ def _names_used(e: n.Expr) -> set[str]:
     return {x.id for x in n.walk(e) if isinstance(x, n.Name)}
 
 
-def _all_stmts(file: n.GameFile) -> Iterator[n.Node]:
-    return n.walk(file)
+@functools.lru_cache(maxsize=16)
+def _uses_faces(checked: CheckedGame) -> bool:
+    """Whether any rule turns cards face up or down; asked once per game, not once per player count."""
+    return any(
+        isinstance(s, n.TurnFace)
+        or (isinstance(s, n.Move) and s.facing is not None)
+        or (isinstance(s, n.Deal) and s.facing is not None)
+        for s in n.walk(checked.file)
+    )
 
 
 def _texts_in(e: n.Expr) -> Iterator[n.Text]:
