@@ -420,7 +420,7 @@ def validate_checked(
     )
 
 
-def deal_diagnostics(checked: CheckedGame) -> tuple[Diagnostic, ...]:
+def deal_diagnostics(checked: CheckedGame, *, probes: bool = False) -> tuple[Diagnostic, ...]:
     """Find the deals of the setup larger than the deck at some allowed player count (E408), without playing.
 
     What plain ``ruledsl check`` adds to the checker: the game is loaded (compiled, not
@@ -428,6 +428,9 @@ def deal_diagnostics(checked: CheckedGame) -> tuple[Diagnostic, ...]:
     it. A game that no count can load is an error (``unloadable_error``); a count that cannot
     be loaded while others can is left to ``check --simulate`` (W414), and a player range
     that cannot be worked out to whatever loads the game.
+
+    With ``probes``, each game is compiled as ``validate`` plays it, so that a
+    ``check --simulate`` that follows finds it compiled (a large file takes seconds).
     """
     try:
         low, high = players_range(checked)
@@ -437,7 +440,7 @@ def deal_diagnostics(checked: CheckedGame) -> tuple[Diagnostic, ...]:
     failed: list[tuple[int, Diagnostic]] = []
     for p in range(low, high + 1):  # at most MAX_PLAYERS counts
         try:
-            loaded[p] = load_checked(checked, p)
+            loaded[p] = load_checked(checked, p, probes=probes)
         except RuleDslError as exc:
             failed.append((p, exc.diagnostics[0]))
     if not loaded and failed:
