@@ -132,7 +132,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         try:
             checked = check_file(name)
             # Deals larger than the deck are found by loading the game at each player count, not playing.
-            deals = deal_diagnostics(checked)
+            deals = deal_diagnostics(checked, probes=simulate)
             diagnostics: Sequence[Diagnostic] = sort_diagnostics([*checked.warnings, *deals])
             if simulate:
                 with _Progress(checked.source.path) as bar:

@@ -22,6 +22,7 @@ from attrs import define, field, frozen
 from ruledsl import nodes as n
 from ruledsl.checker import CheckedGame
 from ruledsl.errors import Diagnostic, OptionError, RuleRuntimeError
+from ruledsl.probes import LineProbes, compile_with_probes
 from ruledsl.runtime import ops
 from ruledsl.runtime.state import (
     AGAIN,
@@ -159,6 +160,8 @@ class Program:
     filename: str
     source_code: str
     intern: dict[tuple[Any, ...], Action] = field(factory=dict)
+    #: Switches the probes of a program compiled with them (``compile_game(probes=True)``), else None.
+    probes: LineProbes | None = None
     #: Compiles the ActionChecks of every action (see ruledsl.refusal); None once done.
     checks: Callable[[], None] | None = None
 
@@ -404,8 +407,9 @@ class _Indent:
 
 
 class _Compiler:
-    def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any]) -> None:
+    def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> None:
         self.c = checked
+        self.probes = probes  # compile the program's functions with line probes (ruledsl.probes)
         self.sy = checked.symbols
         self.players = players
         self.options = options
@@ -424,6 +428,7 @@ class _Compiler:
         # In a label made from an action's key, a card chosen by its place is None.
         self._label_mode = False
         self._inline_depth = 0
+        self._define_nodes: dict[int, list[n.Node]] = {}  # the nodes of each definition's body, by id(decl)
         self._listing = False  # compiling a function that lists legal actions
         self.listing_calls_defines = False  # ... and it calls a definition (which memoises)
         self._loop_rest: str | None = None  # the iterator of the 'for each' a 'stop' leaves, if that is the loop
@@ -724,7 +729,9 @@ class _Compiler:
         decl = d.decl
         if not isinstance(decl, n.DefineDecl) or self._inline_depth >= _MAX_INLINE_DEPTH:
             return None
-        body_nodes = list(n.walk(decl.body))
+        body_nodes = self._define_nodes.get(id(decl))
+        if body_nodes is None:  # walked once per definition, not at each call
+            body_nodes = self._define_nodes[id(decl)] = list(n.walk(decl.body))
         if len(body_nodes) > _MAX_INLINE_NODES:
             return None
         if not d.params and any(isinstance(x, _LOOPING) for x in body_nodes):
@@ -1432,16 +1439,23 @@ class _Compiler:
             if all(t.kind not in ("cards", "players", "set", "range", "tuple") for _, t in d.params):
                 # While legal actions are listed the state cannot change: compute each
                 # definition once per arguments (st.memo is None at all other times).
+                # The body is written once: inlined definitions make it long, and a large
+                # rule file's load time is mostly Python compiling the generated source.
                 key = "(" + ", ".join([str(d.index), "p", *params[2:]]) + ",)"
                 self.em.line("m_ = st.memo")
                 self.em.line("if m_ is not None:")
                 with self.em.block():
                     self.em.line(f"r_ = m_.get({key}, MISS)")
-                    self.em.line("if r_ is MISS:")
+                    self.em.line("if r_ is not MISS:")
                     with self.em.block():
-                        self.em.line(f"r_ = m_[{key}] = {body}")
-                    self.em.line("return r_")
-            self.em.line(f"return {body}")
+                        self.em.line("return r_")
+                self.em.line(f"r_ = {body}")
+                self.em.line("if m_ is not None:")
+                with self.em.block():
+                    self.em.line(f"m_[{key}] = r_")
+                self.em.line("return r_")
+            else:
+                self.em.line(f"return {body}")
             self.end_function(block)
 
     def compile_procedures(self) -> None:
@@ -2141,12 +2155,7 @@ class _Compiler:
                         )
                     ]
                 )
-        self.uses_faces = any(
-            isinstance(s, n.TurnFace)
-            or (isinstance(s, n.Move) and s.facing is not None)
-            or (isinstance(s, n.Deal) and s.facing is not None)
-            for s in _all_stmts(self.c.file)
-        )
+        self.uses_faces = _uses_faces(self.c)
         for t in self.c.triggers:
             zone = self.c.refs.get(id(t))
             if zone is not None:
@@ -2165,7 +2174,7 @@ class _Compiler:
         self.compile_label()
         return self._link(ranking)
 
-    def _run_source(self, namespace: dict[str, Any], filename: str) -> None:
+    def _run_source(self, namespace: dict[str, Any], filename: str, probes: bool = False) -> None:
         """Run the source written so far in ``namespace``, which gets the ops and constants first."""
         namespace["__builtins__"] = _SAFE_BUILTINS
         for name in dir(ops):
@@ -2182,8 +2191,9 @@ class _Compiler:
             SHOW_NAME=lambda c: names[c] if type(c) is int else unseen(c),
         )
         source_code = "\n".join(self.em.lines) + "\n"
+        code = compile_with_probes(source_code, filename) if probes else compile(source_code, filename, "exec")
         # The generated source names only identifiers this compiler made up; see the module docstring.
-        exec(compile(source_code, filename, "exec"), namespace)  # noqa: S102
+        exec(code, namespace)  # noqa: S102
 
     def _link(self, ranking: str) -> Program:
         source_code = "\n".join(self.em.lines) + "\n"
@@ -2216,7 +2226,8 @@ class _Compiler:
         namespace.update(
             LABEL_FAILED=label_failed, Action=Action, INTERN=intern, GameOver=GameOver, RoundOver=RoundOver
         )
-        self._run_source(namespace, filename)
+        probes = LineProbes(namespace) if self.probes else None
+        self._run_source(namespace, filename, self.probes)
 
         defs: list[ActionDef] = []
         for info in self.action_defs:
@@ -2309,6 +2320,7 @@ class _Compiler:
             filename=filename,
             source_code=source_code,
             intern=program_intern,
+            probes=probes,
         )
         for d in defs:
             d.game = program
@@ -2523,8 +2535,15 @@ def _names_used(e: n.Expr) -> set[str]:
     return {x.id for x in n.walk(e) if isinstance(x, n.Name)}
 
 
-def _all_stmts(file: n.GameFile) -> Iterator[n.Node]:
-    return n.walk(file)
+@functools.lru_cache(maxsize=16)
+def _uses_faces(checked: CheckedGame) -> bool:
+    """Whether any rule turns cards face up or down; asked once per game, not once per player count."""
+    return any(
+        isinstance(s, n.TurnFace)
+        or (isinstance(s, n.Move) and s.facing is not None)
+        or (isinstance(s, n.Deal) and s.facing is not None)
+        for s in n.walk(checked.file)
+    )
 
 
 def _texts_in(e: n.Expr) -> Iterator[n.Text]:
@@ -2616,10 +2635,13 @@ def _compile_checks(
         defn.checks = comp._action_checks(info["item"], info, namespace)
 
 
-def compile_game(checked: CheckedGame, players: int, options: dict[str, Any]) -> Program:
-    """Compile a checked game for a player count and option values (already validated)."""
+def compile_game(checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> Program:
+    """Compile a checked game for a player count and option values (already validated).
+
+    With ``probes``, its functions tell which of their lines run (see ``Program.probes``).
+    """
     try:
-        return _Compiler(checked, players, options).compile()
+        return _Compiler(checked, players, options, probes).compile()
     except _LoadError as exc:
         raise load_error(checked, exc) from None
 

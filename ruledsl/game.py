@@ -14,7 +14,7 @@ from ruledsl.checker import PLAYERS_HINT, CheckedGame, check, players_message, v
 from ruledsl.compiler import Program, _Load, _LoadError, compile_game, load_error, option_values
 from ruledsl.errors import CheckError, Diagnostic, OptionError, SourceError
 from ruledsl.interpreter import GameState
-from ruledsl.parser import MAX_SOURCE_BYTES, parse_source
+from ruledsl.parser import MAX_SOURCE_BYTES, gc_paused, parse_source
 from ruledsl.render import did_you_mean
 from ruledsl.resources import named_games
 from ruledsl.source import Source
@@ -184,7 +184,8 @@ def _file_diagnostic(path: str, code: str, message: str, hint: str | None) -> Di
 @functools.lru_cache(maxsize=32)
 def _checked_cached(path: str, digest: str, text: str) -> CheckedGame:
     source = Source(path, text)
-    return check(parse_source(source), source)
+    with gc_paused():
+        return check(parse_source(source), source)
 
 
 def check_source(source: Source) -> CheckedGame:
@@ -350,8 +351,14 @@ def load_checked(
     options: dict[str, Any] | None = None,
     max_actions: int = DEFAULT_MAX_ACTIONS,
     file: Path | None = None,
+    *,
+    probes: bool = False,
 ) -> Game:
-    """Compile a checked game for a player count and options."""
+    """Compile a checked game for a player count and options.
+
+    With ``probes``, the program tells which of its lines run (``Program.probes``): what
+    ``check --simulate`` measures; a program of its own, a little slower to play.
+    """
     low, high = players_range(checked)
     if players is None:
         players = low
@@ -368,10 +375,13 @@ def load_checked(
             ]
         )
     values = option_values(checked, players, _coerce_options(checked, dict(options or {})))
-    program = _compile_cached(checked, players, tuple(sorted(values.items(), key=lambda kv: kv[0])))
+    program = _compile_cached(checked, players, tuple(sorted(values.items(), key=lambda kv: kv[0])), probes)
     return Game(checked, program, max_actions, file)
 
 
 @functools.lru_cache(maxsize=64)
-def _compile_cached(checked: CheckedGame, players: int, options: tuple[tuple[str, Any], ...]) -> Program:
-    return compile_game(checked, players, dict(options))
+def _compile_cached(
+    checked: CheckedGame, players: int, options: tuple[tuple[str, Any], ...], probes: bool = False
+) -> Program:
+    with gc_paused():  # it makes many objects and few cycles, like parsing
+        return compile_game(checked, players, dict(options), probes)

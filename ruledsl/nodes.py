@@ -9,6 +9,7 @@ parses back into that class.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import attrs
@@ -25,10 +26,14 @@ class Node:
 
     def children(self) -> Iterator[Node]:
         """Yield the nodes directly below this one, in source order."""
-        for a in attrs.fields(type(self)):
-            if a.name == "span":
-                continue
-            yield from _nodes_in(getattr(self, a.name))
+        for name in _child_fields(type(self)):
+            yield from _nodes_in(getattr(self, name))
+
+
+@functools.cache
+def _child_fields(cls: type[Node]) -> tuple[str, ...]:
+    """The fields of a node class that may hold nodes (all but the span), in order; asked once per class."""
+    return tuple(a.name for a in attrs.fields(cls) if a.name != "span")
 
 
 def walk(node: Node) -> Iterator[Node]:

@@ -16,10 +16,11 @@ another choice, a number option at its low and high ends), and reports:
   option values never tried (W412).
 
 "Never ran" is measured by line coverage of the code the compiler generates: while an
-action is applied (and while a game is set up) ``sys.settrace`` records the generated
-lines that run, and ``Program.line_spans`` maps them back to the rule file. Listing the
-legal actions is not traced (it is most of the time spent, and what is legal is seen
-directly in the lists); so only effects count as having run, never conditions.
+action is applied (and while a game is set up) the probes of a program compiled with them
+(``ruledsl.probes``) record the generated lines that run, and ``Program.line_spans`` maps
+them back to the rule file. What runs while the legal actions are listed is not recorded
+(what is legal is seen directly in the lists); so only effects count as having run,
+never conditions.
 
 Nothing here prints; the command line turns a ``Report`` into diagnostics
 (``Report.to_diagnostics``) or JSON (``Report.to_json``).
@@ -30,11 +31,9 @@ from __future__ import annotations
 import bisect
 import random
 import re
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from types import CodeType, FrameType
 from typing import Any
 
 from attrs import field, frozen
@@ -382,7 +381,7 @@ def validate_checked(
     loaded: dict[int, Game] = {}
     if players is not None or options:
         given = dict(options or {})
-        game = load_checked(checked, players, given, max_actions)
+        game = load_checked(checked, players, given, max_actions, probes=True)
         loaded[game.players] = game
         plan = [(Config(game.players, tuple((name, game.program.options[name]) for name in given)), game)]
         unused_options: list[Unused] = []
@@ -393,7 +392,7 @@ def validate_checked(
                 skipped.append(Skipped(f"{p} players", f"more than {max_configs} configurations"))
                 continue
             try:
-                loaded[p] = load_checked(checked, p, None, max_actions)
+                loaded[p] = load_checked(checked, p, None, max_actions, probes=True)
             except RuleDslError as exc:
                 unplayable.append(Unplayable(p, exc.diagnostics[0]))
         plan, unused_options = _plan(checked, loaded, max_configs, max_actions, skipped)
@@ -421,7 +420,7 @@ def validate_checked(
     )
 
 
-def deal_diagnostics(checked: CheckedGame) -> tuple[Diagnostic, ...]:
+def deal_diagnostics(checked: CheckedGame, *, probes: bool = False) -> tuple[Diagnostic, ...]:
     """Find the deals of the setup larger than the deck at some allowed player count (E408), without playing.
 
     What plain ``ruledsl check`` adds to the checker: the game is loaded (compiled, not
@@ -429,6 +428,9 @@ def deal_diagnostics(checked: CheckedGame) -> tuple[Diagnostic, ...]:
     it. A game that no count can load is an error (``unloadable_error``); a count that cannot
     be loaded while others can is left to ``check --simulate`` (W414), and a player range
     that cannot be worked out to whatever loads the game.
+
+    With ``probes``, each game is compiled as ``validate`` plays it, so that a
+    ``check --simulate`` that follows finds it compiled (a large file takes seconds).
     """
     try:
         low, high = players_range(checked)
@@ -438,7 +440,7 @@ def deal_diagnostics(checked: CheckedGame) -> tuple[Diagnostic, ...]:
     failed: list[tuple[int, Diagnostic]] = []
     for p in range(low, high + 1):  # at most MAX_PLAYERS counts
         try:
-            loaded[p] = load_checked(checked, p)
+            loaded[p] = load_checked(checked, p, probes=probes)
         except RuleDslError as exc:
             failed.append((p, exc.diagnostics[0]))
     if not loaded and failed:
@@ -509,7 +511,7 @@ def _plan(
             for k in range(len(counts)):
                 p = counts[(turn + k) % len(counts)]
                 try:
-                    game = load_checked(checked, p, {decl.name: value}, max_actions)
+                    game = load_checked(checked, p, {decl.name: value}, max_actions, probes=True)
                 except RuleDslError as exc:
                     first_error = first_error or exc
                     continue
@@ -613,41 +615,6 @@ def _deal_groups(checked: CheckedGame) -> Iterator[list[n.Deal]]:
 # ============================================================================ playing
 
 
-class _Coverage:
-    """Record the lines of one program's generated code that run (``sys.settrace``).
-
-    Only frames of the generated code (``co_filename == program.filename``) get a local
-    trace function; a code object whose lines have all been seen is not traced again.
-    """
-
-    def __init__(self, filename: str) -> None:
-        self.filename = filename
-        self.lines: set[int] = set()
-        self._todo: dict[CodeType, set[int]] = {}
-
-    def hook(self, frame: FrameType, event: str, arg: Any) -> Any:
-        code = frame.f_code
-        if code.co_filename != self.filename:
-            return None
-        todo = self._todo.get(code)
-        if todo is None:
-            todo = self._todo[code] = {line for _, _, line in code.co_lines() if line is not None}
-            todo.discard(code.co_firstlineno)
-        if not todo:
-            return None
-        lines = self.lines
-
-        def local(frame: FrameType, event: str, arg: Any) -> Any:
-            if event == "line":
-                line = frame.f_lineno
-                if line in todo:
-                    todo.discard(line)
-                    lines.add(line)
-            return local
-
-        return local
-
-
 class _Play:
     """Play random games, gathering failures, stuck states and what ran."""
 
@@ -678,37 +645,38 @@ class _Play:
         if id(program) not in self._programs:
             self._programs.add(id(program))
             self.judged |= _rule_spans(program)
-        coverage = _Coverage(program.filename)
+        lines: set[int] = set()  # the generated lines that ran
         counts = {"ended": 0, "truncated": 0, "stuck": 0, "failed": 0, "actions": 0}
         for k in range(self.games):
-            outcome, actions = self._one(config, game, self.seed + k, coverage)
+            outcome, actions = self._one(config, game, self.seed + k, lines)
             counts[outcome] += 1
             counts["actions"] += actions
             self.played += 1
             self.done += 1
             if self.progress is not None:
                 self.progress(self.done, self.total)
-        for line in coverage.lines:
+        for line in lines:
             span = program.span_of_line(line)
             if span is not None and span.start.line:
                 self.ran.add(_key(span))
         return ConfigResult(config, self.games, seconds=time.perf_counter() - start, **counts)
 
-    def _one(self, config: Config, game: Game, seed: int, coverage: _Coverage) -> tuple[str, int]:
+    def _one(self, config: Config, game: Game, seed: int, lines: set[int]) -> tuple[str, int]:
         """Play one game; return how it ended ("ended", "truncated", "stuck" or "failed") and its length."""
         # One generator per seat, seeded as the random agent of that seat is, so that the
         # game a hint names is the one `ruledsl play --seed S --seats random,...` shows.
         rngs = [random.Random(agent_seed(seed, seat)) for seat in range(game.players)]
         actions = 0
-        previous = sys.gettrace()
+        probes = game.program.probes
+        assert probes is not None, "the game is loaded with probes=True"
         state: GameState | None = None
         alike_here: set[tuple[str, ...]] = set()  # what read alike in this game, counted once
         try:
-            sys.settrace(coverage.hook)
+            probes.record(lines)
             try:
                 state = game.new_initial_state(seed=seed)
             finally:
-                sys.settrace(previous)
+                probes.stop()
             while not state.is_terminal():
                 legal = state.legal_actions()
                 if not legal:
@@ -727,11 +695,11 @@ class _Play:
                     if action.defn.span is not None:
                         self.chosen.add(_key(action.defn.span))
                 # The legal actions are kept by the state, so applying does not list them again.
-                sys.settrace(coverage.hook)
+                probes.record(lines)
                 try:
                     state.apply_action(action)
                 finally:
-                    sys.settrace(previous)
+                    probes.stop()
                 actions += 1
         except RuleRuntimeError as exc:
             self._failed(config, exc, seed, actions)

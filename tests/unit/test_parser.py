@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ruledsl import nodes as n
+from ruledsl import parser as parser_module
 from ruledsl.errors import CheckError, Diagnostic, ParseError, RuleDslError
 from ruledsl.parser import MAX_DEPTH, MAX_SOURCE_BYTES, parse, parse_expr
 from ruledsl.source import Pos, Span
@@ -1421,3 +1424,25 @@ class TestSyntaxErrors:
     def test_file_without_final_newline(self) -> None:
         assert parse(HEADER + "setup:\n    shuffle deck").decls == (n.SetupDecl(body=(n.Shuffle(zone=DECK),)),)
         assert parse('game "g"').decls == ()
+
+
+def test_parsing_pauses_the_cycle_collector_and_restores_it() -> None:
+    seen: list[bool] = []
+    real = parser_module._parse_tree
+
+    def spy(*args: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(parser_module, "_parse_tree", spy)
+        assert gc.isenabled()
+        parse('game "T"\n')
+        assert gc.isenabled()
+        gc.disable()  # whoever disabled it finds it disabled
+        try:
+            parse('game "T"\n')
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+    assert seen == [False, False]

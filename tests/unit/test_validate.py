@@ -11,11 +11,12 @@ import pytest
 
 import ruledsl
 from ruledsl import cli
+from ruledsl import game as game_module
 from ruledsl.errors import CheckError, Severity
 from ruledsl.game import check_file
 from ruledsl.resources import games_dir
 from ruledsl.simulate import play_game
-from ruledsl.validate import Config, Report, deal_diagnostics, validate
+from ruledsl.validate import Config, Report, deal_diagnostics, validate, validate_checked
 
 # Line numbers matter: the tests below name them. Every game adds its rules after line 9.
 HEAD = """\
@@ -523,6 +524,17 @@ def test_check_prints_a_game_no_count_can_load_once_and_fails(write: Any, capsys
         err = capsys.readouterr().err
         assert err.count("error[E604]") == 1
         assert "t.game: 1 error" in err
+
+
+def test_check_simulate_compiles_each_player_count_once(write: Any) -> None:
+    # Plain check loads every count to find deals too large; --simulate then plays those
+    # same games: a large rule file took seconds per count to compile twice.
+    checked = check_file(write(crazy_eights_dealing(10)))
+    compiled = game_module._compile_cached.cache_info().misses
+    deal_diagnostics(checked, probes=True)
+    assert game_module._compile_cached.cache_info().misses == compiled + 4  # 2 to 5 players
+    validate_checked(checked, games=1)
+    assert game_module._compile_cached.cache_info().misses == compiled + 4  # no options: nothing more
 
 
 @pytest.mark.parametrize("name", sorted(ruledsl.bundled_games()))
