@@ -328,8 +328,39 @@ class _Piece:
     anchor: int
 
 
-def _is_breakable(e: n.Expr) -> bool:
+def _is_chain(e: n.Expr) -> bool:
+    """Whether ``e`` is broken before each ``and``/``or``/``else`` once broken at all, even where it would fit."""
     return isinstance(e, (n.BoolOp, n.IfExpr))
+
+
+def _is_breakable(e: n.Expr) -> bool:
+    if isinstance(e, n.Not):
+        return _is_breakable(e.operand)
+    return (
+        isinstance(e, (n.BoolOp, n.IfExpr, n.Compare))
+        or _condition(e) is not None
+        or (isinstance(e, n.Arith) and e.op in ("+", "-"))
+    )
+
+
+def _condition(e: n.Expr) -> n.Expr | None:
+    """The condition a binder ends with (``where ...``, ``satisfies ...``), if it has one."""
+    if isinstance(e, n.Quantifier):
+        return e.cond
+    if isinstance(e, (n.Count, n.Filter, n.First, n.Topmost, n.Aggregate)):
+        return e.where
+    return None
+
+
+def _terms(e: n.Arith) -> list[tuple[str, n.Expr]]:
+    """Return the terms of a sum ``a + b - c`` (left-nested, as the parser builds it), each with its sign."""
+    chain = []
+    left: n.Expr = e
+    while isinstance(left, n.Arith) and left.op in ("+", "-"):
+        chain.append((left.op, left.right))
+        left = left.left
+    chain.append(("", left))
+    return chain[::-1]
 
 
 def _operands(e: n.BoolOp) -> list[n.Expr]:
@@ -349,9 +380,34 @@ def _break(e: n.Expr, col: int, tail: int, *, force: bool = False) -> list[_Piec
     ``tail`` is the width of what follows the last line (closing parentheses, ``:``).
     """
     text = _expr(e)
-    if not _is_breakable(e) or (not force and col + len(text) + tail <= MAX_WIDTH):
+    fits = col + len(text) + tail <= MAX_WIDTH
+    if not _is_breakable(e) or (fits and not (force and _is_chain(e))):
         return [_Piece(col, text, _line(e))]
     pieces: list[_Piece] = []
+    cond = _condition(e)
+    if cond is not None or isinstance(e, n.Not):
+        # `any c in hand where (` or `not (`, then the condition on the next lines, 4 spaces in.
+        inner_expr = e.operand if isinstance(e, n.Not) else cond
+        assert inner_expr is not None
+        head = "not " if isinstance(e, n.Not) else text[: len(text) - len(_expr(inner_expr))]
+        inner = _break(inner_expr, col + _INDENT, tail + 1, force=True)
+        inner[-1] = _Piece(inner[-1].col, inner[-1].text + ")", inner[-1].anchor)
+        return [_Piece(col, head + "(", _line(e)), *inner]
+    if isinstance(e, n.Compare):
+        # As a chain of `and`: the left side, then the operator and the right side on the next line.
+        right_col = col + len(e.op) + 1
+        left = _break_operand(e.left, col, 0, _SUM)
+        right = _break_operand(e.right, right_col, tail, _SUM)
+        return [*left, _Piece(col, f"{e.op} {right[0].text}", right[0].anchor), *right[1:]]
+    if isinstance(e, n.Arith):
+        terms = _terms(e)
+        for i, (sign, term) in enumerate(terms):
+            last = i == len(terms) - 1
+            prefix = f"{sign} " if sign else ""
+            sub = _break_operand(term, col + len(prefix), tail if last else 0, _TERM if sign else _SUM)
+            pieces.append(_Piece(col, prefix + sub[0].text, sub[0].anchor))
+            pieces.extend(sub[1:])
+        return pieces
     if isinstance(e, n.BoolOp):
         operands = _operands(e)
         first, rest = (_NOT, _NOT) if e.op == "or" else (_AND, _NOT)  # as in _bool_op
@@ -823,7 +879,7 @@ class _Writer:
         at = _line(clause)
         if indent + len(one_line) <= MAX_WIDTH:
             self.add(indent, one_line, at)
-        elif _is_breakable(clause.reason):
+        elif _is_chain(clause.reason):
             head = f"require {_expr(clause.cond)}, ("
             if indent + len(head) <= MAX_WIDTH or not _is_breakable(clause.cond):
                 self.add(indent, head, at)
@@ -831,7 +887,10 @@ class _Writer:
                 self.add(indent, "require (", at)
                 self.pieces(_break(clause.cond, indent + _COND_INDENT, 3, force=True), "), (")
             self.pieces(_break(clause.reason, indent + _INDENT, 1, force=True), ")")
-        elif _is_breakable(clause.cond):
+        elif _is_chain(clause.cond) or (
+            _is_breakable(clause.cond) and indent + len(one_line) - len(reason) > MAX_WIDTH
+        ):
+            # A reason too long for the line is no reason to break a short condition, but for an and/or.
             self.add(indent, "require (", at)
             self.pieces(_break(clause.cond, indent + _COND_INDENT, 1, force=True), ")" + reason)
         else:
