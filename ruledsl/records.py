@@ -4,8 +4,9 @@ A record holds what is needed to play a game again exactly: the rule file (by pa
 SHA-256 of its canonical rules), the player count and options, the seed, and each action by its
 label as its actor saw it. Replaying finds each action among the legal ones by that
 label; a record whose rules have changed is refused (``RecordError``). The hash is taken
-of the rules as ``unparse`` writes them, not of the file's text, so that comments and
-layout (``ruledsl fmt``) can change without orphaning the records. A bundled game is
+of the rules as ``unparse`` writes them with no line broken, not of the file's text, so
+that comments and layout, the author's or ``ruledsl fmt``'s, can change without orphaning
+the records. (Records of format 1 hashed ``fmt``'s layout of then, kept as ``RECORD1``.) A bundled game is
 recorded by its name and found among the bundled games again; any other rule file is
 named from the folder of the file the record is written to, so that the two can be moved
 together. Pure functions: the command line reads, writes and prints.
@@ -31,7 +32,7 @@ from ruledsl.parser import parse_source
 from ruledsl.render import or_list
 from ruledsl.resources import bundled_name, named_games
 from ruledsl.source import UNSHOWABLE, Pos, Source, Span
-from ruledsl.unparse import unparse
+from ruledsl.unparse import RECORD1, UNBROKEN, unparse
 from ruledsl.validate import stuck_error
 
 if TYPE_CHECKING:
@@ -41,25 +42,28 @@ if TYPE_CHECKING:
     from ruledsl.simulate import GameRecord as PlayedGame
 
 #: The "format" of records this module writes.
-FORMAT = "ruledsl-record/1"
-#: The formats it reads.
-READ_FORMATS = (FORMAT,)
+FORMAT = "ruledsl-record/2"
+#: The formats it reads, each with the layout of the canonical text its rules hash is taken of.
+_HASHED_LAYOUTS = {FORMAT: UNBROKEN, "ruledsl-record/1": RECORD1}
+READ_FORMATS = tuple(_HASHED_LAYOUTS)
 
 
 class RecordError(ValueError):
     """A record that cannot be read or replayed: bad JSON, missing fields, changed rules."""
 
 
-def rules_hash(game: Game) -> str:
-    """Return the SHA-256 of a game's canonical rules (what a record is tied to)."""
-    return _canonical(game.source.text, game.path)[1]
+def rules_hash(game: Game, record_format: str = FORMAT) -> str:
+    """Return the SHA-256 of a game's canonical rules (what a record is tied to), as records of
+    ``record_format`` take it."""
+    return _canonical(game.source.text, game.path, record_format)[1]
 
 
 @functools.lru_cache(maxsize=16)
-def _canonical(text: str, path: str) -> tuple[str, str]:
+def _canonical(text: str, path: str, record_format: str = FORMAT) -> tuple[str, str]:
     """Return the name of the game rules declare and the SHA-256 of their canonical text; raise ParseError."""
     tree = parse_source(Source(path, text))
-    return tree.name, hashlib.sha256(unparse(tree).encode("utf-8", "surrogatepass")).hexdigest()
+    canonical = unparse(tree, _HASHED_LAYOUTS[record_format])
+    return tree.name, hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def build_record(
@@ -213,7 +217,6 @@ def another_run(path: str | Path, games: Sequence[Game], seatings: Sequence[Sequ
     Damaged lines are left for replay to report.
     """
     game = games[0]
-    now = rules_hash(game)
     try:
         with open(path, "rb") as f:
             for number, raw in enumerate(f, start=1):  # a binary file splits at \n alone, as JSON Lines does
@@ -223,18 +226,18 @@ def another_run(path: str | Path, games: Sequence[Game], seatings: Sequence[Sequ
                     record = _parse_line(f"{path}:{number}", raw)
                 except RecordError:
                     continue
-                difference = _difference(record, game, now, seatings)
-                if difference is not None and all(_difference(record, g, now, seatings) for g in games[1:]):
+                difference = _difference(record, game, seatings)
+                if difference is not None and all(_difference(record, g, seatings) for g in games[1:]):
                     return difference
     except OSError:
         return None
     return None
 
 
-def _difference(record: dict[str, Any], game: Game, now: str, seatings: Sequence[Sequence[str]]) -> str | None:
-    """How a record's game differs from ``game`` (rules of hash ``now``) seated as one of ``seatings``; None if not."""
+def _difference(record: dict[str, Any], game: Game, seatings: Sequence[Sequence[str]]) -> str | None:
+    """How a record's game differs from ``game`` seated as one of ``seatings``; None if not."""
     then = str(record["rules_sha256"])
-    if then != now:
+    if then != rules_hash(game, record["format"]):
         rules = f"{record['file']}, sha256 {then[:12]}..."
         recorded = record.get("game")
         if recorded is not None and recorded != game.name:
@@ -451,7 +454,7 @@ _FIELDS: dict[str, tuple[bool, Callable[[Any], bool], Callable[[Any], bool] | No
 
 def check_rules(record: dict[str, Any], game: Game) -> None:
     """Refuse a record made with another version of the rule file (RecordError)."""
-    problem = _mismatch(record, game.path, game.name, rules_hash(game))
+    problem = _mismatch(record, game.path, game.name, rules_hash(game, record["format"]))
     if problem is not None:
         raise problem
 
@@ -499,7 +502,7 @@ def load_recorded_game(record: dict[str, Any], rules: str | None = None, folder:
     for path, shown in candidates:
         source = read_source(path, shown)
         try:
-            name, now = _canonical(source.text, source.path)
+            name, now = _canonical(source.text, source.path, record["format"])
         except RuleDslError as exc:
             refusals.append(
                 RecordError(

@@ -25,9 +25,15 @@ The canonical layout:
   ``when``, ``if``, ``else if`` or ``while``, or the body of a ``define``, is put in
   parentheses on the next lines (8 more spaces after ``when (``/``if (``/``while (``, 4 more
   after ``define ... = (``) and broken before each of its top-level ``and``/``or``; an
-  ``if ... then ... else`` value is broken before each ``else`` instead. An operand that is
-  still too long is broken the same way inside its own parentheses, its lines lined up after
-  the parenthesis. Nothing else is broken: a long action head or message stays on one line.
+  ``if ... then ... else`` value is broken before each ``else`` instead. A long binder is
+  broken after its ``where (`` or ``satisfies (``, its condition on the next lines; a long
+  comparison before its operator, a long sum before each ``+`` and ``-``, and a long ``not``
+  as ``not (``. An operand that is still too long is broken the same way inside its own
+  parentheses, its lines lined up after the parenthesis. Nothing else is broken: a long
+  action head or message stays on one line.
+- ``Layout`` says how lines are broken: ``FMT`` for ``fmt``; ``UNBROKEN``, no line broken,
+  for the hash that ties a game record to its rules (so that this layout may change without
+  orphaning records); ``RECORD1``, only and/or/else broken, as records of format 1 hashed.
 - Blank lines: at most one in a row, none at the start of a block or of the file. Between
   top-level declarations there is one, except between two declarations of the same kind
   among players, option, values, card attributes, zone, var, define, require, ranking and
@@ -45,6 +51,7 @@ The canonical layout:
 from __future__ import annotations
 
 import bisect
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -58,6 +65,25 @@ from ruledsl.parser import parse
 MAX_WIDTH = 100
 _INDENT = 4
 _COND_INDENT = 8  # the lines of a broken `when (`/`if (` condition, past the head's indentation
+
+
+@frozen
+class Layout:
+    """How canonical text is broken into lines: its width, and what may be broken."""
+
+    width: int = MAX_WIDTH
+    #: Whether conditions, comparisons and sums may be broken, not only and/or/if chains.
+    breaks_all: bool = True
+
+
+#: The layout of ``ruledsl fmt``.
+FMT = Layout()
+#: No line is ever broken: a statement's text does not depend on any width, so a hash of it
+#: does not change when ``fmt`` learns to break lines differently.
+UNBROKEN = Layout(width=sys.maxsize)
+#: The layout of ``fmt`` when records of format ``ruledsl-record/1`` were hashed: frozen, so that
+#: they can still be checked against the rules they were played with.
+RECORD1 = Layout(breaks_all=False)
 
 # Precedence levels, lowest first: the grammar's rules from `expr` down to `atom`.
 _EXPR, _OR, _AND, _NOT, _CMP, _SUM, _TERM, _UNARY, _PREFIX, _POSTFIX, _ATOM = range(11)
@@ -82,7 +108,7 @@ _COMPACT_DECLS = (
 # ============================================================================ entry points
 
 
-def unparse(node: n.Node) -> str:
+def unparse(node: n.Node, layout: Layout = FMT) -> str:
     """Return the canonical text of a node.
 
     A GameFile gives a whole file, ending with one newline; an expression gives one line;
@@ -92,13 +118,13 @@ def unparse(node: n.Node) -> str:
     if isinstance(node, n.Expr):
         return _expr(node)
     if isinstance(node, n.GameFile):
-        writer = _Writer(None)
+        writer = _Writer(None, layout)
         writer.game_file(node)
         return _layout(writer.lines, None)
     fragment = _FRAGMENTS.get(type(node))
     if fragment is not None:
         return fragment(node)
-    writer = _Writer(None)
+    writer = _Writer(None, layout)
     writer.node(node, 0)
     return "\n".join(line.code() for line in writer.lines)
 
@@ -328,8 +354,41 @@ class _Piece:
     anchor: int
 
 
-def _is_breakable(e: n.Expr) -> bool:
+def _is_chain(e: n.Expr) -> bool:
+    """Whether ``e`` is broken before each ``and``/``or``/``else`` once broken at all, even where it would fit."""
     return isinstance(e, (n.BoolOp, n.IfExpr))
+
+
+def _is_breakable(e: n.Expr, layout: Layout) -> bool:
+    if not layout.breaks_all:
+        return _is_chain(e)
+    if isinstance(e, n.Not):
+        return _is_breakable(e.operand, layout)
+    return (
+        isinstance(e, (n.BoolOp, n.IfExpr, n.Compare))
+        or _condition(e) is not None
+        or (isinstance(e, n.Arith) and e.op in ("+", "-"))
+    )
+
+
+def _condition(e: n.Expr) -> n.Expr | None:
+    """The condition a binder ends with (``where ...``, ``satisfies ...``), if it has one."""
+    if isinstance(e, n.Quantifier):
+        return e.cond
+    if isinstance(e, (n.Count, n.Filter, n.First, n.Topmost, n.Aggregate)):
+        return e.where
+    return None
+
+
+def _terms(e: n.Arith) -> list[tuple[str, n.Expr]]:
+    """Return the terms of a sum ``a + b - c`` (left-nested, as the parser builds it), each with its sign."""
+    chain = []
+    left: n.Expr = e
+    while isinstance(left, n.Arith) and left.op in ("+", "-"):
+        chain.append((left.op, left.right))
+        left = left.left
+    chain.append(("", left))
+    return chain[::-1]
 
 
 def _operands(e: n.BoolOp) -> list[n.Expr]:
@@ -343,22 +402,47 @@ def _operands(e: n.BoolOp) -> list[n.Expr]:
     return chain[::-1]
 
 
-def _break(e: n.Expr, col: int, tail: int, *, force: bool = False) -> list[_Piece]:
+def _break(e: n.Expr, col: int, tail: int, layout: Layout, *, force: bool = False) -> list[_Piece]:
     """Write ``e`` from column ``col``, broken into lines if it does not fit (or if ``force``).
 
     ``tail`` is the width of what follows the last line (closing parentheses, ``:``).
     """
     text = _expr(e)
-    if not _is_breakable(e) or (not force and col + len(text) + tail <= MAX_WIDTH):
+    fits = col + len(text) + tail <= layout.width
+    if not _is_breakable(e, layout) or (fits and not (force and _is_chain(e))):
         return [_Piece(col, text, _line(e))]
     pieces: list[_Piece] = []
+    cond = _condition(e)
+    if cond is not None or isinstance(e, n.Not):
+        # `any c in hand where (` or `not (`, then the condition on the next lines, 4 spaces in.
+        inner_expr = e.operand if isinstance(e, n.Not) else cond
+        assert inner_expr is not None
+        head = "not " if isinstance(e, n.Not) else text[: len(text) - len(_expr(inner_expr))]
+        inner = _break(inner_expr, col + _INDENT, tail + 1, layout, force=True)
+        inner[-1] = _Piece(inner[-1].col, inner[-1].text + ")", inner[-1].anchor)
+        return [_Piece(col, head + "(", _line(e)), *inner]
+    if isinstance(e, n.Compare):
+        # As a chain of `and`: the left side, then the operator and the right side on the next line.
+        right_col = col + len(e.op) + 1
+        left = _break_operand(e.left, col, 0, _SUM, layout)
+        right = _break_operand(e.right, right_col, tail, _SUM, layout)
+        return [*left, _Piece(col, f"{e.op} {right[0].text}", right[0].anchor), *right[1:]]
+    if isinstance(e, n.Arith):
+        terms = _terms(e)
+        for i, (sign, term) in enumerate(terms):
+            last = i == len(terms) - 1
+            prefix = f"{sign} " if sign else ""
+            sub = _break_operand(term, col + len(prefix), tail if last else 0, _TERM if sign else _SUM, layout)
+            pieces.append(_Piece(col, prefix + sub[0].text, sub[0].anchor))
+            pieces.extend(sub[1:])
+        return pieces
     if isinstance(e, n.BoolOp):
         operands = _operands(e)
         first, rest = (_NOT, _NOT) if e.op == "or" else (_AND, _NOT)  # as in _bool_op
         for i, operand in enumerate(operands):
             last = i == len(operands) - 1
             prefix = "" if i == 0 else e.op + " "
-            sub = _break_operand(operand, col + len(prefix), tail if last else 0, first if i == 0 else rest)
+            sub = _break_operand(operand, col + len(prefix), tail if last else 0, first if i == 0 else rest, layout)
             pieces.append(_Piece(col, prefix + sub[0].text, sub[0].anchor))
             pieces.extend(sub[1:])
         return pieces
@@ -370,20 +454,20 @@ def _break(e: n.Expr, col: int, tail: int, *, force: bool = False) -> list[_Piec
         pieces.append(_Piece(col, head, _line(branch)))
         word = "else if"
         branch = branch.else_
-    sub = _break_operand(branch, col + len("else "), tail, _EXPR)
+    sub = _break_operand(branch, col + len("else "), tail, _EXPR, layout)
     pieces.append(_Piece(col, "else " + sub[0].text, sub[0].anchor))
     pieces.extend(sub[1:])
     return pieces
 
 
-def _break_operand(e: n.Expr, col: int, tail: int, need: int) -> list[_Piece]:
+def _break_operand(e: n.Expr, col: int, tail: int, need: int, layout: Layout) -> list[_Piece]:
     """Write an operand of a broken expression, itself broken (inside its parentheses) if too long."""
     text = _expr(e, need)
-    if not _is_breakable(e) or col + len(text) + tail <= MAX_WIDTH:
+    if not _is_breakable(e, layout) or col + len(text) + tail <= layout.width:
         return [_Piece(col, text, _line(e))]
     if _precedence(e) >= need:
-        return _break(e, col, tail)
-    inner = _break(e, col + 1, tail + 1)
+        return _break(e, col, tail, layout)
+    inner = _break(e, col + 1, tail + 1, layout)
     inner[0] = _Piece(col, "(" + inner[0].text, inner[0].anchor)
     inner[-1] = _Piece(inner[-1].col, inner[-1].text + ")", inner[-1].anchor)
     return inner
@@ -613,8 +697,9 @@ class _Line:
 class _Writer:
     """Write nodes as lines; with a source scan, find where keywords without a node stood."""
 
-    def __init__(self, scan: _Scan | None) -> None:
+    def __init__(self, scan: _Scan | None, layout: Layout = FMT) -> None:
         self.scan = scan
+        self.layout = layout
         self.lines: list[_Line] = []
 
     def add(self, indent: int, text: str, anchor: int, *, head: bool = True, opens: bool = False) -> None:
@@ -733,11 +818,11 @@ class _Writer:
     def define(self, d: n.DefineDecl, indent: int) -> None:
         head = f"define {d.name}{_params(d.params)} = "
         one_line = head + _expr(d.body)
-        if indent + len(one_line) <= MAX_WIDTH:
+        if indent + len(one_line) <= self.layout.width:
             self.add(indent, one_line, _line(d))
             return
         self.add(indent, head + "(", _line(d))
-        self.pieces(_break(d.body, indent + _INDENT, 1, force=True), ")")
+        self.pieces(_break(d.body, indent + _INDENT, 1, self.layout, force=True), ")")
 
     def pieces(self, pieces: list[_Piece], end: str) -> None:
         """Add the lines of a broken expression (inside parentheses), ``end`` after the last."""
@@ -748,11 +833,11 @@ class _Writer:
     def cond_head(self, indent: int, head: str, cond: n.Expr, at: int) -> None:
         """Add a block head ``HEAD COND:``, the condition broken in parentheses if the line is too long."""
         one_line = f"{head}{_expr(cond)}:"
-        if indent + len(one_line) <= MAX_WIDTH:
+        if indent + len(one_line) <= self.layout.width:
             self.add(indent, one_line, at, opens=True)
             return
         self.add(indent, head + "(", at)
-        self.pieces(_break(cond, indent + _COND_INDENT, 2, force=True), "):")
+        self.pieces(_break(cond, indent + _COND_INDENT, 2, self.layout, force=True), "):")
 
     def block_head(self, indent: int, head: str, at: int, body: Sequence[n.Stmt]) -> None:
         self.add(indent, head, at, opens=True)
@@ -821,19 +906,22 @@ class _Writer:
         reason = ", " + _expr(clause.reason)
         one_line = f"require {_expr(clause.cond)}{reason}"
         at = _line(clause)
-        if indent + len(one_line) <= MAX_WIDTH:
+        if indent + len(one_line) <= self.layout.width:
             self.add(indent, one_line, at)
-        elif _is_breakable(clause.reason):
+        elif _is_chain(clause.reason):
             head = f"require {_expr(clause.cond)}, ("
-            if indent + len(head) <= MAX_WIDTH or not _is_breakable(clause.cond):
+            if indent + len(head) <= self.layout.width or not _is_breakable(clause.cond, self.layout):
                 self.add(indent, head, at)
             else:
                 self.add(indent, "require (", at)
-                self.pieces(_break(clause.cond, indent + _COND_INDENT, 3, force=True), "), (")
-            self.pieces(_break(clause.reason, indent + _INDENT, 1, force=True), ")")
-        elif _is_breakable(clause.cond):
+                self.pieces(_break(clause.cond, indent + _COND_INDENT, 3, self.layout, force=True), "), (")
+            self.pieces(_break(clause.reason, indent + _INDENT, 1, self.layout, force=True), ")")
+        elif _is_chain(clause.cond) or (
+            _is_breakable(clause.cond, self.layout) and indent + len(one_line) - len(reason) > self.layout.width
+        ):
+            # A reason too long for the line is no reason to break a short condition, but for an and/or.
             self.add(indent, "require (", at)
-            self.pieces(_break(clause.cond, indent + _COND_INDENT, 1, force=True), ")" + reason)
+            self.pieces(_break(clause.cond, indent + _COND_INDENT, 1, self.layout, force=True), ")" + reason)
         else:
             self.add(indent, one_line, at)
 

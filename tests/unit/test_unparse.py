@@ -758,6 +758,68 @@ class TestLongLines:
             """
         )
 
+    def test_a_long_binder_is_broken_at_its_condition(self) -> None:
+        source = (
+            'game "g"\ndefine c(p: player) = count c in p.hand where size of p.hand > 3 and size of deck < 10 '
+            "and size of p.hand != 7 and size of deck > 1\n"
+        )
+        assert (
+            format_source(source)
+            == dedent(
+                """
+            game "g"
+
+            define c(p: player) = (
+                count c in p.hand where (
+                    size of p.hand > 3
+                    and size of deck < 10
+                    and size of p.hand != 7
+                    and size of deck > 1))
+            """
+            ).lstrip()
+        )
+
+    def test_a_long_sum_comparison_or_not_is_broken_before_its_operators(self) -> None:
+        source = (
+            'game "g"\ndefine s = size of hand + size of deck + size of hand * 2 + size of deck * 3 + size of hand * 4 '
+            "+ size of deck * 5\n"
+            "define d = (size of hand > 3 and size of deck < 10) == (size of hand != 7 and size of deck > 1 "
+            "and size of deck > 2)\n"
+            "define e = not (size of hand > 3 and size of deck < 10 and size of hand != 7 and size of deck > 1 "
+            "and size of deck > 2)\n"
+        )
+        assert (
+            format_source(source)
+            == dedent(
+                """
+            game "g"
+
+            define s = (
+                size of hand
+                + size of deck
+                + size of hand * 2
+                + size of deck * 3
+                + size of hand * 4
+                + size of deck * 5)
+            define d = (
+                (size of hand > 3 and size of deck < 10)
+                == (size of hand != 7 and size of deck > 1 and size of deck > 2))
+            define e = (
+                not (
+                    size of hand > 3
+                    and size of deck < 10
+                    and size of hand != 7
+                    and size of deck > 1
+                    and size of deck > 2))
+            """
+            ).lstrip()
+        )
+
+    def test_a_long_reason_breaks_no_short_condition(self) -> None:
+        reason = "r" * 90
+        source = f'game "g"\nphase p:\n    action a:\n        require x == 1, "{reason}"\n        again\n'
+        assert f'require x == 1, "{reason}"' in format_source(source)
+
     def test_other_long_lines_stay_whole(self) -> None:
         message = "x" * 120
         source = f'game "g"\n\nsetup:\n    say "{message}"\n'
