@@ -386,11 +386,12 @@ def _write_log(path: str, records: list[dict[str, Any]]) -> None:
         raise _Usage(f"cannot write the game log '{path}': {exc.strerror or exc}") from None
 
 
-def _seats(args: argparse.Namespace, players: int, default: str) -> list[str]:
+def _seats(args: argparse.Namespace, players: int, first: str, others: str = "random") -> list[str]:
+    """The agents of ``--seats``; without it, ``first`` in seat 0 and ``others`` elsewhere."""
     if args.seats:
         seats = [canonical_spec(s) for s in args.seats.split(",")]
     else:
-        seats = [default] + ["random"] * (players - 1)
+        seats = [first] + [others] * (players - 1)
     if len(seats) != players:
         raise _Usage(
             f"--seats names {len(seats)} seat{'s' if len(seats) != 1 else ''}, but the game has {players} players"
@@ -537,7 +538,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = _load(args)
     _open_log(args.log)
     interactive = sys.stdin.isatty()
-    seats = _seats(args, game.players, "human" if interactive else "random")
+    # At a terminal, someone plays: a bot that looks ahead (under 0.1 s a move in the shipped
+    # games) makes a game of it. Piped input is a transcript, kept as it always was.
+    seats = _seats(args, game.players, "human", "greedy") if interactive else _seats(args, game.players, "random")
     if args.log:
         _warn_another_run(args.log, [game], [seats])
     humans = [q for q, spec in enumerate(seats) if parse_spec(spec)[0] == "human"]
@@ -1319,7 +1322,7 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(
         p,
         "seed of all randomness: the deal and the bots (default: a new one each game, printed first)",
-        "one agent per seat, as human,ismcts:iterations=500 (default: human, then random; "
+        "one agent per seat, as human,ismcts:iterations=500 (default: human, then greedy; "
         "random for all when the input is not a terminal)",
         None,
     )

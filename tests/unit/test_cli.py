@@ -232,6 +232,14 @@ class TestPlayAndSimulateArguments:
         assert (code, err) == (0, "")
         assert out.startswith("Katzenjammer Blues: 3 players (P0 random, P1 random, P2 random), seed 2")
 
+    def test_at_a_terminal_the_default_opponents_look_ahead(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", Terminal("q\n"))
+        code, out, _ = run_cli(["play", "quasenbo", "--players", "3", "--seed", "2"])
+        assert out.startswith("Quäsenbö: 3 players (P0 human, P1 greedy, P2 greedy), seed 2")
+        # A transcript is played by the random bots it always was.
+        code, out, _ = run_cli(["play", "quasenbo", "--players", "3", "--seed", "2"], stdin="q\n")
+        assert out.startswith("Quäsenbö: 3 players (P0 random, P1 random, P2 random), seed 2")
+
     def test_players_and_seats_that_disagree_are_refused(self) -> None:
         code, out, err = run_cli(["play", "quasenbo", "--players", "4", "--seats", "random,random,random"])
         assert (code, out) == (2, "")
