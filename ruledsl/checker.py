@@ -617,12 +617,30 @@ class _Checker:
                 if entry.copies is not None:
                     self._expect(entry.copies, scope, NUMBER)
                 seen: set[str] = set()
+                # `rank r ... for r in 2 to A`, the loop of other languages: the loop itself names the attribute.
+                aliases = {
+                    a.value.id: a.name
+                    for a in entry.assigns
+                    if isinstance(a.value, n.Name) and a.name in attrs and a.value.id not in attrs
+                    if any(loop.name == a.value.id for loop in entry.loops)
+                }
                 for item in (*entry.assigns, *entry.loops):
                     name = item.name
+                    if isinstance(item, n.CardAssign) and isinstance(item.value, n.Name) and item.value.id in aliases:
+                        seen.add(name)
+                        continue  # told once, at the loop
                     if name in seen:
                         self.error("E202", f"'{name}' is given twice for this card", item)
                     seen.add(name)
                     attr = attrs.get(name)
+                    if attr is None and name in aliases:
+                        self.error(
+                            "E203",
+                            f"cards have no attribute '{name}': a card line's loop names the attribute it sets",
+                            item,
+                            f"write 'for {aliases[name]} in ...' and leave out '{aliases[name]} {name}'",
+                        )
+                        continue
                     if attr is None:
                         self.error(
                             "E203", f"cards have no attribute '{name}'", item, did_you_mean(name, attrs, "attributes")

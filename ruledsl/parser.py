@@ -424,7 +424,12 @@ _SYNTAX_MESSAGES: dict[str, tuple[str, str, str | None]] = {
     "deck-loop": (
         "E101",
         "a deck has no loops: a card line takes its ranges at its end",
-        'for example: card "{r}{s}": rank r, suit s for r in A to K, s in spades to clubs',
+        'for example: card "{rank}{suit}" for rank in A to K, suit in spades to clubs',
+    ),
+    "otherwise-place": (
+        "E101",
+        "'otherwise' goes right after the action's name and choices",
+        "write: action draw otherwise:, or action draw otherwise when deck is not empty:",
     ),
     "else": (
         "E101",
@@ -486,6 +491,8 @@ def _known_mistake(exc: UnexpectedInput) -> str | None:
     # matches only after that keyword; the others match whatever came before.
     if not isinstance(exc, UnexpectedToken) or exc.state is None:
         return None
+    if _is_keyword(exc.token, "otherwise"):
+        return "otherwise-place"  # it has one place only, wherever else it was written
     if _quantifier_read_as_name(exc):
         return "E115"
     by_word = _mistake_signatures().get((exc.state.position, exc.token.type))

@@ -320,6 +320,17 @@ def test_e203_unknown_attribute_in_the_deck() -> None:
     )
 
 
+def test_e203_a_loop_variable_set_as_an_attribute_names_the_loop_that_does_it() -> None:
+    # The loop of other languages, `rank r for r in 1 to 3`: one error at the loop, none at `rank r`.
+    assert only(append("card rank: number\n", replace('card "A"', 'card "A": rank r for r in 1 to 3'))) == (
+        "E203",
+        "cards have no attribute 'r': a card line's loop names the attribute it sets",
+        6,
+        26,
+        "write 'for rank in ...' and leave out 'rank r'",
+    )
+
+
 def test_e203_unknown_attribute_of_a_card() -> None:
     text = append("card rank: number\n", replace("when deck is not empty", "when (top of deck).rnk == 1"))
     assert only(text) == (

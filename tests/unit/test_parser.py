@@ -1398,7 +1398,16 @@ class TestSyntaxErrors:
     def test_e101_a_loop_in_a_deck(self, loop: str) -> None:
         d = syntax_error(HEADER + f'deck:\n    {loop}\n        card "{{r}}": rank r\n')
         assert where(d) == ("E101", "a deck has no loops: a card line takes its ranges at its end", 3, 5)
-        assert d.hint is not None and "for r in A to K" in d.hint
+        assert d.hint is not None and "for rank in A to K" in d.hint
+
+    @pytest.mark.parametrize(
+        "head, column",
+        [("otherwise action draw:", 5), ("action draw when x otherwise:", 24), ("action draw: again otherwise", 24)],
+    )
+    def test_e101_otherwise_out_of_its_place(self, head: str, column: int) -> None:
+        d = syntax_error(HEADER + f"phase play:\n    action a:\n        again\n    {head}\n        again\n")
+        assert where(d) == ("E101", "'otherwise' goes right after the action's name and choices", 5, column)
+        assert d.hint is not None and "action draw otherwise when" in d.hint
 
     def test_e114_only_after_an_if(self) -> None:
         # `a 1` fails in the parser state of `if a 1`, but it lacks no 'then'.
