@@ -1203,12 +1203,16 @@ class ProcedureDecl(Decl):
 class TriggerDecl(Decl):
     """Effects that run whenever cards are moved into a zone.
 
-    Example: ``when cs enter tas: again``
+    ``owner`` names, for a zone of each player written ``p.hand``, the player whose zone
+    received the cards (``zone`` is then the plain name ``hand``); None for ``when cs enter tas``.
+
+    Example: ``when cs enter p.hand: again``
     """
 
     var: str
     zone: Expr
     body: tuple[Stmt, ...]
+    owner: str | None = None
 
 
 @frozen(kw_only=True)
