@@ -1829,9 +1829,9 @@ class _Checker:
         if e.where is not None:
             self._expect(e.where, inner, FLAG)
         t = self._expr(e.key, inner)
-        if t.kind not in ("number", "value", "any"):
+        if t.kind not in ("number", "value", "tuple", "any"):
             hint = f"compare one of its attributes: with {e.op} {e.var}.rank, say" if t.kind == "card" else None
-            self.error("E301", f"'with {e.op}' compares numbers or ordered values, not {t}", e.key, hint)
+            self.error("E301", f"'with {e.op}' compares numbers, ordered values or tuples, not {t}", e.key, hint)
         return inner.locals[e.var].type.maybe_none()
 
     def _zone_arg(self, e: n.Expr, scope: _Scope, what: str) -> Type:

@@ -970,7 +970,8 @@ class _Compiler:
         v, inner = self._bind(e.var, ctx)
         cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
         pairs = f"(({self.ex(e.key, inner)}, {v}) for {v} in {self.iterable(e.iterable, ctx)}{cond})"
-        return f"op_best({pairs}, {e.op == 'highest'})"
+        fn = "op_best_of_tuples" if self.type_of(e.key).kind == "tuple" else "op_best"
+        return f"{fn}({pairs}, {e.op == 'highest'})"
 
     def _ex_TopOf(self, e: n.TopOf, ctx: _Ctx) -> str:
         if e.count is None:

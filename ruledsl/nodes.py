@@ -437,7 +437,8 @@ class Aggregate(Expr):
 class Best(Expr):
     """The element with the highest (or lowest) key among those that meet a condition, or none.
 
-    Ties go to the first in the order of ``iterable``; an element whose key is none is passed over.
+    Ties go to the first in the order of ``iterable``; an element whose key is none, or a
+    tuple holding none (``(c.rank, c.suit)``, compared item by item), is passed over.
 
     Example: ``the c in trick with highest c.rank where c.suit == trump``
     """
