@@ -486,6 +486,8 @@ class _Checker:
             scope.locals[d.var] = LocalSym(d.var, d, CARDS, "param")
             if zone is not None:
                 self.refs[id(d)] = zone
+            if d.owner is not None:
+                self._bind_owner(d, zone, scope)
             self._block(d.body, scope)
         elif isinstance(d, n.SetupDecl):
             self._block(d.body, top.child(has_player=True))
@@ -944,13 +946,58 @@ class _Checker:
             self.refs[id(e)] = ("zone_family", z)
             self.types[id(e)] = ZONE
             return z
+        if isinstance(e, n.Name) and self._unknown(e.id, _Scope()):
+            self.error("E201", f"unknown zone '{e.id}'", e, did_you_mean(e.id, self.symbols.zones, "zones"))
+            return None
         self.error(
             "E303",
             "a 'when ... enter' rule watches a zone, named plainly",
             e,
-            "write the zone's name, such as: when cs enter pile:",
+            "write the zone's name, such as: when cs enter pile: (or, for a zone of each player, "
+            "when cs enter p.hand: which names p the player whose hand received them)",
         )
         return None
+
+    def _bind_owner(self, d: n.TriggerDecl, zone: ZoneSym | None, scope: _Scope) -> None:
+        """``when cs enter p.hand``: bind p, in the rule's effects, to the player whose zone received the cards."""
+        assert d.owner is not None
+        owner = d.owner
+        if zone is not None and not zone.per_player:
+            self.error(
+                "E303",
+                f"'{zone.name}' is shared; 'when {d.var} enter {owner}.{zone.name}' needs a zone of each player",
+                d.zone,
+                f"write 'when {d.var} enter {zone.name}:' for a shared zone",
+            )
+        if self._reserved(owner, d):
+            return
+        if owner == d.var:
+            self.error(
+                "E202",
+                f"'{owner}' already names the cards that entered",
+                self._owner_span(d),
+                "choose another name for the player whose zone received them",
+            )
+        elif owner in self._unique or owner in _BUILTIN_NAMES:
+            # A game's name here would read as that player only, but the rule watches every player's zone.
+            self.error(
+                "E202",
+                f"'{owner}' already names something else; here it would name the player whose zone received the cards",
+                self._owner_span(d),
+                f"choose a new name (when {d.var} enter p.{d.zone.id if isinstance(d.zone, n.Name) else 'hand'}:); "
+                f"to act for one player only, test him in the effects: if p == {owner}:",
+            )
+        scope.locals[owner] = LocalSym(owner, d, PLAYER, "param")
+
+    def _owner_span(self, d: n.TriggerDecl) -> Span:
+        """Where the owner of ``when cs enter p.hand`` is written: just before its zone's dot."""
+        zone = d.zone.span.start
+        before = re.search(r"(\w+)\s*\.\s*$", self.source.line_text(zone.line)[: zone.col - 1])
+        if before is None:
+            return d.zone.span
+        width = zone.col - 1 - before.start(1)
+        start = Pos(zone.line, before.start(1) + 1, zone.offset - width)
+        return Span(start, Pos(zone.line, before.end(1) + 1, start.offset + len(before.group(1))))
 
     # ------------------------------------------------------------------ statements
 
@@ -1800,9 +1847,9 @@ class _Checker:
         if e.where is not None:
             self._expect(e.where, inner, FLAG)
         t = self._expr(e.key, inner)
-        if t.kind not in ("number", "value", "any"):
+        if t.kind not in ("number", "value", "tuple", "any"):
             hint = f"compare one of its attributes: with {e.op} {e.var}.rank, say" if t.kind == "card" else None
-            self.error("E301", f"'with {e.op}' compares numbers or ordered values, not {t}", e.key, hint)
+            self.error("E301", f"'with {e.op}' compares numbers, ordered values or tuples, not {t}", e.key, hint)
         return inner.locals[e.var].type.maybe_none()
 
     def _zone_arg(self, e: n.Expr, scope: _Scope, what: str) -> Type:

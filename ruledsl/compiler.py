@@ -420,6 +420,7 @@ class _Compiler:
         self.named: dict[str, str] = {}
         self.action_defs: list[dict[str, Any]] = []
         self.trigger_families: set[int] = set()
+        self.owner_families: set[int] = set()  # those with a rule naming the owner (when cs enter p.hand)
         self.events: list[str] = []
         self.uses_faces = False
         # How a text being shown writes its cards (whose view), for texts nested in its value:
@@ -969,7 +970,8 @@ class _Compiler:
         v, inner = self._bind(e.var, ctx)
         cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
         pairs = f"(({self.ex(e.key, inner)}, {v}) for {v} in {self.iterable(e.iterable, ctx)}{cond})"
-        return f"op_best({pairs}, {e.op == 'highest'})"
+        fn = "op_best_of_tuples" if self.type_of(e.key).kind == "tuple" else "op_best"
+        return f"{fn}({pairs}, {e.op == 'highest'})"
 
     def _ex_TopOf(self, e: n.TopOf, ctx: _Ctx) -> str:
         if e.count is None:
@@ -1057,7 +1059,7 @@ class _Compiler:
     def _fire(self, dst: str, moved: str, ctx: _Ctx, static_family: int | None) -> None:
         if static_family is not None:
             if static_family in self.trigger_families:
-                self.em.line(f"TRIG{static_family}(st, {ctx.player}, {moved})")
+                self.em.line(self._trig_call(static_family, ctx.player, dst, moved))
         elif self.trigger_families:
             self.em.line(f"FIRE(st, {ctx.player}, {dst}, {moved})")
 
@@ -1165,7 +1167,7 @@ class _Compiler:
                     face = {"up": "True", "down": "False", None: "None"}[s.facing]
                     em.line(f"st.set_faces(({c},), {face})")
                 if zone.index in self.trigger_families:
-                    em.line(f"TRIG{zone.index}(st, {ctx.player}, [{c}])")
+                    em.line(self._trig_call(zone.index, ctx.player, f"{base} + {q}", f"[{c}]"))
             # Once the source is empty the rounds left deal nothing: a huge count costs no time.
             em.line(f"if not {src}:")
             with em.block():
@@ -1469,6 +1471,13 @@ class _Compiler:
             self.body(decl.body, ctx)
             self.end_function(block)
 
+    def _trig_call(self, family: int, player: str, dst: str, moved: str) -> str:
+        """The call of the rules on cards entering zone ``family``: told which zone (``dst``)
+        only when a rule names its owner (``when cs enter p.hand``), the rest as fast as before."""
+        if family in self.owner_families:
+            return f"TRIG{family}(st, {player}, {dst}, {moved})"
+        return f"TRIG{family}(st, {player}, {moved})"
+
     def compile_triggers(self) -> None:
         by_family: dict[int, list[n.TriggerDecl]] = {}
         for t in self.c.triggers:
@@ -1482,17 +1491,27 @@ class _Compiler:
                 ctx = _Ctx()
                 moved = self.fresh()
                 ctx.names[t.var] = moved
-                block = self.function(fn, ["st", "p", moved], t.span)
+                params = ["st", "p", moved]
+                if t.owner is not None:
+                    owner = self.fresh()
+                    ctx.names[t.owner] = owner
+                    params.insert(2, owner)
+                block = self.function(fn, params, t.span)
                 line = t.span.start.line if t.span is not None else 0
-                self.count_event(f"line {line}: when {t.var} enter {self.source_of(t.zone, _REPORT_WIDTH)}")
+                owner_text = "" if t.owner is None else t.owner + "."
+                self.count_event(f"line {line}: when {t.var} enter {owner_text}{self.source_of(t.zone, _REPORT_WIDTH)}")
                 self.body(t.body, ctx)
                 self.end_function(block)
-                parts.append(fn)
+                base = self.zone_base(self.c.refs[id(t)])
+                parts.append(f"{fn}(st, p, dst - {base}, moved)" if t.owner is not None else f"{fn}(st, p, moved)")
             self.em.at(None)  # dispatching is no rule of the file
-            self.em.line(f"def TRIG{family}(st, p, moved):")
+            if family in self.owner_families:
+                self.em.line(f"def TRIG{family}(st, p, dst, moved):")
+            else:
+                self.em.line(f"def TRIG{family}(st, p, moved):")
             with self.em.block():
-                for fn in parts:
-                    self.em.line(f"{fn}(st, p, moved)")
+                for call in parts:
+                    self.em.line(call)
             self.em.line("")
         self.em.at(None)
         self.em.line("def FIRE(st, p, dst, moved):")
@@ -1501,7 +1520,7 @@ class _Compiler:
             for family in by_family:
                 self.em.line(f"if fam == {family}:")
                 with self.em.block():
-                    self.em.line(f"TRIG{family}(st, p, moved)")
+                    self.em.line(self._trig_call(family, "p", "dst", "moved"))
             self.em.line("return None")
         self.em.line("")
 
@@ -2160,6 +2179,8 @@ class _Compiler:
             zone = self.c.refs.get(id(t))
             if zone is not None:
                 self.trigger_families.add(zone.index)
+                if t.owner is not None:
+                    self.owner_families.add(zone.index)
         self.phase_infos: list[Any] = []
         self.window_infos: list[Any] = []
         self.compile_defines()

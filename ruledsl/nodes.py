@@ -437,7 +437,8 @@ class Aggregate(Expr):
 class Best(Expr):
     """The element with the highest (or lowest) key among those that meet a condition, or none.
 
-    Ties go to the first in the order of ``iterable``; an element whose key is none is passed over.
+    Ties go to the first in the order of ``iterable``; an element whose key is none, or a
+    tuple holding none (``(c.rank, c.suit)``, compared item by item), is passed over.
 
     Example: ``the c in trick with highest c.rank where c.suit == trump``
     """
@@ -1203,12 +1204,16 @@ class ProcedureDecl(Decl):
 class TriggerDecl(Decl):
     """Effects that run whenever cards are moved into a zone.
 
-    Example: ``when cs enter tas: again``
+    ``owner`` names, for a zone of each player written ``p.hand``, the player whose zone
+    received the cards (``zone`` is then the plain name ``hand``); None for ``when cs enter tas``.
+
+    Example: ``when cs enter p.hand: again``
     """
 
     var: str
     zone: Expr
     body: tuple[Stmt, ...]
+    owner: str | None = None
 
 
 @frozen(kw_only=True)

@@ -1271,7 +1271,15 @@ class _ToNodes(Transformer):
 
     @_with_meta
     def trigger_decl(self, meta: Any, var: Token, zone: n.Expr, body: tuple[n.Stmt, ...]) -> n.TriggerDecl:
-        return n.TriggerDecl(var=self._name(var), zone=zone, body=body, span=self._span(meta))
+        owner = None
+        if isinstance(zone, n.Attribute) and isinstance(zone.obj, n.Name):
+            # `when cs enter p.hand`: p is not looked up but bound, to the zone's owner.
+            owner = zone.obj.id
+            end = zone.span.end
+            width = len(zone.name)  # a NAME token ends the attribute, on one line
+            start = Pos(end.line, end.col - width, end.offset - width)
+            zone = n.Name(id=zone.name, span=Span(start, end))
+        return n.TriggerDecl(var=self._name(var), zone=zone, body=body, owner=owner, span=self._span(meta))
 
     @_with_meta
     def setup_decl(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.SetupDecl:

@@ -793,7 +793,8 @@ class _Writer:
         elif isinstance(d, n.ProcedureDecl):
             self.block_head(indent, f"to {d.name}{_params(d.params)}:", at, d.body)
         elif isinstance(d, n.TriggerDecl):
-            self.block_head(indent, f"when {d.var} enter {_expr(d.zone, _SUM)}:", at, d.body)
+            owner = "" if d.owner is None else d.owner + "."
+            self.block_head(indent, f"when {d.var} enter {owner}{_expr(d.zone, _SUM)}:", at, d.body)
         elif isinstance(d, n.SetupDecl):
             self.block_head(indent, "setup:", at, d.body)
         elif isinstance(d, n.PhaseDecl):

@@ -296,6 +296,17 @@ def best(pairs: Iterable[tuple[Any, Any]], highest: bool) -> Any:
     return found
 
 
+def best_of_tuples(pairs: Iterable[tuple[Any, Any]], highest: bool) -> Any:
+    """As ``best``, for keys that are tuples, compared item by item: a key holding none is
+    skipped whole (none is no number, and would win every 'lowest' if it sorted first)."""
+    found = None
+    top = None
+    for key, x in pairs:
+        if key is not None and None not in key and (top is None or (key > top if highest else key < top)):
+            top, found = key, x
+    return found
+
+
 # ============================================================================ comparisons with none
 
 

@@ -389,7 +389,14 @@ declarations = st.one_of(
     ),
     st.builds(n.DefineDecl, name=names, params=params, body=exprs),
     st.builds(n.ProcedureDecl, name=names, params=params, body=blocks),
-    st.builds(n.TriggerDecl, var=names, zone=small_exprs, body=blocks),
+    # `when cs enter p.hand` is read as naming the owner p: written so, the zone is a bare name.
+    st.builds(
+        n.TriggerDecl,
+        var=names,
+        zone=small_exprs.filter(lambda z: not (isinstance(z, n.Attribute) and isinstance(z.obj, n.Name))),
+        body=blocks,
+    ),
+    st.builds(n.TriggerDecl, var=names, owner=names, zone=st.builds(n.Name, id=names), body=blocks),
     st.builds(n.SetupDecl, body=blocks),
     st.builds(
         n.PhaseDecl,

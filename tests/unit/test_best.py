@@ -68,6 +68,30 @@ def test_the_element_with_the_highest_or_lowest_key(tmp_path: Path, expr: str, e
     assert said(tmp_path, expr.replace("p1_hand", "(seat 1).hand")) == expected
 
 
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        ("the c in hand with highest c.suit where c.suit == spades", "3s"),  # one key: a tie, the first
+        ("the c in hand with highest (c.suit, c.rank) where c.suit == spades", "5s"),  # the rank breaks it
+        ("the c in hand with highest (c.suit, c.rank)", "5h"),  # hearts come after spades
+        ("the c in hand with lowest (c.suit, c.rank)", "3s"),
+        ("the c in hand with highest (c.rank, 0)", "5h"),  # whole tuples tied: the first in the hand
+        ("the p in players with highest (size of p.hand, 1)", "P0"),
+        # The joker has no rank: a tuple holding none is passed over, as a key that is none.
+        ("the c in trick + hand with lowest (c.rank, 0)", "3s"),
+        ("the c in trick + hand with highest (0, c.rank)", "5h"),
+        ("the c in trick with lowest (c.rank, 0)", "none"),
+    ],
+)
+def test_a_tuple_key_compares_item_by_item(tmp_path: Path, expr: str, expected: str) -> None:
+    assert said(tmp_path, expr) == expected
+
+
+def test_a_tuple_key_holds_numbers_or_values(tmp_path: Path) -> None:
+    found = check_error(tmp_path, "define best = the c in hand with highest (c.rank, c)")
+    assert "E301: a tuple holds numbers or values, not a card" in found
+
+
 def test_a_card_it_finds_in_a_hand_only_its_owner_sees_stays_hidden(tmp_path: Path) -> None:
     expr = "the c in (seat 1).hand with highest c.rank"
     assert said(tmp_path, expr) == "Ks"
@@ -85,7 +109,7 @@ def check_error(tmp_path: Path, define: str) -> str:
 
 def test_the_key_must_be_ordered(tmp_path: Path) -> None:
     found = check_error(tmp_path, "define best = the p in players with highest p.hand")
-    assert "E301: 'with highest' compares numbers or ordered values, not a zone" in found
+    assert "E301: 'with highest' compares numbers, ordered values or tuples, not a zone" in found
 
 
 def test_the_condition_must_be_a_flag(tmp_path: Path) -> None:

@@ -840,6 +840,68 @@ def test_e405_a_deal_sets_off_the_rule_of_its_zone() -> None:
     assert only(text)[:3] == ("E405", "this rule moves cards into 'hand', which sets itself off again", NEXT_LINE + 1)
 
 
+def test_a_rule_on_a_zone_of_each_player_names_its_owner_in_its_effects() -> None:
+    text = append("player var got = 0\nwhen cs enter p.hand:\n    add size of cs to p.got\n    move cs to p.hand\n")
+    assert only(text)[:3] == ("E405", "this rule moves cards into 'hand', which sets itself off again", NEXT_LINE + 3)
+    checked = check_text(append("player var got = 0\nwhen cs enter p.hand:\n    add size of cs to p.got\n"))
+    assert checked.warnings == ()
+
+
+def test_the_owner_is_seen_in_the_rule_only() -> None:
+    text = append("when cs enter p.hand:\n    again\ndefine mine = size of p.hand\n")
+    assert only(text)[:4] == ("E201", "unknown name 'p'", NEXT_LINE + 2, 23)
+
+
+def test_e303_a_shared_zone_has_no_owner() -> None:
+    assert only(append("when cs enter p.deck:\n    again\n", replace("to hand", "to deck"))) == (
+        "E303",
+        "'deck' is shared; 'when cs enter p.deck' needs a zone of each player",
+        NEXT_LINE,
+        17,
+        "write 'when cs enter deck:' for a shared zone",
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "message", "column"),
+    [
+        ("when cs enter deck.hand:", "'deck' already names something else; here it would name the player", 15),
+        ("when cs enter round.hand:", "'round' already names something else; here it would name the player", 15),
+        ("when cs enter cs.hand:", "'cs' already names the cards that entered", 15),
+    ],
+)
+def test_e202_the_owner_takes_a_name_of_its_own(rule: str, message: str, column: int) -> None:
+    code, found, line, col, _ = only(append(rule + "\n    again\n"))
+    assert (code, line, col) == ("E202", NEXT_LINE, column) and found.startswith(message)
+
+
+def test_e202_a_games_name_as_owner_would_read_as_that_player_only() -> None:
+    text = append("var dealer: player = seat 0\nwhen cs enter dealer.hand:\n    again\n")
+    assert only(text)[4] == (
+        "choose a new name (when cs enter p.hand:); to act for one player only, "
+        "test him in the effects: if p == dealer:"
+    )
+
+
+def test_e106_the_owner_is_no_keyword() -> None:
+    assert only(append("when cs enter then.hand:\n    again\n"))[:4] == (
+        "E106",
+        "'then' is a keyword of the language and cannot be used as a name",
+        NEXT_LINE,
+        15,
+    )
+
+
+def test_e201_a_rule_on_an_unknown_zone() -> None:
+    assert only(append("when cs enter p.hnad:\n    again\n")) == (
+        "E201",
+        "unknown zone 'hnad'",
+        NEXT_LINE,
+        17,
+        "did you mean 'hand'? known zones: deck, hand",
+    )
+
+
 def test_e406_stop_outside_a_loop() -> None:
     assert only(replace("shuffle deck", "stop")) == (
         "E406",

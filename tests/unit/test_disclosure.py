@@ -156,6 +156,17 @@ def test_a_rule_run_when_cards_enter_a_hand_tells_their_attributes() -> None:
     assert warnings(rules) == [(f"this text tells every player the rank of 'cs', {OWN}", RULES + 1, 11)]
 
 
+def test_a_rule_naming_the_owner_of_the_hand_tells_others_but_not_him() -> None:
+    rule = "when cs enter p.hand:\n"
+    told = rule + '    say "{cs.rank} drawn"\n    set p.shown = (top of p.hand).rank\n'
+    assert warnings(told) == [
+        (f"this text tells every player the rank of 'cs', {OWN}", RULES + 1, 11),
+        (f"'p.shown', which every player sees, is set from the rank of 'top of p.hand', {OWN}", RULES + 2, 19),
+    ]
+    # His own variable, read by him alone, who sees the cards in his hand.
+    assert warnings(rule + "    set p.mine = cs.rank\n    set p.mine = (top of p.hand).rank\n") == []
+
+
 def test_the_warning_says_how_to_mark_a_tell_as_the_rule() -> None:
     text = GAME.replace("RULES\n", '    action ask(c: card from hand):\n        say "{c.rank}"\n')
     (d,) = check(parse(text, "t.game"), Source("t.game", text)).warnings

@@ -224,6 +224,13 @@ class TestDeclarations:
             n.RoundEndDecl(body=(n.EndGame(),)),
         )
 
+    def test_a_trigger_on_a_zone_of_each_player_names_its_owner(self) -> None:
+        (trigger,) = decls("when cs enter p . hand: again\n")
+        assert trigger == n.TriggerDecl(var="cs", owner="p", zone=n.Name(id="hand"), body=(n.Again(),))
+        assert span_of(trigger.zone) == (2, 19, 2, 23)  # the zone's name alone, for its errors
+        (other,) = decls("when cs enter (seat 1).hand: again\n")  # no name to bind: a zone the checker refuses
+        assert isinstance(other, n.TriggerDecl) and other.owner is None and isinstance(other.zone, n.Attribute)
+
     def test_ranking(self) -> None:
         assert decls("ranking: highest score, then lowest jokers, then finishing order\n") == (
             n.RankingDecl(

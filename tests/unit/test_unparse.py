@@ -320,6 +320,9 @@ class TestDeclarations:
             when cs enter tas:
                 again
 
+            when cs enter p.hand:
+                again
+
             phase play:
                 on enter:
                     again
