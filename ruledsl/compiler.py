@@ -859,6 +859,8 @@ class _Compiler:
         a, b = self.ex(e.left, ctx), self.ex(e.right, ctx)
         if e.op in ("==", "!="):
             return f"{a} {e.op} {b}"
+        if self.type_of(e.left).kind == "tuple" or self.type_of(e.right).kind == "tuple":
+            return f"op_tuple_order({a}, {e.op!r}, {b})"  # its items may be none, which no type tells
         if self.type_of(e.left).nullable or self.type_of(e.right).nullable:
             fn = {"<": "op_lt", "<=": "op_le", ">": "op_gt", ">=": "op_ge"}[e.op]
             return f"{fn}({a}, {b})"

@@ -326,6 +326,14 @@ def ge(a: Any, b: Any) -> bool:
     return a is not None and b is not None and a >= b
 
 
+def tuple_order(a: tuple[Any, ...], op: str, b: tuple[Any, ...]) -> bool:
+    """``a < b`` (or ``<=``, ``>``, ``>=``) item by item; false when either holds none, as a
+    comparison with none is, and as ``the ... with highest (a, b)`` passes such keys over."""
+    if None in a or None in b:
+        return False
+    return a < b if op == "<" else a <= b if op == "<=" else a > b if op == ">" else a >= b
+
+
 def rank_highest(v: Any) -> Any:
     """A ranking key's part for 'highest v': smaller sorts first; none last."""
     return math.inf if v is None else -v

@@ -87,6 +87,19 @@ def test_a_tuple_key_compares_item_by_item(tmp_path: Path, expr: str, expected: 
     assert said(tmp_path, expr) == expected
 
 
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        ("(1, 2) < (1, 3)", "yes"),
+        ("((top of trick).rank, 1) < (2, 1)", "no"),  # the joker's rank is none: false, as none < 2 is
+        ("((top of trick).rank, 1) >= (2, 1)", "no"),
+        ("(2, 1) > ((top of trick).rank, 1)", "no"),
+    ],
+)
+def test_an_order_comparison_of_tuples_holding_none_is_false(tmp_path: Path, expr: str, expected: str) -> None:
+    assert said(tmp_path, expr) == expected
+
+
 def test_a_tuple_key_holds_numbers_or_values(tmp_path: Path) -> None:
     found = check_error(tmp_path, "define best = the c in hand with highest (c.rank, c)")
     assert "E301: a tuple holds numbers or values, not a card" in found
