@@ -1214,7 +1214,8 @@ def _list_games(games: dict[str, Path]) -> None:
         try:
             checked = check_file(str(path))
             low, high = players_range(checked)
-            print(f"{name:<22} {checked.file.name} ({low}-{high} players)")
+            count = f"{low}" if low == high else f"{low}-{high}"
+            print(f"{name:<22} {checked.file.name} ({count} players)")
         except RuleDslError:
             print(f"{name:<22} (does not check: run 'ruledsl check {name}')")
 
