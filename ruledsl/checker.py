@@ -1152,6 +1152,8 @@ class _Checker:
         self._end_game_seen = True
         if s.winner is not None:
             self._expect(s.winner, scope, PLAYER)
+        if s.winners is not None:
+            self._winners(s.winners, scope)
 
     def _stmt_GoTo(self, s: n.GoTo, scope: _Scope) -> None:
         if s.phase not in self.symbols.phases:
@@ -1266,6 +1268,19 @@ class _Checker:
         self._block(s.body, scope.child(in_loop=True))
 
     # ------------------------------------------------------------------ expressions
+
+    def _winners(self, e: n.Expr, scope: _Scope) -> None:
+        """The players of ``end game, winners``: players, and some (the game is won by them)."""
+        t = self._expr(e, scope, PLAYERS)
+        if t.kind == "none" or (isinstance(e, n.SetLiteral) and not e.items):
+            hint = "a game nobody wins: 'end game, draw'"
+            self.error("E301", "'winners' needs players, found no player", e, hint)
+        elif t.kind == "player":
+            hint = "for one player, write 'end game, winner P'"
+            self.error("E301", "'winners' takes players, found a player", e, hint)
+        elif t.kind not in ("players", "any"):
+            hint = "for players chosen by a condition: 'cards p in players where …'"
+            self.error("E301", f"'winners' takes players, found {t}", e, hint)
 
     def _expect(self, e: n.Expr, scope: _Scope, want: Type) -> Type:
         t = self._expr(e, scope, want)

@@ -991,9 +991,12 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
             f"seats, single wins: chi-square {t['chi2']:.2f} ({t['df']} df, {t['games']} games), "
             f"p = {p_text(t['p_value'])}"
         )
-    lines.append(
-        f"draws {stats['draws']}, shared wins {stats['shared_wins']}, stopped at the action bound {stats['truncated']}"
-    )
+    # A shared win is in the 'wins' of each of its winners (partners win together), so the
+    # win rates then add up to more than one: say so where the count is given.
+    shared = f"shared wins {stats['shared_wins']}"
+    if stats["shared_wins"]:
+        shared += " (counted in the wins of each of their winners)"
+    lines.append(f"draws {stats['draws']}, {shared}, stopped at the action bound {stats['truncated']}")
     for what in ("actions", "turns"):
         d = stats["length"][what]
         sd = "n/a" if d["stdev"] is None else f"{d['stdev']:.1f}"
@@ -1214,7 +1217,8 @@ def _list_games(games: dict[str, Path]) -> None:
         try:
             checked = check_file(str(path))
             low, high = players_range(checked)
-            print(f"{name:<22} {checked.file.name} ({low}-{high} players)")
+            count = f"{low}" if low == high else f"{low}-{high}"
+            print(f"{name:<22} {checked.file.name} ({count} players)")
         except RuleDslError:
             print(f"{name:<22} (does not check: run 'ruledsl check {name}')")
 

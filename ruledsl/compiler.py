@@ -1257,6 +1257,17 @@ class _Compiler:
             self.em.line("raise GameOver(None, True)")
         elif s.winner is not None:
             self.em.line(f"raise GameOver({self.ex(s.winner, ctx)}, False)")
+        elif s.winners is not None:
+            # No winner at all is a mistake of the rules, not a draw: 'end game, draw' says that.
+            winners = self.fresh("w")
+            text = self.source_of(s.winners)
+            message = f"'end game, winners {text}': there is no player among them"
+            hint = "a game nobody wins ends with 'end game, draw'; or guard the rule with 'if … is not empty:'"
+            self.em.line(f"{winners} = frozenset({self.ex(s.winners, ctx)} or ())")
+            self.em.line(f"if not {winners}:")
+            with self.em.block():
+                self.em.line(f"op_fail({self.const(message)}, {self.const(hint)})")
+            self.em.line(f"raise GameOver(None, False, {winners})")
         else:
             self.em.line("raise GameOver(None, False)")
 

@@ -723,6 +723,9 @@ class GameState:
             self._end([0.0] * self.n)
         elif over.winner is not None:
             self._end([1.0 if q == over.winner else -1.0 for q in range(self.n)])
+        elif over.winners:
+            # Each winner gets the whole win, as a lone winner does: partners score alike.
+            self._end([1.0 if q in over.winners else -1.0 for q in range(self.n)])
         else:
             self._end(self._ranked_returns())
 

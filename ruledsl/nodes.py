@@ -752,13 +752,14 @@ class EndRound(Stmt):
 
 @frozen(kw_only=True)
 class EndGame(Stmt):
-    """End the game at once: with a winner, a draw, or the ``ranking``.
+    """End the game at once: with a winner, winners who share the win, a draw, or the ``ranking``.
 
     Example: ``end game, winner player``
     """
 
     winner: Expr | None = None
     draw: bool = False
+    winners: Expr | None = None  # players, all of whom win (partners); at most one of the three
 
 
 @frozen(kw_only=True)

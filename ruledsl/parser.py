@@ -1549,11 +1549,17 @@ class _ToNodes(Transformer):
     def end_game_stmt(self, meta: Any, outcome: Any) -> n.EndGame:
         if outcome == "draw":
             return n.EndGame(draw=True, span=self._span(meta))
+        if isinstance(outcome, tuple):
+            return n.EndGame(winners=outcome[1], span=self._span(meta))
         return n.EndGame(winner=outcome, span=self._span(meta))
 
     @_with_meta
     def winner_outcome(self, meta: Any, player: n.Expr) -> n.Expr:
         return player
+
+    @_with_meta
+    def winners_outcome(self, meta: Any, players: n.Expr) -> tuple[str, n.Expr]:
+        return ("winners", players)
 
     @_with_meta
     def draw_outcome(self, meta: Any) -> str:

@@ -31,6 +31,7 @@ from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_s
 from ruledsl.parser import parse_source
 from ruledsl.render import or_list
 from ruledsl.resources import bundled_name, named_games
+from ruledsl.runtime.ops import winners_of
 from ruledsl.source import UNSHOWABLE, Pos, Source, Span
 from ruledsl.unparse import RECORD1, UNBROKEN, unparse
 from ruledsl.validate import stuck_error
@@ -718,13 +719,14 @@ def result_lines(state: GameState) -> list[str]:
     ret = state.returns()
     if state.truncated:
         return [f"Result: stopped at the action bound, after {state.n_actions:,} actions, without an end: no winner"]
-    best = max(ret)
-    if min(ret) == best:
+    winners = winners_of(ret)
+    if not winners:
         return ["Result: a draw"]
-    winners = [q for q, r in enumerate(ret) if r == best]
     lines = []
     if len(winners) == 1:
         lines.append(f"Result: P{winners[0]} wins")
+    elif len(winners) == len(ret):
+        lines.append("Result: every player wins")
     else:
         lines.append("Result: " + ", ".join(f"P{q}" for q in winners) + " share the win")
     if state.prog.ranking != "none" and len(set(ret)) > 2:

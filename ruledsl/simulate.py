@@ -18,6 +18,7 @@ from attrs import define
 from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
 from ruledsl.errors import RuleRuntimeError
 from ruledsl.game import Game, load_game
+from ruledsl.runtime.ops import winners_of
 from ruledsl.validate import stuck_error
 
 if TYPE_CHECKING:
@@ -58,12 +59,7 @@ class GameRecord:
     @property
     def winners(self) -> list[int]:
         """The players with the best result; none in a draw or a game stopped at the bound."""
-        if self.truncated or not self.returns:
-            return []
-        best = max(self.returns)
-        if min(self.returns) == best:
-            return []
-        return [q for q, r in enumerate(self.returns) if r == best]
+        return [] if self.truncated else winners_of(self.returns)
 
 
 # ============================================================================ playing
@@ -200,17 +196,18 @@ def lead_changes(leaders: Sequence[Sequence[int]]) -> int:
     """Return how often the sole leader changed: a lone leader other than the last lone leader.
 
     Ties are skipped: a leader who is caught and then pulls ahead again has not lost the
-    lead; one who is caught and then passed has, once.
+    lead; one who is caught and then passed has, once. Where no player ever leads alone,
+    the smallest leading group stands for one: partners, who always score alike, lead as a side.
     """
+    alone = min((len(group) for group in leaders), default=1)
     changes = 0
-    last: int | None = None
+    last: Sequence[int] | None = None
     for group in leaders:
-        if len(group) != 1:
+        if len(group) != alone:
             continue
-        leader = group[0]
-        if last is not None and leader != last:
+        if last is not None and group != last:
             changes += 1
-        last = leader
+        last = group
     return changes
 
 

@@ -1014,10 +1014,12 @@ def _simple(s: n.Stmt) -> str:
     if isinstance(s, n.Subtract):
         return f"subtract {_expr(s.value)} from {_expr(s.target, _POSTFIX)}"
     if isinstance(s, n.EndGame):
-        if s.draw and s.winner is not None:
-            raise ValueError("a game ends with a winner or a draw, not both")
+        if s.draw + (s.winner is not None) + (s.winners is not None) > 1:
+            raise ValueError("a game ends with a winner, winners or a draw, not two of them")
         if s.draw:
             return "end game, draw"
+        if s.winners is not None:
+            return f"end game, winners {_expr(s.winners)}"
         return "end game" if s.winner is None else f"end game, winner {_expr(s.winner)}"
     if isinstance(s, n.GoTo):
         return f"go to {s.phase}" + ("" if s.player is None else f" with {_expr(s.player)}")

@@ -57,6 +57,20 @@ def place_values(groups: list[list[int]], n: int) -> list[float]:
     return values
 
 
+def winners_of(returns: list[float]) -> list[int]:
+    """The players with the best result, a win shared among them; none in a draw.
+
+    Equal results are a draw when nobody gained (a ranking that ties everyone gives each 0),
+    but a win of every player when they all did (``end game, winners players``).
+    """
+    if not returns:
+        return []
+    best = max(returns)
+    if min(returns) == best and best <= 0:
+        return []
+    return [q for q, r in enumerate(returns) if r == best]
+
+
 _WORDS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty"

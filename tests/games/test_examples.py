@@ -26,7 +26,7 @@ EXAMPLES = sorted(example_games())
 
 
 def test_there_are_examples_and_none_takes_a_bundled_games_name() -> None:
-    assert {"old_maid", "oh_hell", "go_fish"} <= set(EXAMPLES)
+    assert {"old_maid", "oh_hell", "go_fish", "whist"} <= set(EXAMPLES)
     assert not set(EXAMPLES) & set(ruledsl.bundled_games())
 
 
@@ -62,6 +62,7 @@ def test_an_example_is_found_by_name_listed_and_replayed(tmp_path: Path) -> None
     assert resolve_path("old_maid") == example_games()["old_maid"]
     code, out, _ = run_cli(["list"])
     assert code == 0 and "examples" in out and "old_maid" in out
+    assert "Old Maid (2-6 players)" in out and "Whist (4 players)" in out  # a fixed count reads as one
     record = tmp_path / "game.jsonl"
     code, _, _ = run_cli(["simulate", "old_maid", "-n", "1", "--players", "3", "--log", str(record)])
     assert code == 0
@@ -77,3 +78,13 @@ def test_old_maid_has_one_loser_and_no_ranking_among_the_others() -> None:
         state.apply_action(state.legal_actions()[0])
     returns = state.returns()
     assert sorted(returns) == [-1.0, 1 / 3, 1 / 3, 1 / 3]
+
+
+def test_whist_partners_win_together_and_so_have_equal_win_rates() -> None:
+    code, out, _ = run_cli(["simulate", "whist", "-n", "30", "--seats", "random,random,random,random", "--json"])
+    assert code == 0
+    stats = json.loads(out)
+    wins = [seat["wins"] for seat in stats["seats"]]
+    assert wins[0] == wins[2] and wins[1] == wins[3] and wins[0] + wins[1] == 30
+    assert (stats["shared_wins"], stats["draws"]) == (30, 0)
+    assert stats["lead"]["games_with_change"] > 0  # a side leads, though no player ever leads alone

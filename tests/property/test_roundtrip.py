@@ -251,6 +251,7 @@ simple_statements = st.one_of(
     st.builds(n.EndRound),
     st.builds(n.EndGame, winner=st.none() | exprs),
     st.builds(n.EndGame, draw=st.just(True)),
+    st.builds(n.EndGame, winners=exprs),
     st.builds(n.GoTo, phase=names, player=st.none() | exprs),
     st.builds(n.Open, window=names),
     st.builds(n.Reverse),

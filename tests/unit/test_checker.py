@@ -480,6 +480,31 @@ def test_e301_zone_attribute_hint() -> None:
 
 
 @pytest.mark.parametrize(
+    ("winners", "message", "hint"),
+    [
+        ("player", "'winners' takes players, found a player", "for one player, write 'end game, winner P'"),
+        ("none", "'winners' needs players, found no player", "a game nobody wins: 'end game, draw'"),
+        ("{}", "'winners' needs players, found no player", "a game nobody wins: 'end game, draw'"),
+        (
+            "hand",
+            "'winners' takes players, found a zone",
+            "for players chosen by a condition: 'cards p in players where …'",
+        ),
+    ],
+)
+def test_e301_winners_are_players(winners: str, message: str, hint: str) -> None:
+    assert only(replace("end game, winner player", f"end game, winners {winners}")) == ("E301", message, 13, 27, hint)
+
+
+@pytest.mark.parametrize(
+    "winners", ["players", "players after player", "cards p in players where p != player", "side(player)"]
+)
+def test_winners_take_any_collection_of_players(winners: str) -> None:
+    define = "define side(p: player) = cards q in players where q == p or q == left of left of p\n"
+    assert check_text(append(define, replace("end game, winner player", f"end game, winners {winners}"))).warnings == ()
+
+
+@pytest.mark.parametrize(
     ("written", "hint"),
     [
         ("bottom of deck.rank", "for the bottom card's rank, write (bottom of deck).rank"),

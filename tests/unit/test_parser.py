@@ -547,6 +547,7 @@ class TestStatements:
             end game
             end game, winner player
             end game, draw
+            end game, winners players after w
             go to play
             go to play with w
             open cut
@@ -561,6 +562,7 @@ class TestStatements:
             n.EndGame(winner=None, draw=False),
             n.EndGame(winner=n.ActingPlayer()),
             n.EndGame(draw=True),
+            n.EndGame(winners=n.PlayersAfter(player=n.Name(id="w"))),
             n.GoTo(phase="play"),
             n.GoTo(phase="play", player=n.Name(id="w")),
             n.Open(window="cut"),

@@ -90,6 +90,11 @@ class TestLeadChanges:
     def test_the_first_sole_leader_is_not_a_change(self) -> None:
         assert lead_changes([(0, 1), (1,), (1,)]) == 0
 
+    def test_partners_who_always_lead_together_lead_as_a_side(self) -> None:
+        # Seats 0 and 2 against 1 and 3: a tie of all four is skipped, as a tie of two players is.
+        sides = [(0, 1, 2, 3), (0, 2), (0, 1, 2, 3), (0, 2), (1, 3), (1, 3), (0, 2)]
+        assert lead_changes(sides) == 2
+
 
 class TestWinnerBehind:
     # leaders[k]: after k actions (leaders[0]: after setup)

@@ -227,6 +227,7 @@ class TestStatements:
                 end game
                 end game, winner player
                 end game, draw
+                end game, winners cards p in players where p.score > 3
                 go to play with seat 0
                 go to play
                 open cut
@@ -401,6 +402,7 @@ class TestDeclarations:
             n.PlayerStep(player=n.ActingPlayer(), step=2),
             n.SetupDecl(body=()),
             n.EndGame(winner=n.ActingPlayer(), draw=True),
+            n.EndGame(winner=n.ActingPlayer(), winners=n.AllPlayers()),
             n.PassDecl(label=None, body=()),
         ],
         ids=lambda node: type(node).__name__,
