@@ -1255,6 +1255,17 @@ class _Compiler:
     def _st_EndGame(self, s: n.EndGame, ctx: _Ctx) -> None:
         if s.draw:
             self.em.line("raise GameOver(None, True)")
+        elif s.winner is not None and self.type_of(s.winner).nullable:
+            # No winner is a mistake of the rules, as an empty 'winners' is, not a silent fall
+            # back to the ranking.
+            winner = self.fresh("w")
+            message = f"'end game, winner {self.source_of(s.winner)}': there is no such player"
+            hint = "a game nobody wins ends with 'end game, draw'; or guard the rule with 'if … != none:'"
+            self.em.line(f"{winner} = {self.ex(s.winner, ctx)}")
+            self.em.line(f"if {winner} is None:")
+            with self.em.block():
+                self.em.line(f"op_fail({self.const(message)}, {self.const(hint)})")
+            self.em.line(f"raise GameOver({winner}, False)")
         elif s.winner is not None:
             self.em.line(f"raise GameOver({self.ex(s.winner, ctx)}, False)")
         elif s.winners is not None:

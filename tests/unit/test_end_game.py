@@ -67,6 +67,20 @@ def test_an_empty_set_of_winners_is_r504(tmp_path: Path) -> None:
     assert d.hint is not None and "end game, draw" in d.hint
 
 
+def test_a_winner_who_is_none_is_r504_not_the_ranking(tmp_path: Path) -> None:
+    path = tmp_path / "none.game"
+    path.write_text(TEAMS.replace("winners WINNERS", "winner the p in players with highest 0 where p != p"), "utf-8")
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=0)
+    with pytest.raises(ruledsl.RuleRuntimeError) as info:
+        state.apply_action(state.legal_actions()[0])
+    d = info.value.diagnostics[0]
+    assert (d.code, d.line, d.message) == (
+        "R504",
+        12,
+        "'end game, winner the p in players with highest 0 where p != p': there is no such player",
+    )
+
+
 def _record(returns: list[float]) -> GameRecord:
     return GameRecord(0, ["random"] * len(returns), returns, False, [0], ["play.finish"])
 
