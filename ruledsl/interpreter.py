@@ -495,25 +495,48 @@ class GameState:
         probe._legal = None
         return auction[3] in probe._compute_legal()
 
+    def has_legal_action(self) -> bool:
+        """Whether the player to act has a legal action: ``bool(legal_actions())``, found without
+        listing them all (the listing stops at the first)."""
+        if self.terminal:
+            return False
+        if self._legal is not None:
+            return bool(self._legal)
+        if self.windows is not None:
+            return True  # letting a window pass is always legal
+        phase = self.prog.phases[self.phase]
+        if phase.is_auction and phase.pass_def is not None:
+            return True
+        return self._listing(phase.legal, self.actor, None)
+
     def _compute_legal(self) -> list[Action]:
         if self.terminal:
             return []
         out: list[Action] = []
+        if self.windows is None:
+            phase = self.prog.phases[self.phase]
+            self._listing(phase.legal, self.actor, out)
+            if phase.is_auction and phase.pass_def is not None:
+                out.append(_pass_action(phase.pass_def))
+        else:
+            window = self.prog.windows[self.windows[0][0]]
+            self._listing(window.legal, self.actor, out)
+            out.append(_pass_action(window.pass_def))
+        return out
+
+    def _listing(self, legal: Any, q: int, out: list[Action] | None) -> bool:
+        """Run a compiled legal function for ``q``: the actions go into ``out``, or, with None,
+        the listing stops at the first. Return whether there was one (a window's pass aside)."""
         prog = self.prog
         self.steps = self.calls = 0  # the numbers chosen from count against it
         # While the actions are listed the state cannot change: definitions are memoised.
         if prog.uses_memo:
             self.memo = {}
         try:
-            if self.windows is None:
-                phase = prog.phases[self.phase]
-                phase.legal(self, self.actor, out)
-                if phase.is_auction and phase.pass_def is not None:
-                    out.append(_pass_action(phase.pass_def))
-            else:
-                window = prog.windows[self.windows[0][0]]
-                window.legal(self, self.actor, out)
-                out.append(_pass_action(window.pass_def))
+            if out is None:
+                return _offers(self, legal, q)
+            legal(self, q, out)
+            return bool(out)
         except RuleDslError:
             raise
         except Exception as exc:
@@ -521,7 +544,6 @@ class GameState:
         finally:
             if prog.uses_memo:
                 self.memo = None
-        return out
 
     def _apply_special(self, defn: ActionDef, p: int, action: Action) -> None:
         """Apply an action of a window or an auction."""
@@ -612,13 +634,12 @@ class GameState:
             window = self.prog.windows[window_index]
             while queue:
                 q = queue[0]
-                probe: list[Action] = []
                 self.memo = {}
                 try:
-                    window.legal(self, q, probe)
+                    offered = _offers(self, window.legal, q)
                 finally:
                     self.memo = None
-                if probe:
+                if offered:
                     self.actor = q
                     return True
                 queue.pop(0)
@@ -846,6 +867,30 @@ class GameState:
 
 def _copy(value: Any) -> Any:
     return value[:] if type(value) is list else value
+
+
+class _Found(Exception):
+    """A legal function found an action, where one is enough to know (see ``_offers``)."""
+
+
+class _FirstAction(list):  # type: ignore[type-arg]
+    """The list a legal function puts its actions in when only whether there is one matters:
+    the first appended stops it (a list still, for the length 'otherwise' actions test)."""
+
+    __slots__ = ()
+
+    def append(self, action: Action) -> None:
+        raise _Found
+
+
+def _offers(st: GameState, legal: Any, q: int) -> bool:
+    """Whether the compiled legal function ``legal`` offers ``q`` an action (a window's pass aside),
+    found without listing them all: the groups of cards still to build are never built."""
+    try:
+        legal(st, q, _FirstAction())
+    except _Found:
+        return True
+    return False
 
 
 def _pass_action(defn: ActionDef) -> Action:
