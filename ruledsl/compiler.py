@@ -361,13 +361,13 @@ class _Ctx:
         names: dict[str, str] | None = None,
         player: str = "p",
         overrides: dict[int, str] | None = None,
-        hoist: list[tuple[str, str]] | None = None,
+        hoist: dict[str, str] | None = None,
         varying: frozenset[str] = frozenset(),
     ) -> None:
         self.names = dict(names or {})
         self.player = player
         self.overrides = overrides or {}  # node id -> Python expression to use instead
-        self.hoist = hoist  # where loop-invariant values go, computed once before the loops
+        self.hoist = hoist  # where loop-invariant values go (code: name), computed once before the loops
         self.varying = varying  # Python names that change inside those loops
 
     def child(self) -> _Ctx:
@@ -540,9 +540,11 @@ class _Compiler:
             and not _mentions(code, ctx.varying)
         ):
             # Inside the loops that list an action's choices, a value that depends on no
-            # choice and cannot fail is computed once, before the loops.
-            name = self.fresh("h")
-            ctx.hoist.append((name, code))
+            # choice and cannot fail is computed once, before the loops; the same code twice
+            # is the same value, since listing changes nothing.
+            name = ctx.hoist.get(code)
+            if name is None:
+                name = ctx.hoist[code] = self.fresh("h")
             return name
         return code
 
@@ -606,6 +608,8 @@ class _Compiler:
             return ref[0] == "define" and self._define_total(ref[1]) and all(self._total(a) for a in e.args)
         if isinstance(e, n.Quantifier):
             return self._total(e.iterable) and self._total(e.cond)
+        if isinstance(e, (n.SetLiteral, n.TupleLiteral)):
+            return all(self._total(i) for i in e.items)
         if isinstance(e, n.Topmost):
             return self._total(e.iterable) and self._total(e.where)
         return False
@@ -1591,10 +1595,10 @@ class _Compiler:
             # Open the hoisting sink for everything inside the loops; its lines go here,
             # before the first loop, once the loops have been written.
             at, indent = len(em.lines), em.indent
-            sink: list[tuple[str, str]] = []
+            sink: dict[str, str] = {}
             loop_ctx = _Ctx(ctx.names, ctx.player, ctx.overrides, sink, frozenset(names))
             self._emit_level(a, info, bid, names, loop_ctx, [[], *levels[1:]], 0, key_parts)
-            lines = ["    " * indent + f"{name} = {code}" for name, code in sink]
+            lines = ["    " * indent + f"{name} = {code}" for code, name in sink.items()]
             em.lines[at:at] = lines
             em.spans[at:at] = [a.span] * len(lines)
         else:
