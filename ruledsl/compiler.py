@@ -1745,7 +1745,7 @@ class _Compiler:
         with em.block():
             em.line("st.too_many_choices(True)")
         # Sorted kinds: the same cards make the same action, whatever order they lie in.
-        key_parts.append(f"tuple(sorted(KIND[c_] for c_ in {py}))")
+        key_parts.append(f"tuple(sorted(map(KIND.__getitem__, {py})))")  # map: no generator per group
         return 1
 
     def _groups(self, shape: n.ChoiceShape, pool: str, size: str, ctx: _Ctx, value_ok: str | None = None) -> str:
@@ -2429,6 +2429,7 @@ _SAFE_BUILTINS = {
     "next": next,
     "reversed": reversed,
     "sorted": sorted,
+    "map": map,
     "enumerate": enumerate,
     "str": str,
     "bool": bool,
