@@ -507,36 +507,12 @@ class GameState:
         phase = self.prog.phases[self.phase]
         if phase.is_auction and phase.pass_def is not None:
             return True
-        return self._listing(phase.legal, self.actor, None)
-
-    def _compute_legal(self) -> list[Action]:
-        if self.terminal:
-            return []
-        out: list[Action] = []
-        if self.windows is None:
-            phase = self.prog.phases[self.phase]
-            self._listing(phase.legal, self.actor, out)
-            if phase.is_auction and phase.pass_def is not None:
-                out.append(_pass_action(phase.pass_def))
-        else:
-            window = self.prog.windows[self.windows[0][0]]
-            self._listing(window.legal, self.actor, out)
-            out.append(_pass_action(window.pass_def))
-        return out
-
-    def _listing(self, legal: Any, q: int, out: list[Action] | None) -> bool:
-        """Run a compiled legal function for ``q``: the actions go into ``out``, or, with None,
-        the listing stops at the first. Return whether there was one (a window's pass aside)."""
         prog = self.prog
-        self.steps = self.calls = 0  # the numbers chosen from count against it
-        # While the actions are listed the state cannot change: definitions are memoised.
+        self.steps = self.calls = 0  # as _compute_legal lists them
         if prog.uses_memo:
             self.memo = {}
         try:
-            if out is None:
-                return _offers(self, legal, q)
-            legal(self, q, out)
-            return bool(out)
+            return _offers(self, phase.legal, self.actor)
         except RuleDslError:
             raise
         except Exception as exc:
@@ -544,6 +520,34 @@ class GameState:
         finally:
             if prog.uses_memo:
                 self.memo = None
+
+    def _compute_legal(self) -> list[Action]:
+        if self.terminal:
+            return []
+        out: list[Action] = []
+        prog = self.prog
+        self.steps = self.calls = 0  # the numbers chosen from count against it
+        # While the actions are listed the state cannot change: definitions are memoised.
+        if prog.uses_memo:
+            self.memo = {}
+        try:
+            if self.windows is None:
+                phase = prog.phases[self.phase]
+                phase.legal(self, self.actor, out)
+                if phase.is_auction and phase.pass_def is not None:
+                    out.append(_pass_action(phase.pass_def))
+            else:
+                window = prog.windows[self.windows[0][0]]
+                window.legal(self, self.actor, out)
+                out.append(_pass_action(window.pass_def))
+        except RuleDslError:
+            raise
+        except Exception as exc:
+            raise self._rule_failed(exc) from None
+        finally:
+            if prog.uses_memo:
+                self.memo = None
+        return out
 
     def _apply_special(self, defn: ActionDef, p: int, action: Action) -> None:
         """Apply an action of a window or an auction."""
