@@ -577,8 +577,8 @@ class _Compiler:
 
     def _total(self, e: n.Expr) -> bool:
         """Whether evaluating ``e`` can never fail (so it may be computed early)."""
-        if isinstance(e, (n.Number, n.BoolLit, n.NoneLit, n.Text, n.ActingPlayer, n.AllPlayers, n.EveryCard)):
-            return True
+        if isinstance(e, (n.Number, n.BoolLit, n.NoneLit, n.Text, n.ActingPlayer, n.AllPlayers, n.EveryCard, _PyName)):
+            return True  # (a _PyName is a variable of the compiler's own)
         if isinstance(e, n.Name):
             ref = self.ref(e)
             if isinstance(ref, tuple) and ref[0] == "define":
@@ -753,6 +753,10 @@ class _Compiler:
                 and self.ref(x)[1].decl is decl
             ]
             if len(uses) > 1 and not _cheap(arg, self.c):
+                return None
+            if not self._total(arg):
+                # Called, the definition gets the argument's value; written in place, the
+                # argument could count as a value that cannot fail, computed ahead of its turn.
                 return None
             code = (
                 f"list({self.cards(arg, ctx)})"
