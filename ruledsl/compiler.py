@@ -361,13 +361,13 @@ class _Ctx:
         names: dict[str, str] | None = None,
         player: str = "p",
         overrides: dict[int, str] | None = None,
-        hoist: list[tuple[str, str]] | None = None,
+        hoist: dict[str, str] | None = None,
         varying: frozenset[str] = frozenset(),
     ) -> None:
         self.names = dict(names or {})
         self.player = player
         self.overrides = overrides or {}  # node id -> Python expression to use instead
-        self.hoist = hoist  # where loop-invariant values go, computed once before the loops
+        self.hoist = hoist  # where loop-invariant values go (code: name), computed once before the loops
         self.varying = varying  # Python names that change inside those loops
 
     def child(self) -> _Ctx:
@@ -541,9 +541,11 @@ class _Compiler:
             and not _mentions(code, ctx.varying)
         ):
             # Inside the loops that list an action's choices, a value that depends on no
-            # choice and cannot fail is computed once, before the loops.
-            name = self.fresh("h")
-            ctx.hoist.append((name, code))
+            # choice and cannot fail is computed once, before the loops; the same code twice
+            # is the same value, since listing changes nothing.
+            name = ctx.hoist.get(code)
+            if name is None:
+                name = ctx.hoist[code] = self.fresh("h")
             return name
         return code
 
@@ -576,8 +578,8 @@ class _Compiler:
 
     def _total(self, e: n.Expr) -> bool:
         """Whether evaluating ``e`` can never fail (so it may be computed early)."""
-        if isinstance(e, (n.Number, n.BoolLit, n.NoneLit, n.Text, n.ActingPlayer, n.AllPlayers, n.EveryCard)):
-            return True
+        if isinstance(e, (n.Number, n.BoolLit, n.NoneLit, n.Text, n.ActingPlayer, n.AllPlayers, n.EveryCard, _PyName)):
+            return True  # (a _PyName is a variable of the compiler's own)
         if isinstance(e, n.Name):
             ref = self.ref(e)
             if isinstance(ref, tuple) and ref[0] == "define":
@@ -607,6 +609,8 @@ class _Compiler:
             return ref[0] == "define" and self._define_total(ref[1]) and all(self._total(a) for a in e.args)
         if isinstance(e, n.Quantifier):
             return self._total(e.iterable) and self._total(e.cond)
+        if isinstance(e, (n.SetLiteral, n.TupleLiteral)):
+            return all(self._total(i) for i in e.items)
         if isinstance(e, n.Topmost):
             return self._total(e.iterable) and self._total(e.where)
         return False
@@ -750,6 +754,10 @@ class _Compiler:
                 and self.ref(x)[1].decl is decl
             ]
             if len(uses) > 1 and not _cheap(arg, self.c):
+                return None
+            if not self._total(arg):
+                # Called, the definition gets the argument's value; written in place, the
+                # argument could count as a value that cannot fail, computed ahead of its turn.
                 return None
             code = (
                 f"list({self.cards(arg, ctx)})"
@@ -1634,10 +1642,10 @@ class _Compiler:
             # Open the hoisting sink for everything inside the loops; its lines go here,
             # before the first loop, once the loops have been written.
             at, indent = len(em.lines), em.indent
-            sink: list[tuple[str, str]] = []
+            sink: dict[str, str] = {}
             loop_ctx = _Ctx(ctx.names, ctx.player, ctx.overrides, sink, frozenset(names))
             self._emit_level(a, info, bid, names, loop_ctx, [[], *levels[1:]], 0, key_parts)
-            lines = ["    " * indent + f"{name} = {code}" for name, code in sink]
+            lines = ["    " * indent + f"{name} = {code}" for code, name in sink.items()]
             em.lines[at:at] = lines
             em.spans[at:at] = [a.span] * len(lines)
         else:
@@ -1784,7 +1792,7 @@ class _Compiler:
         with em.block():
             em.line("st.too_many_choices(True)")
         # Sorted kinds: the same cards make the same action, whatever order they lie in.
-        key_parts.append(f"tuple(sorted(KIND[c_] for c_ in {py}))")
+        key_parts.append(f"tuple(sorted(map(KIND.__getitem__, {py})))")  # map: no generator per group
         return 1
 
     def _groups(self, shape: n.ChoiceShape, pool: str, size: str, ctx: _Ctx, value_ok: str | None = None) -> str:
@@ -2470,6 +2478,7 @@ _SAFE_BUILTINS = {
     "next": next,
     "reversed": reversed,
     "sorted": sorted,
+    "map": map,
     "enumerate": enumerate,
     "str": str,
     "bool": bool,

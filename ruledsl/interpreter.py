@@ -495,6 +495,32 @@ class GameState:
         probe._legal = None
         return auction[3] in probe._compute_legal()
 
+    def has_legal_action(self) -> bool:
+        """Whether the player to act has a legal action: ``bool(legal_actions())``, found without
+        listing them all (the listing stops at the first)."""
+        if self.terminal:
+            return False
+        if self._legal is not None:
+            return bool(self._legal)
+        if self.windows is not None:
+            return True  # letting a window pass is always legal
+        phase = self.prog.phases[self.phase]
+        if phase.is_auction and phase.pass_def is not None:
+            return True
+        prog = self.prog
+        self.steps = self.calls = 0  # as _compute_legal lists them
+        if prog.uses_memo:
+            self.memo = {}
+        try:
+            return _offers(self, phase.legal, self.actor)
+        except RuleDslError:
+            raise
+        except Exception as exc:
+            raise self._rule_failed(exc) from None
+        finally:
+            if prog.uses_memo:
+                self.memo = None
+
     def _compute_legal(self) -> list[Action]:
         if self.terminal:
             return []
@@ -612,13 +638,12 @@ class GameState:
             window = self.prog.windows[window_index]
             while queue:
                 q = queue[0]
-                probe: list[Action] = []
                 self.memo = {}
                 try:
-                    window.legal(self, q, probe)
+                    offered = _offers(self, window.legal, q)
                 finally:
                     self.memo = None
-                if probe:
+                if offered:
                     self.actor = q
                     return True
                 queue.pop(0)
@@ -849,6 +874,30 @@ class GameState:
 
 def _copy(value: Any) -> Any:
     return value[:] if type(value) is list else value
+
+
+class _Found(Exception):
+    """A legal function found an action, where one is enough to know (see ``_offers``)."""
+
+
+class _FirstAction(list):  # type: ignore[type-arg]
+    """The list a legal function puts its actions in when only whether there is one matters:
+    the first appended stops it (a list still, for the length 'otherwise' actions test)."""
+
+    __slots__ = ()
+
+    def append(self, action: Action) -> None:
+        raise _Found
+
+
+def _offers(st: GameState, legal: Any, q: int) -> bool:
+    """Whether the compiled legal function ``legal`` offers ``q`` an action (a window's pass aside),
+    found without listing them all: the groups of cards still to build are never built."""
+    try:
+        legal(st, q, _FirstAction())
+    except _Found:
+        return True
+    return False
 
 
 def _pass_action(defn: ActionDef) -> Action:

@@ -481,6 +481,9 @@ def same_groups(
     for value, cards in naturals.items():
         if value_ok is not None and not value_ok(value):
             continue
+        if size is None and not wild_groups:
+            yield from _multisets(list(kinds_in(cards, kind).values()), None)
+            continue
         for nat in _multisets(list(kinds_in(cards, kind).values()), None):
             if size is None:
                 yield nat
