@@ -715,12 +715,13 @@ def _chained_comparison(source: Source, text: str, exc: UnexpectedToken) -> Diag
     """
     stack = _stack(exc)
     token = exc.token
-    if token.type != "COMPARE" or len(stack) < 3 or not (isinstance(stack[-2], Token) and stack[-2].type == "COMPARE"):
+    test = _test_operator(stack) if token.type == "COMPARE" else None
+    if test is None:
         return None
     span = _token_span(source, token)
     rest = _operand_after(text, token.end_pos or 0)
     # The innermost quantifier still open, unless a bracket opened after it.
-    for value in reversed(stack[:-2]):
+    for value in reversed(stack[:test]):
         if isinstance(value, Token) and value.type in ("_NL", "_INDENT", "_DEDENT", _COLON, "LPAR", "LBRACE"):
             break
         if isinstance(value, Tree) and value.data == "aggregate_op":
@@ -733,12 +734,30 @@ def _chained_comparison(source: Source, text: str, exc: UnexpectedToken) -> Diag
         code, message, _ = _SYNTAX_MESSAGES["E115"]
         hint = f"'{opener}' reads to the end of the expression; write ({inner}) {token} {rest}"
         return Diagnostic(code, message, span, hint, source=source)
-    left, middle = stack[-3], stack[-1]
-    a, b = (_read_text(text, v) for v in (left, middle))
     hint = "compare two values at a time, and join the tests with 'and'"
-    if a and b:
-        hint += f": {a} {stack[-2]} {b} and {b} {token} {rest}"
+    if test == len(stack) - 2 and stack[test].type == "COMPARE":
+        a, b = (_read_text(text, v) for v in (stack[-3], stack[-1]))
+        if a and b:
+            hint += f": {a} {stack[-2]} {b} and {b} {token} {rest}"
     return Diagnostic("E101", "comparisons do not chain", span, hint, source=source)
+
+
+#: The words of a test, after its left operand: `a == b`, `p is not out`, `c in S`, `s overlaps t`.
+_TEST_OPERATORS = frozenset({"COMPARE", "IS", "IN", "OVERLAPS"})
+
+
+def _test_operator(stack: list[Any]) -> int | None:
+    """The place on the parser's stack of the operator of the test just read, or None.
+
+    A test is whole once its right side is read (`b`, `out`, `empty`, `"A"`), maybe after a
+    'not' (`is not out`): a comparison after it is a second test chained to the first.
+    """
+    i = len(stack) - 2
+    while i >= 1 and isinstance(stack[i], Token) and stack[i].type == "NOT":
+        i -= 1
+    if i >= 1 and isinstance(stack[i], Token) and stack[i].type in _TEST_OPERATORS:
+        return i
+    return None
 
 
 def _operand_after(text: str, start: int) -> str:

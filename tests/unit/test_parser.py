@@ -1365,6 +1365,27 @@ class TestSyntaxErrors:
                 51,
                 "'total' reads to the end of the expression; write (total c.v for c in hand where c.v > 1) > 0",
             ),
+            # the condition ends in a test that is not a comparison: 'is not out', 'is empty', 'in', 'is "A"'
+            (
+                "if count p in players where p is not out <= 1:",
+                46,
+                "'count' reads to the end of the expression; write (count p in players where p is not out) <= 1",
+            ),
+            (
+                "if count p in players where p.hand is empty > 2:",
+                49,
+                "'count' reads to the end of the expression; write (count p in players where p.hand is empty) > 2",
+            ),
+            (
+                "if count c in hand where c.rank in {J, Q} == 2:",
+                47,
+                "'count' reads to the end of the expression; write (count c in hand where c.rank in {J, Q}) == 2",
+            ),
+            (
+                'if count c in hand where c is "A" == 1:',
+                39,
+                "'count' reads to the end of the expression; write (count c in hand where c is \"A\") == 1",
+            ),
         ],
     )
     def test_e115_a_comparison_chained_to_a_quantifier(self, line: str, column: int, hint: str) -> None:
@@ -1384,6 +1405,12 @@ class TestSyntaxErrors:
         d = syntax_error(HEADER + f"setup:\n    if {condition}: again\n")
         assert where(d) == ("E101", "comparisons do not chain", 3, column)
         assert d.hint == "compare two values at a time, and join the tests with 'and': " + hint
+
+    @pytest.mark.parametrize("condition", ["deck is empty == no", "p is not out != b", "x in {1, 2} == yes"])
+    def test_e101_a_comparison_chained_to_another_test(self, condition: str) -> None:
+        d = syntax_error(HEADER + f"setup:\n    if {condition}: again\n")
+        assert (d.code, d.message) == ("E101", "comparisons do not chain")
+        assert d.hint == "compare two values at a time, and join the tests with 'and'"
 
     @pytest.mark.parametrize(
         "condition, column, message",
