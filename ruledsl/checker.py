@@ -450,7 +450,18 @@ class _Checker:
             for e in (d.low, d.high):
                 self._expect(e, scope, NUMBER)
             low, high = _constant_number(d.low), _constant_number(d.high)
-            if low is not None and high is not None and not valid_players(low, high):
+            dash = d.low if d.low is d.high and not valid_players(low, high) else None
+            if (
+                isinstance(dash, n.Arith)
+                and dash.op == "-"
+                and isinstance(dash.left, n.Number)
+                and isinstance(dash.right, n.Number)
+            ):
+                # 'players 2-4': a range as a rulebook writes it, read as a subtraction.
+                written = f"{dash.left.value}-{dash.right.value}"
+                message = f"'{written}' is a subtraction, {low} players: a range is written with 'to'"
+                self.error("E302", message, d, f"write: players {dash.left.value} to {dash.right.value}")
+            elif low is not None and high is not None and not valid_players(low, high):
                 self.error("E302", players_message(low, high), d, PLAYERS_HINT)
         elif isinstance(d, n.OptionDecl):
             self._check_option(d)

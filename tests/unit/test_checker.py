@@ -504,6 +504,17 @@ def test_e302_bad_player_range() -> None:
     )
 
 
+def test_e302_a_player_range_written_with_a_dash() -> None:
+    # 'players 2-4' reads as one count, 2 minus 4.
+    assert only(replace("players 2 to 4", "players 2-4")) == (
+        "E302",
+        "'2-4' is a subtraction, -2 players: a range is written with 'to'",
+        2,
+        1,
+        "write: players 2 to 4",
+    )
+
+
 def test_e302_wrong_argument_count() -> None:
     assert only(append("define f(c: card) = c\ndefine g = f()\n")) == (
         "E302",
