@@ -1138,6 +1138,20 @@ def test_an_error_does_not_cascade(text: str, expected: tuple[str, int, int]) ->
     assert [(d.code, d.line, d.column) for d in diagnostics(text)] == [expected]
 
 
+def test_an_undeclared_name_used_several_times_is_one_error_naming_each_line() -> None:
+    # A zone never declared (or misspelt alike each time) is one mistake.
+    text = replace("shuffle deck", 'move top of deck to pile\n    move top of pile to hand\n    say "{size of pile}"')
+    assert [summary(d) for d in diagnostics(text)] == [
+        (
+            "E201",
+            "unknown zone 'pile'",
+            8,
+            25,
+            "known zones: deck, hand; 'pile' is also used on lines 9 and 10",
+        )
+    ]
+
+
 @pytest.mark.parametrize(
     "expr, column",
     [
