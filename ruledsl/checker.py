@@ -136,8 +136,27 @@ def check(file: n.GameFile, source: Source) -> CheckedGame:
     checked = checker.run()
     errors = [d for d in checker.diagnostics if d.is_error]
     if errors:
-        raise CheckError(checker.diagnostics)
+        raise CheckError(_one_error_per_undeclared_name(checker.diagnostics, checker.undeclared))
     return attrs.evolve(checked, warnings=checked.warnings + tuple(told_hidden(checked)))
+
+
+def _one_error_per_undeclared_name(diagnostics: list[Diagnostic], names: dict[Diagnostic, str]) -> list[Diagnostic]:
+    """Keep the first use of each name declared nowhere; its hint gives the lines of the others.
+
+    A zone never declared, or misspelt alike wherever it is used, is one mistake.
+    """
+    uses: dict[str, list[Diagnostic]] = {}
+    for d in sorted(names, key=lambda d: (d.line, d.column)):
+        uses.setdefault(names[d], []).append(d)
+    kept: dict[Diagnostic, Diagnostic] = {}
+    for name, found in uses.items():
+        first = kept[found[0]] = found[0]
+        lines = [str(line) for line in sorted({d.line for d in found} - {first.line})]
+        if lines:
+            where = lines[0] if len(lines) == 1 else ", ".join(lines[:-1]) + " and " + lines[-1]
+            also = f"'{name}' is also used on line{'s' if len(lines) > 1 else ''} {where}"
+            kept[first] = attrs.evolve(first, hint=f"{first.hint}; {also}" if first.hint else also)
+    return [kept.get(d, d) for d in diagnostics if d not in names or d in kept]
 
 
 class _Checker:
@@ -159,6 +178,7 @@ class _Checker:
         self._unique: dict[str, n.Node] = {}
         self._define_pending: set[str] = set()  # definitions whose type is not known yet
         self._reported: set[Diagnostic] = set()
+        self.undeclared: dict[Diagnostic, str] = {}  # E201 for a name declared nowhere: the name
         self._looped: dict[int, str | None] = {}  # what a loop goes through: the variable of a 'for each', or None
         self._zone_end: dict[int, str] = {}  # a zone's attribute under 'top of' or 'bottom of': which end
         self._seats: dict[int, tuple[n.Seat, bool]] = {}  # every 'seat N', and whether it is under a test of 'players'
@@ -202,6 +222,12 @@ class _Checker:
 
     def warning(self, code: str, message: str, node: n.Node | Span | None, hint: str | None = None) -> None:
         self._report(Diagnostic(code, message, _span_of(node), hint, Severity.WARNING, self.source))
+
+    def _undeclared(self, kind: str, name: str, node: n.Node | Span | None, hint: str | None) -> None:
+        """Report a name declared nowhere (E201); every use of one name is one error (see check)."""
+        d = Diagnostic("E201", f"unknown {kind} '{name}'", _span_of(node), hint, Severity.ERROR, self.source)
+        self.undeclared[d] = name
+        self._report(d)
 
     def _report(self, d: Diagnostic) -> None:
         # A part of a rule checked twice (a set, then its elements) reports a mistake once.
@@ -450,7 +476,18 @@ class _Checker:
             for e in (d.low, d.high):
                 self._expect(e, scope, NUMBER)
             low, high = _constant_number(d.low), _constant_number(d.high)
-            if low is not None and high is not None and not valid_players(low, high):
+            dash = d.low if d.low is d.high and not valid_players(low, high) else None
+            if (
+                isinstance(dash, n.Arith)
+                and dash.op == "-"
+                and isinstance(dash.left, n.Number)
+                and isinstance(dash.right, n.Number)
+            ):
+                # 'players 2-4': a range as a rulebook writes it, read as a subtraction.
+                written = f"{dash.left.value}-{dash.right.value}"
+                message = f"'{written}' is a subtraction, {low} players: a range is written with 'to'"
+                self.error("E302", message, d, f"write: players {dash.left.value} to {dash.right.value}")
+            elif low is not None and high is not None and not valid_players(low, high):
                 self.error("E302", players_message(low, high), d, PLAYERS_HINT)
         elif isinstance(d, n.OptionDecl):
             self._check_option(d)
@@ -947,7 +984,7 @@ class _Checker:
             self.types[id(e)] = ZONE
             return z
         if isinstance(e, n.Name) and self._unknown(e.id, _Scope()):
-            self.error("E201", f"unknown zone '{e.id}'", e, did_you_mean(e.id, self.symbols.zones, "zones"))
+            self._undeclared("zone", e.id, e, did_you_mean(e.id, self.symbols.zones, "zones"))
             return None
         self.error(
             "E303",
@@ -1026,9 +1063,9 @@ class _Checker:
         self._expect_zone(s.source, scope)
         zone = self.symbols.zones.get(s.target)
         if zone is None:
-            self.error(
-                "E201",
-                f"unknown zone '{s.target}'",
+            self._undeclared(
+                "zone",
+                s.target,
                 self.name_span(s, s.target, last=True),
                 did_you_mean(s.target, self.symbols.zones, "zones"),
             )
@@ -1291,7 +1328,7 @@ class _Checker:
     def _expect_zone(self, e: n.Expr, scope: _Scope) -> None:
         if isinstance(e, n.Name) and self._unknown(e.id, scope):
             zones = [z for z, sym in self.symbols.zones.items() if not sym.per_player or scope.has_player]
-            self.error("E201", f"unknown zone '{e.id}'", e, did_you_mean(e.id, zones, "zones"))
+            self._undeclared("zone", e.id, e, did_you_mean(e.id, zones, "zones"))
             self.types[id(e)] = ANY
             return
         t = self._expr(e, scope)
@@ -1462,7 +1499,7 @@ class _Checker:
                 f"write c.{name} for a card c, such as (top of pile).{name}",
             )
             return ANY
-        self.error("E201", f"unknown name '{name}'", e, self._name_hint(name, scope))
+        self._undeclared("name", name, e, self._name_hint(name, scope))
         return ANY
 
     def _unknown(self, name: str, scope: _Scope) -> bool:

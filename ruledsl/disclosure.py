@@ -12,7 +12,8 @@ condition reads an attribute of a card lying where some of its readers cannot se
 It warns only where it is sure: a card whose place it cannot follow (a procedure's
 parameter, a card moved in only one branch of an ``if``, a card a procedure was given) is
 left alone. ``reveal c`` (every player is shown the card) and moving or turning it face up
-make its attributes everyone's to read.
+make its attributes everyone's to read; so for a card shown at a zone's end (``move top of
+deck to deck at bottom face up``), read there again (``bottom of deck``) before cards move.
 """
 
 from __future__ import annotations
@@ -137,6 +138,10 @@ class _Finder:
         return env
 
     def stmt(self, s: n.Stmt, env: _Env) -> None:
+        if isinstance(s, (n.Move, n.Deal, n.Shuffle, n.Cut, n.CallStmt)):
+            # Cards moved: the card shown at a zone's end may lie elsewhere now.
+            for key in [k for k in env if isinstance(k, tuple) and k[0] == "end"]:
+                del env[key]
         if isinstance(s, n.Say):
             self.told(s.message, env, "say")
         elif isinstance(s, (n.SetStmt, n.Add, n.Subtract)):
@@ -150,9 +155,16 @@ class _Finder:
                 env[id(s)] = ("value", s.value)  # a value read from cards: told where they lie when it is told
         elif isinstance(s, n.Move):
             self.moved(s.what, _SEEN if s.facing == "up" else _UNKNOWN if s.facing else self.zone_place(s.to), env)
+            end = self._end_key(s.to, s.placement)
+            if s.facing == "up" and end is not None and self._is_card(s.what):
+                env[end] = _SEEN  # read there next ('bottom of deck', the trump under the stock), it is seen
         elif isinstance(s, (n.Reveal, n.TurnFace)):
             seen = isinstance(s, n.Reveal) or s.up
             self.moved(s.what, _SEEN if seen else _UNKNOWN, env)
+            if isinstance(s.what, (n.TopOf, n.BottomOf)) and s.what.count is None:
+                end = self._end_key(s.what.zone, "top" if isinstance(s.what, n.TopOf) else "bottom")
+                if end is not None:
+                    env[end] = _SEEN if seen else _UNKNOWN
         elif isinstance(s, n.CallStmt):
             for arg in s.args:  # a procedure may move the cards it is given
                 self.moved(arg, _UNKNOWN, env)
@@ -205,6 +217,10 @@ class _Finder:
         """Where the cards of card expression ``e`` lie."""
         if isinstance(e, (n.TopOf, n.BottomOf)) and ("read", id(e)) in env:
             return env[("read", id(e))]  # read by a 'let', then moved
+        if isinstance(e, (n.TopOf, n.BottomOf)) and e.count is None:
+            end = self._end_key(e.zone, "top" if isinstance(e, n.TopOf) else "bottom")
+            if end in env:
+                return env[end]  # a card shown there earlier in the rule
         if isinstance(e, (n.TopOf, n.BottomOf, n.AllOf, n.AllButTop)):
             return self.zone_place(e.zone)
         if isinstance(e, (n.Filter, n.First, n.Topmost)):
@@ -229,6 +245,13 @@ class _Finder:
             zone = self.refs.get(id(decl))
             return _UNKNOWN if zone is None else _Place(zone, own=False)  # some player's, not the actor's
         return _UNKNOWN
+
+    def _end_key(self, zone: n.Expr, end: str) -> tuple[str, int, bool, str] | None:
+        """The key, in a rule's places, of the card at one end (top or bottom) of a zone."""
+        place = self.zone_place(zone)
+        if not isinstance(place, _Place) or end not in ("top", "bottom"):
+            return None
+        return ("end", id(place.zone), place.own, end)
 
     def zone_place(self, e: n.Expr) -> Any:
         ref = self.refs.get(id(e))
@@ -366,6 +389,10 @@ class _Finder:
             pool.zone.visibility == "public" or (pool.zone.visibility == "owner" and pool.own)
         )
         return not seen
+
+    def _is_card(self, e: n.Expr) -> bool:
+        t = self.types.get(id(e))
+        return t is not None and t.kind == "card"
 
     def _is_cards(self, e: n.Expr, zone: bool = False) -> bool:
         """Whether ``e`` is a card or cards (or, with ``zone``, a zone's cards)."""

@@ -253,9 +253,10 @@ class GameState:
             else:
                 self._apply_special(defn, p, action)
         except GameOver as over:
-            self._game_over(over)
+            self._run(self._game_over, over)
         except RoundOver:
-            self._round_over()
+            # The round end rules and the next round's setup run here, outside the try above.
+            self._run(self._round_over)
         except RuleDslError:
             raise
         except Exception as exc:

@@ -388,6 +388,15 @@ _SYNTAX_EXAMPLES: dict[str, list[str]] = {
         'game "g"\ndeck:\n    for each r in A to K:\n        card "x"\n',
         'game "g"\ndeck:\n    for r in A to K:\n        card "x"\n',
     ],
+    "change-var": [
+        'game "g"\nsetup:\n    n += 1\n',
+        'game "g"\nsetup:\n    n -= 1\n',
+        'game "g"\nsetup:\n    n = 1\n',
+        'game "g"\nsetup:\n    set n += 1\n',
+        'game "g"\nsetup:\n    set p.n -= 1\n',
+    ],
+    "size-of": ['game "g"\ndefine d = size(hand)\n'],
+    "deal-all": ['game "g"\nsetup:\n    deal all from deck to each hand\n'],
 }
 
 #: Mistakes that can only be made in a statement holding this keyword: `define d = a 1`
@@ -436,7 +445,51 @@ _SYNTAX_MESSAGES: dict[str, tuple[str, str, str | None]] = {
         "'else' without an 'if' before it",
         "an 'else' stands right after the block of its 'if', indented like that 'if'",
     ),
+    "require-place": (
+        "E101",
+        "'require' stands only among the first lines of an action, or at the top of the file",
+        "to require something only in some cases, put the case in the condition: "
+        'require not CASE or CONDITION, "reason"',
+    ),
+    # The hint names the variable: see _syntax_diagnostic.
+    "change-var": ("E101", "a variable changes with 'set', 'add' or 'subtract'", None),
+    "loser": (
+        "E101",
+        "a game ends with a winner, a draw, or its ranking: there is no 'loser'",
+        "for one loser, write 'end game' and rank the players by what tells him apart (ranking: lowest size of hand)",
+    ),
+    "next-player": (
+        "E101",
+        "the next player is written 'player after player'",
+        "'player after P' and 'player before P' are P's neighbours in turn order",
+    ),
+    "seat-number": (
+        "E101",
+        "a seat is written 'seat 1'",
+        "'player' is the player acting now; seats are numbered from 0",
+    ),
+    "count-of": (
+        "E101",
+        "'count' counts the elements of a collection that meet a condition",
+        "write: size of hand, or count c in hand where c.rank == 7",
+    ),
+    "size-of": ("E101", "'size' takes 'of', without brackets", "write: size of hand"),
+    "deal-all": (
+        "E101",
+        "'deal' takes a number of rounds",
+        "to deal the whole deck, one card at a time: while deck is not empty: deal 1 from deck to each hand",
+    ),
 }
+
+#: Words of other languages that start a line where ruledsl has its own: (what to write, where).
+_FOREIGN_STATEMENTS: dict[str, str] = {
+    "elif": "write 'else if', indented like its 'if'",
+    "elsif": "write 'else if', indented like its 'if'",
+    "elseif": "write 'else if', indented like its 'if'",
+}
+
+#: Operators of other languages, and what ruledsl writes instead.
+_FOREIGN_OPERATORS: dict[str, str] = {"&": "write 'and'", "|": "write 'or'", "!": "write 'not', or '!=' to compare"}
 
 #: A mistake's signature: the parser state and the type of the token it could not take.
 _Signature = tuple[int, str]
@@ -493,6 +546,9 @@ def _known_mistake(exc: UnexpectedInput) -> str | None:
         return None
     if _is_keyword(exc.token, "otherwise"):
         return "otherwise-place"  # it has one place only, wherever else it was written
+    targeted = _misplaced_word(exc)
+    if targeted is not None:
+        return targeted
     if _quantifier_read_as_name(exc):
         return "E115"
     by_word = _mistake_signatures().get((exc.state.position, exc.token.type))
@@ -509,6 +565,28 @@ def _known_mistake(exc: UnexpectedInput) -> str | None:
     if needed is not None and not any(_is_keyword(v, needed) for v in _statement_values(exc)):
         return None
     return label
+
+
+def _misplaced_word(exc: UnexpectedToken) -> str | None:
+    """The label of a word written where ruledsl writes another, found by the words themselves.
+
+    These fail in parser states shared with other mistakes (any name may follow
+    'end game,'), so the words tell them apart, not the state.
+    """
+    token, stack = exc.token, _stack(exc)
+    last = stack[-1] if stack else None
+    before = stack[-2] if len(stack) > 1 else None
+    if _is_keyword(token, "require") or (isinstance(last, Token) and last.type == "NAME" and last == "require"):
+        return "require-place"  # a keyword where statements go; read as a procedure's name among them
+    if token.type == "NAME" and token in ("loser", "losers") and _is_keyword(before, "game"):
+        return "loser"
+    if _is_keyword(token, "player") and isinstance(last, Token) and last.type == "NAME" and last == "next":
+        return "next-player"
+    if token.type == "INT" and _is_keyword(last, "player"):
+        return "seat-number"
+    if isinstance(last, Token) and last == "of" and _is_keyword(before, "count"):
+        return "count-of"
+    return None
 
 
 def _quantifier_read_as_name(exc: UnexpectedToken) -> bool:
@@ -600,7 +678,7 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
             "E102",
             f"unexpected character '{shown}'",
             span,
-            "names are letters, digits and '_'; text goes between double quotes",
+            _FOREIGN_OPERATORS.get(char, "names are letters, digits and '_'; text goes between double quotes"),
             source=source,
         )
 
@@ -642,6 +720,12 @@ def _syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: s
             label = "E109"  # after ':' and a new line, the block's lines are indented
         if label is not None:
             code, message, hint = _SYNTAX_MESSAGES[label]
+            if label == "change-var":
+                name = _changed_name(source, token)
+                hint = f"write: set {name} = …, add 1 to {name}, or subtract 1 from {name}"
+            last = _last_read(exc) if isinstance(exc, UnexpectedToken) else None
+            if label == "require-place" and isinstance(last, Token) and last.type == "NAME":
+                span = _token_span(source, last)  # the parser failed at the word after it
             if label == "deck-loop":
                 # The parser fails after 'for'; point at the loop itself.
                 line_no = token.line or line
@@ -715,12 +799,13 @@ def _chained_comparison(source: Source, text: str, exc: UnexpectedToken) -> Diag
     """
     stack = _stack(exc)
     token = exc.token
-    if token.type != "COMPARE" or len(stack) < 3 or not (isinstance(stack[-2], Token) and stack[-2].type == "COMPARE"):
+    test = _test_operator(stack) if token.type == "COMPARE" else None
+    if test is None:
         return None
     span = _token_span(source, token)
     rest = _operand_after(text, token.end_pos or 0)
     # The innermost quantifier still open, unless a bracket opened after it.
-    for value in reversed(stack[:-2]):
+    for value in reversed(stack[:test]):
         if isinstance(value, Token) and value.type in ("_NL", "_INDENT", "_DEDENT", _COLON, "LPAR", "LBRACE"):
             break
         if isinstance(value, Tree) and value.data == "aggregate_op":
@@ -733,12 +818,37 @@ def _chained_comparison(source: Source, text: str, exc: UnexpectedToken) -> Diag
         code, message, _ = _SYNTAX_MESSAGES["E115"]
         hint = f"'{opener}' reads to the end of the expression; write ({inner}) {token} {rest}"
         return Diagnostic(code, message, span, hint, source=source)
-    left, middle = stack[-3], stack[-1]
-    a, b = (_read_text(text, v) for v in (left, middle))
     hint = "compare two values at a time, and join the tests with 'and'"
-    if a and b:
-        hint += f": {a} {stack[-2]} {b} and {b} {token} {rest}"
+    if test == len(stack) - 2 and stack[test].type == "COMPARE":
+        a, b = (_read_text(text, v) for v in (stack[-3], stack[-1]))
+        if a and b:
+            hint += f": {a} {stack[-2]} {b} and {b} {token} {rest}"
     return Diagnostic("E101", "comparisons do not chain", span, hint, source=source)
+
+
+#: The words of a test, after its left operand: `a == b`, `p is not out`, `c in S`, `s overlaps t`.
+_TEST_OPERATORS = frozenset({"COMPARE", "IS", "IN", "OVERLAPS"})
+
+
+def _test_operator(stack: list[Any]) -> int | None:
+    """The place on the parser's stack of the operator of the test just read, or None.
+
+    A test is whole once its right side is read (`b`, `out`, `empty`, `"A"`), maybe after a
+    'not' (`is not out`): a comparison after it is a second test chained to the first.
+    """
+    i = len(stack) - 2
+    while i >= 1 and isinstance(stack[i], Token) and stack[i].type == "NOT":
+        i -= 1
+    if i >= 1 and isinstance(stack[i], Token) and stack[i].type in _TEST_OPERATORS:
+        return i
+    return None
+
+
+def _changed_name(source: Source, token: Token) -> str:
+    """The variable a line changes as in other languages (`n += 1`, `set p.n -= 1`), as written."""
+    line = source.line_text(token.line or 1)[: (token.column or 1) - 1].split()
+    words = line[1:] if line and line[0] == "set" else line
+    return " ".join(words) or "x"
 
 
 def _operand_after(text: str, start: int) -> str:
@@ -818,6 +928,14 @@ def _misspelt_keyword(source: Source, exc: UnexpectedToken) -> Diagnostic | None
     if str(word) in _keywords() or not _first_on_line(source, word) or _declares(source.text, str(word)):
         return None
     statements, others = _line_words()
+    if str(word) in _FOREIGN_STATEMENTS and "if" in map(_keyword_of, starters):
+        return Diagnostic(
+            "E101",
+            f"unknown statement '{word}'",
+            _token_span(source, word),
+            _FOREIGN_STATEMENTS[str(word)],
+            source=source,
+        )
     keywords = {k for k in map(_keyword_of, starters) if k in statements or k in others}
     # Every keyword as close as the closest: 'lte' is as near 'let' as 'set'.
     scores = {k: difflib.SequenceMatcher(None, str(word), k).ratio() for k in keywords}

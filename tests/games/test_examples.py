@@ -26,7 +26,7 @@ EXAMPLES = sorted(example_games())
 
 
 def test_there_are_examples_and_none_takes_a_bundled_games_name() -> None:
-    assert {"old_maid", "oh_hell", "go_fish", "whist"} <= set(EXAMPLES)
+    assert {"old_maid", "oh_hell", "go_fish", "whist", "president", "durak"} <= set(EXAMPLES)
     assert not set(EXAMPLES) & set(ruledsl.bundled_games())
 
 

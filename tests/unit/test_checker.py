@@ -529,6 +529,17 @@ def test_e302_bad_player_range() -> None:
     )
 
 
+def test_e302_a_player_range_written_with_a_dash() -> None:
+    # 'players 2-4' reads as one count, 2 minus 4.
+    assert only(replace("players 2 to 4", "players 2-4")) == (
+        "E302",
+        "'2-4' is a subtraction, -2 players: a range is written with 'to'",
+        2,
+        1,
+        "write: players 2 to 4",
+    )
+
+
 def test_e302_wrong_argument_count() -> None:
     assert only(append("define f(c: card) = c\ndefine g = f()\n")) == (
         "E302",
@@ -1150,6 +1161,20 @@ def test_errors_come_before_warnings_at_one_place() -> None:
 )
 def test_an_error_does_not_cascade(text: str, expected: tuple[str, int, int]) -> None:
     assert [(d.code, d.line, d.column) for d in diagnostics(text)] == [expected]
+
+
+def test_an_undeclared_name_used_several_times_is_one_error_naming_each_line() -> None:
+    # A zone never declared (or misspelt alike each time) is one mistake.
+    text = replace("shuffle deck", 'move top of deck to pile\n    move top of pile to hand\n    say "{size of pile}"')
+    assert [summary(d) for d in diagnostics(text)] == [
+        (
+            "E201",
+            "unknown zone 'pile'",
+            8,
+            25,
+            "known zones: deck, hand; 'pile' is also used on lines 9 and 10",
+        )
+    ]
 
 
 @pytest.mark.parametrize(

@@ -138,6 +138,19 @@ def warnings(rules: str) -> list[tuple[str, int, int]]:
             f"this text tells every player the rank of 'top of pile' (through 'r'), {OWN}",
             15,
         ),
+        (  # the other end of the zone than the card shown
+            "    action peek:\n        reveal top of stock\n        set last = (bottom of stock).rank\n",
+            "'last', which every player sees, is set from the rank of 'bottom of stock', a card in 'stock' that "
+            "nobody sees",
+            20,
+        ),
+        (  # a card shown on top of the zone, then another put there
+            "    action peek:\n        reveal top of stock\n        move top of hand to stock\n"
+            "        set last = (top of stock).rank\n",
+            "'last', which every player sees, is set from the rank of 'top of stock', a card in 'stock' that "
+            "nobody sees",
+            20,
+        ),
         (  # played, but taken back into the hand by the same action
             "    action ask(c: card from hand):\n        move c to pile\n        move c to hand\n"
             '        label "{c.rank}"\n',
@@ -211,6 +224,12 @@ def test_the_warning_says_how_to_mark_a_tell_as_the_rule() -> None:
         '    action play(c: card from hand):\n        keep(c)\n        say "{c.rank}"\n',
         # The card itself, shown to each reader as he sees it.
         '    action ask(c: card from hand):\n        say "{player} asks with {c}"\n',
+        # The end of a zone read after its card was shown there, or put there face up (a trump under the stock).
+        "    action trump:\n        reveal top of stock\n        set last = (top of stock).rank\n",
+        "    action trump:\n        turn up bottom of stock\n        set last = (bottom of stock).rank\n",
+        "    action trump:\n        move top of stock to stock at bottom face up\n"
+        "        set last = (bottom of stock).rank\n",
+        "    action trump:\n        move top of hand to stock face up\n        set last = (top of stock).rank\n",
     ],
 )
 def test_nothing_is_reported_where_nothing_hidden_is_told(rules: str) -> None:

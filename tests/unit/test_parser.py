@@ -1367,6 +1367,27 @@ class TestSyntaxErrors:
                 51,
                 "'total' reads to the end of the expression; write (total c.v for c in hand where c.v > 1) > 0",
             ),
+            # the condition ends in a test that is not a comparison: 'is not out', 'is empty', 'in', 'is "A"'
+            (
+                "if count p in players where p is not out <= 1:",
+                46,
+                "'count' reads to the end of the expression; write (count p in players where p is not out) <= 1",
+            ),
+            (
+                "if count p in players where p.hand is empty > 2:",
+                49,
+                "'count' reads to the end of the expression; write (count p in players where p.hand is empty) > 2",
+            ),
+            (
+                "if count c in hand where c.rank in {J, Q} == 2:",
+                47,
+                "'count' reads to the end of the expression; write (count c in hand where c.rank in {J, Q}) == 2",
+            ),
+            (
+                'if count c in hand where c is "A" == 1:',
+                39,
+                "'count' reads to the end of the expression; write (count c in hand where c is \"A\") == 1",
+            ),
         ],
     )
     def test_e115_a_comparison_chained_to_a_quantifier(self, line: str, column: int, hint: str) -> None:
@@ -1386,6 +1407,12 @@ class TestSyntaxErrors:
         d = syntax_error(HEADER + f"setup:\n    if {condition}: again\n")
         assert where(d) == ("E101", "comparisons do not chain", 3, column)
         assert d.hint == "compare two values at a time, and join the tests with 'and': " + hint
+
+    @pytest.mark.parametrize("condition", ["deck is empty == no", "p is not out != b", "x in {1, 2} == yes"])
+    def test_e101_a_comparison_chained_to_another_test(self, condition: str) -> None:
+        d = syntax_error(HEADER + f"setup:\n    if {condition}: again\n")
+        assert (d.code, d.message) == ("E101", "comparisons do not chain")
+        assert d.hint == "compare two values at a time, and join the tests with 'and'"
 
     @pytest.mark.parametrize(
         "condition, column, message",
@@ -1417,6 +1444,98 @@ class TestSyntaxErrors:
         d = syntax_error(HEADER + f"phase play:\n    action a:\n        again\n    {head}\n        again\n")
         assert where(d) == ("E101", "'otherwise' goes right after the action's name and choices", 5, column)
         assert d.hint is not None and "action draw otherwise when" in d.hint
+
+    @pytest.mark.parametrize(
+        "text, column",
+        [
+            # inside an 'if' of an action, read as a procedure named 'require'
+            ('phase play:\n    action a:\n        if x:\n            require y > 1, "r"\n', 13),
+            ('phase play:\n    action a:\n        for each c in hand:\n            require x, "r"\n', 13),
+            # after an effect of the setup, and in a phase outside its actions
+            ('setup:\n    shuffle deck\n    require not x, "r"\n', 5),
+            ('phase play:\n    require x, "r"\n', 5),
+        ],
+    )
+    def test_e101_require_out_of_its_place(self, text: str, column: int) -> None:
+        d = syntax_error(HEADER + text)
+        assert (d.code, d.message, d.column) == (
+            "E101",
+            "'require' stands only among the first lines of an action, or at the top of the file",
+            column,
+        )
+        assert d.hint == (
+            "to require something only in some cases, put the case in the condition: "
+            'require not CASE or CONDITION, "reason"'
+        )
+
+    @pytest.mark.parametrize(
+        "statement, name, column",
+        [
+            ("passes += 1", "passes", 12),
+            ("passes = passes + 1", "passes", 12),
+            ("score -= 1", "score", 11),
+            ("set passes += 1", "passes", 16),
+            ("set p.n -= 1", "p.n", 13),
+        ],
+    )
+    def test_e101_a_variable_changed_as_in_other_languages(self, statement: str, name: str, column: int) -> None:
+        d = syntax_error(HEADER + f"setup:\n    {statement}\n")
+        assert where(d) == ("E101", "a variable changes with 'set', 'add' or 'subtract'", 3, column)
+        assert d.hint == f"write: set {name} = …, add 1 to {name}, or subtract 1 from {name}"
+
+    def test_e101_else_if_as_in_other_languages(self) -> None:
+        d = syntax_error(HEADER + "setup:\n    if x:\n        again\n    elif y:\n        again\n")
+        assert where(d) == ("E101", "unknown statement 'elif'", 5, 5)
+        assert d.hint == "write 'else if', indented like its 'if'"
+
+    @pytest.mark.parametrize(
+        "text, message, hint",
+        [
+            (
+                "setup:\n    end game, loser p\n",
+                "a game ends with a winner, a draw, or its ranking: there is no 'loser'",
+                "for one loser, write 'end game' and rank the players by what tells him apart "
+                "(ranking: lowest size of hand)",
+            ),
+            (
+                "setup:\n    go to play with next player\n",
+                "the next player is written 'player after player'",
+                "'player after P' and 'player before P' are P's neighbours in turn order",
+            ),
+            (
+                "setup:\n    go to play with player 1\n",
+                "a seat is written 'seat 1'",
+                "'player' is the player acting now; seats are numbered from 0",
+            ),
+            (
+                "define d = count of hand\n",
+                "'count' counts the elements of a collection that meet a condition",
+                "write: size of hand, or count c in hand where c.rank == 7",
+            ),
+            (
+                "define d = size(hand)\n",
+                "'size' takes 'of', without brackets",
+                "write: size of hand",
+            ),
+            (
+                "setup:\n    deal all from deck to each hand\n",
+                "'deal' takes a number of rounds",
+                "to deal the whole deck, one card at a time: while deck is not empty: deal 1 from deck to each hand",
+            ),
+        ],
+        ids=["loser", "next_player", "player_1", "count_of", "size_brackets", "deal_all"],
+    )
+    def test_e101_words_a_designer_may_try(self, text: str, message: str, hint: str) -> None:
+        d = syntax_error(HEADER + text)
+        assert (d.code, d.message, d.hint) == ("E101", message, hint)
+
+    @pytest.mark.parametrize(
+        "condition, char, hint",
+        [("a && b", "&", "write 'and'"), ("a || b", "|", "write 'or'"), ("!a", "!", "write 'not', or '!=' to compare")],
+    )
+    def test_e102_operators_of_other_languages(self, condition: str, char: str, hint: str) -> None:
+        d = syntax_error(HEADER + f"define d = {condition}\n")
+        assert (d.code, d.message, d.hint) == ("E102", f"unexpected character '{char}'", hint)
 
     def test_e114_only_after_an_if(self) -> None:
         # `a 1` fails in the parser state of `if a 1`, but it lacks no 'then'.

@@ -251,8 +251,21 @@ def test_runtime_error_is_r504_at_the_failing_rule(write: Any) -> None:
             + "phase play:\n    action finish:\n        end game, draw\n",
             (15, 9),
         ),
+        # in the setup of the second round, and in the round end rules: still no traceback
+        (
+            "setup:\n    if round > 1:\n        go to play with nobody\n"
+            + "phase play:\n    action next_round:\n        end round\n"
+            + "round end:\n    if x > 0: end game\n",
+            (13, 9),
+        ),
+        (
+            "setup:\n    shuffle deck\n"
+            + "phase play:\n    action next_round:\n        end round\n"
+            + "round end:\n    go to play with nobody\n    if x > 0: end game\n",
+            (17, 5),
+        ),
     ],
-    ids=["action", "setup", "on_enter"],
+    ids=["action", "setup", "on_enter", "setup_of_a_later_round", "round_end"],
 )
 def test_go_to_with_a_player_that_is_none_is_r504(write: Any, rules: str, where: tuple[int, int]) -> None:
     path = write(HEAD + "var nobody: player = none\n" + rules)
