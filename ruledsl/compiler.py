@@ -1266,29 +1266,30 @@ class _Compiler:
         elif s.winner is not None and self.type_of(s.winner).nullable:
             # No winner is a mistake of the rules, as an empty 'winners' is, not a silent fall
             # back to the ranking.
-            winner = self.fresh("w")
             message = f"'end game, winner {self.source_of(s.winner)}': there is no such player"
             hint = "a game nobody wins ends with 'end game, draw'; or guard the rule with 'if … != none:'"
-            self.em.line(f"{winner} = {self.ex(s.winner, ctx)}")
-            self.em.line(f"if {winner} is None:")
-            with self.em.block():
-                self.em.line(f"op_fail({self.const(message)}, {self.const(hint)})")
+            winner = self._failing_if(self.ex(s.winner, ctx), "{} is None", message, hint)
             self.em.line(f"raise GameOver({winner}, False)")
         elif s.winner is not None:
             self.em.line(f"raise GameOver({self.ex(s.winner, ctx)}, False)")
         elif s.winners is not None:
             # No winner at all is a mistake of the rules, not a draw: 'end game, draw' says that.
-            winners = self.fresh("w")
-            text = self.source_of(s.winners)
-            message = f"'end game, winners {text}': there is no player among them"
+            message = f"'end game, winners {self.source_of(s.winners)}': there is no player among them"
             hint = "a game nobody wins ends with 'end game, draw'; or guard the rule with 'if … is not empty:'"
-            self.em.line(f"{winners} = frozenset({self.ex(s.winners, ctx)} or ())")
-            self.em.line(f"if not {winners}:")
-            with self.em.block():
-                self.em.line(f"op_fail({self.const(message)}, {self.const(hint)})")
+            winners = self._failing_if(f"frozenset({self.ex(s.winners, ctx)} or ())", "not {}", message, hint)
             self.em.line(f"raise GameOver(None, False, {winners})")
         else:
             self.em.line("raise GameOver(None, False)")
+
+    def _failing_if(self, code: str, test: str, message: str, hint: str) -> str:
+        """Give ``code``'s value a name, the rule failing (R504) where ``test`` (``{}`` for the
+        name) holds of it; return the name."""
+        name = self.fresh("w")
+        self.em.line(f"{name} = {code}")
+        self.em.line(f"if {test.format(name)}:")
+        with self.em.block():
+            self.em.line(f"op_fail({self.const(message)}, {self.const(hint)})")
+        return name
 
     def _st_GoTo(self, s: n.GoTo, ctx: _Ctx) -> None:
         phase = self.ref(s)
