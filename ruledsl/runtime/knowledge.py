@@ -4,7 +4,10 @@ For every player and card the state may keep a bit set of the zones (instances) 
 could be in, as far as that player can tell (``state.known``; None when not tracked). A
 card he sees is where it is. A card he sees go from one zone to another stays known. When a
 card moves between two places he cannot see into, he does not know which card it was: every
-card that could have been in the first place could now be in the second.
+card that could have been in the first place could now be in the second. And a zone
+left empty holds none of them, as its size shows everybody: when a stock runs out, a
+player who sees all but one hand knows that hand, and a stock made again from the pile
+holds only cards he saw there.
 
 ``resample(state, player, rng)`` deals the cards ``player`` cannot see among the places
 where hidden cards lie, each card only into a zone it could be in, so that the new state
@@ -55,6 +58,21 @@ def moved(st: Any, c: int, src: int, dst: int, seen_before: list[bool]) -> None:
                 if mask & bit_src:
                     row[d] = mask | bit_dst
             row[c] |= bit_dst
+
+
+def emptied(st: Any, z: int) -> None:
+    """Update after zone ``z`` was left empty (after ``moved`` for each card that left it).
+
+    Everybody sees a zone's size, so everybody knows no card is there now. Without this, a
+    card that a player could only place in a stock or another's hand would stay possible
+    in the stock after it ran out and was filled again from seen cards, and deals would put
+    cards he knows are in the other's hand back in the stock.
+    """
+    keep = ~(1 << z)
+    for row in st.known:
+        for d, mask in enumerate(row):
+            if mask & ~keep:
+                row[d] = mask & keep
 
 
 def seen_by(st: Any, c: int) -> list[bool]:

@@ -97,6 +97,8 @@ def move_card(st: Any, c: int, dst: int, where: int = 0) -> None:
     st.loc[c] = dst
     if seen is not None:
         knowledge.moved(st, c, src, dst, seen)
+        if not zones[src]:
+            knowledge.emptied(st, src)
 
 
 def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[int]:
@@ -125,6 +127,9 @@ def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[
     if tracked is not None:
         for c, src, seen in tracked:
             knowledge.moved(st, c, src, dst, seen)
+        for src in {src for _, src, _ in tracked}:
+            if not zones[src]:
+                knowledge.emptied(st, src)
     return moved
 
 
@@ -143,6 +148,7 @@ def move_zone(st: Any, src: int, dst: int) -> list[int]:
     if seen is not None:
         for c, was_seen in zip(moved, seen):
             knowledge.moved(st, c, src, dst, was_seen)
+        knowledge.emptied(st, src)
     return moved
 
 

@@ -27,12 +27,17 @@ def played(name: str, players: int, seed: int, steps: int) -> GameState:
     return state
 
 
+def some_player_count(name: str, pick: int) -> int:
+    """One of the player counts the game allows, chosen by ``pick``."""
+    low, high = players_range(check_file(name))
+    return low + pick % (high - low + 1)
+
+
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 120), pick=st.integers(0, 100))
 def test_resampled_state_looks_the_same(name: str, seed: int, steps: int, pick: int) -> None:
-    low, high = players_range(check_file(name))
-    players = low + pick % (high - low + 1)
+    players = some_player_count(name, pick)
     state = played(name, players, seed, steps)
     viewer = pick % players
     before = state.observation(viewer)
@@ -110,3 +115,45 @@ def test_untracked_states_resample_among_all_hidden_places() -> None:
     state = game.new_initial_state(seed=3)
     resampled = state.resample(0, random.Random(0))
     assert resampled.observation(0) == state.observation(0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 200), pick=st.integers(0, 100))
+def test_knowledge_never_rules_out_where_a_card_is(name: str, seed: int, steps: int, pick: int) -> None:
+    """Sound: every player's set of places for a card holds the zone the card is in."""
+    state = played(name, some_player_count(name, pick), seed, steps)
+    for q, row in enumerate(state.known):
+        for c, z in enumerate(state.loc):
+            assert row[c] >> z & 1, f"player {q} rules card {c} out of zone {z}, where it is"
+
+
+def test_a_card_held_when_the_stock_ran_out_is_never_dealt_back_into_it() -> None:
+    """Quäsenbö: when the deck runs out, every card seat 0 cannot see is in the other hand.
+
+    The deck is then filled again from the pile, in view of all; a deal for seat 0 may put
+    into the deck only cards that came from the pile, never one the other player held.
+    """
+    deck, pile, hand = 0, 1, 2
+    game = ruledsl.load_game("quasenbo", players=2)
+    checked = 0
+    for seed in range(60):
+        state = game.new_initial_state(seed=seed, track=True)
+        rng = random.Random(seed)
+        held = None  # the other's hand when the deck ran out
+        refilled: set[int] = set()  # the cards the pile gave the deck
+        while not state.is_terminal():
+            before = list(state.zones[pile])
+            state.apply_action(rng.choice(state.legal_actions()))
+            if held is None and not state.zones[deck]:
+                held = set(state.zones[hand + 1])
+            elif held is not None and not refilled and state.zones[deck]:
+                refilled = set(before) - set(state.zones[pile])
+            if refilled and state.current_player() == 0 and len(state.zones[deck]) > 1:
+                for k in range(5):
+                    dealt = state.resample(0, random.Random(k))
+                    assert set(dealt.zones[deck]) <= refilled
+                    assert held & set(state.zones[hand + 1]) <= set(dealt.zones[hand + 1])
+                checked += 1
+                break
+    assert checked >= 5, f"only {checked} games ran the deck out and filled it again"
