@@ -303,3 +303,39 @@ def test_qb_pass_when_nothing_can_be_drawn():
     assert state.current_player() == 1 and not state.is_terminal()
     assert state.hands == [[C["the Cave"]], [C["the End"]]]
     assert state.pile == [C["the Author"], C["the Bard"]]
+
+
+# ---------------------------------------------------------------- the strength study
+
+
+def test_the_ceiling_study_knows_only_what_an_empty_deck_told() -> None:
+    """benchmarks/quasenbo_ceiling.py: the cards its 'empty' deals fix are truly in the other hand,
+    and it does learn some in games that run the deck out."""
+    from benchmarks import quasenbo_ceiling as study
+
+    learned = 0
+    for seed in range(30):
+        state = qb.State(2, seed)
+        seat = study.Seat("empty")
+        rng = random.Random(seed)
+        while state.winner is None:
+            actor = state.player
+            action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            seat.saw(state, actor, action)
+            assert seat.held <= set(state.hands[1])
+            learned += bool(seat.held)
+            world = seat.world(state, rng)
+            assert sorted(world.hands[1] + world.deck) == sorted(state.hands[1] + state.deck)
+            assert world.hands[0] == state.hands[0] and world.pile == state.pile
+    assert learned > 0
+
+
+def test_the_ceiling_study_plays_whole_games() -> None:
+    from benchmarks import quasenbo_ceiling as study
+
+    # 20 iterations: a smoke test of the search, not of its strength.
+    results = [study.play((seed, deal, "reply", 20)) for seed, deal in enumerate(study.DEALS)]
+    assert [seed for seed, _ in results] == [0, 1, 2]
+    assert all(isinstance(won, bool) for _, won in results)
+    assert study.main(["-n", "2", "--iterations", "5", "--policy", "standing"]) == 0
