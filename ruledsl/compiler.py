@@ -680,7 +680,7 @@ class _Compiler:
             return show_card.format(x)
         if t.kind in ("cards", "zone"):
             v = self.fresh("s")
-            return "' '.join([" + show_card.format(v) + f" for {v} in {self.cards(e, ctx)}])"
+            return "op_show_cards([" + show_card.format(v) + f" for {v} in {self.cards(e, ctx)}])"
         if t.kind == "player":
             return f"op_show_player({x})"
         if t.kind == "players":

@@ -400,7 +400,7 @@ class GameState:
     def show_card(self, viewer: int | None, c: int | None) -> str:
         if c is None:
             return "none"
-        return self.prog.card_names[c] if self.sees(viewer, c) else "a hidden card"
+        return self.prog.card_names[c] if self.sees(viewer, c) else ops.HIDDEN_CARD
 
     # ------------------------------------------------------------------ called by compiled rules
 

@@ -613,6 +613,20 @@ def show_players(qs: Iterable[int]) -> str:
     return ", ".join(f"P{q}" for q in qs) or "nobody"
 
 
+#: How a card reads to a player who cannot see it (GameState.show_card).
+HIDDEN_CARD = "a hidden card"
+
+
+def show_cards(shown: list[str]) -> str:
+    """Cards as one text: those seen by name, those hidden counted ('5♠ and two hidden cards')."""
+    hidden = shown.count(HIDDEN_CARD)
+    if not hidden:
+        return " ".join(shown)
+    named = " ".join(x for x in shown if x != HIDDEN_CARD)
+    counted = HIDDEN_CARD if hidden == 1 else f"{words(hidden)} hidden cards"
+    return f"{named} and {counted}" if named else counted
+
+
 def show_value(display: tuple[str, ...], x: int | None) -> str:
     return "none" if x is None else display[x]
 

@@ -75,6 +75,34 @@ def test_a_hidden_card_stays_hidden_in_the_text(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("shown", "told"),
+    [
+        ("{(seat 1).hand}", "two hidden cards"),  # unseen by the log's readers
+        ("{(seat 1).hand + pile}", "the Three and two hidden cards"),
+        ("{hand}", "a hidden card"),
+        ("{pile}", "the Three"),
+    ],
+)
+def test_hidden_cards_in_a_text_are_counted(tmp_path: Path, shown: str, told: str) -> None:
+    """Not 'a hidden card a hidden card': the cards nobody may see are counted, after those named."""
+    rules = TWO_ROUNDS.replace(
+        """        label "play {c}"
+        move c to pile
+        end round""",
+        f"""        label "play {{c}}"
+        move c to pile
+        say "{shown}"
+        end round""",
+    )
+    path = tmp_path / "counted.game"
+    path.write_text(rules, encoding="utf-8")
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=1, log=True)
+    three = next(a for a in state.legal_actions() if str(a) == "play the Three")
+    state.apply_action(three)
+    assert state.take_log()[-1] == told
+
+
+@pytest.mark.parametrize(
     ("label", "say"),
     [
         ('label "tell"', 'say if c.points > 0 then "I hold {c}" else "no"'),
