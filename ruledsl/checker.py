@@ -520,7 +520,8 @@ class _Checker:
         elif isinstance(d, n.TriggerDecl):
             zone = self._static_zone(d.zone)
             scope = top.child(has_player=True)
-            scope.locals[d.var] = LocalSym(d.var, d, CARDS, "param")
+            if not self._reserved(d.var, d):
+                scope.locals[d.var] = LocalSym(d.var, d, CARDS, "param")
             if zone is not None:
                 self.refs[id(d)] = zone
             if d.owner is not None:

@@ -919,6 +919,15 @@ def test_e202_a_games_name_as_owner_would_read_as_that_player_only() -> None:
     )
 
 
+def test_e106_the_cards_that_entered_are_no_keyword() -> None:
+    assert only(append("when top enter p.hand:\n    again\n"))[:4] == (
+        "E106",
+        "'top' is a keyword of the language and cannot be used as a name",
+        NEXT_LINE,
+        6,
+    )
+
+
 def test_e106_the_owner_is_no_keyword() -> None:
     assert only(append("when cs enter then.hand:\n    again\n"))[:4] == (
         "E106",
