@@ -17,7 +17,17 @@ from ruledsl import refusal
 from ruledsl.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError
 from ruledsl.render import clipped
 from ruledsl.runtime import chance, knowledge, ops
-from ruledsl.runtime.state import AGAIN, GO_TO, NEXT_TURN, TERMINAL, Action, ActionDef, GameOver, RoundOver
+from ruledsl.runtime.state import (
+    AGAIN,
+    GO_TO,
+    HIDDEN_CARD,
+    NEXT_TURN,
+    TERMINAL,
+    Action,
+    ActionDef,
+    GameOver,
+    RoundOver,
+)
 
 if TYPE_CHECKING:
     from ruledsl.game import Game
@@ -347,9 +357,7 @@ class GameState:
                 # Chosen by its place, and still unseen: it reads as to its chooser, unnamed,
                 # its attributes none.
                 args = (*args[:i], None, *args[i + 1 :])
-        return defn.label_args(
-            args, lambda c: "a hidden card" if c is None else self.prog.card_names[c] if seen(c) else "a hidden card"
-        )
+        return defn.label_args(args, lambda c: self.prog.card_names[c] if c is not None and seen(c) else HIDDEN_CARD)
 
     def take_log(self) -> list[str]:
         """Return and clear the lines rules wrote with 'say' (when the state keeps a log)."""
@@ -400,7 +408,7 @@ class GameState:
     def show_card(self, viewer: int | None, c: int | None) -> str:
         if c is None:
             return "none"
-        return self.prog.card_names[c] if self.sees(viewer, c) else ops.HIDDEN_CARD
+        return self.prog.card_names[c] if self.sees(viewer, c) else HIDDEN_CARD
 
     # ------------------------------------------------------------------ called by compiled rules
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ruledsl.runtime import chance, knowledge
+from ruledsl.runtime.state import HIDDEN_CARD
 
 #: The most numbers a range in a rule ('1 to n') may hold: the step budget of one action.
 MAX_RANGE = 100_000
@@ -611,10 +612,6 @@ def show_player(q: int | None) -> str:
 
 def show_players(qs: Iterable[int]) -> str:
     return ", ".join(f"P{q}" for q in qs) or "nobody"
-
-
-#: How a card reads to a player who cannot see it (GameState.show_card).
-HIDDEN_CARD = "a hidden card"
 
 
 def show_cards(shown: list[str]) -> str:

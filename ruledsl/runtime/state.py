@@ -25,9 +25,13 @@ class Place:
         self.n = n
 
 
+#: How a card reads to a player who cannot see it.
+HIDDEN_CARD = "a hidden card"
+
+
 def unseen(c: Place | None) -> str:
     """How a card nobody named reads in a label: 'hidden card 3' when chosen by its place."""
-    return "a hidden card" if c is None else f"hidden card {c.n}"
+    return HIDDEN_CARD if c is None else f"hidden card {c.n}"
 
 
 class ActionDef:
