@@ -7,7 +7,12 @@ while not state.is_terminal():
     state.apply_action(state.legal_actions()[0])
 """
 
-from ruledsl.errors import (
+from ruledsl.engine.state import GameState
+from ruledsl.engine.values import TERMINAL, Action
+from ruledsl.game import Game, OptionInfo, check_file, load_game, options_of, players_range
+from ruledsl.resources import bundled_games
+from ruledsl.syntax.parser import parse
+from ruledsl.text.errors import (
     CheckError,
     Diagnostic,
     IllegalActionError,
@@ -18,11 +23,6 @@ from ruledsl.errors import (
     Severity,
     SourceError,
 )
-from ruledsl.game import Game, OptionInfo, check_file, load_game, options_of, players_range
-from ruledsl.interpreter import GameState
-from ruledsl.parser import parse
-from ruledsl.resources import bundled_games
-from ruledsl.runtime.state import TERMINAL, Action
 
 __version__ = "0.1.0"
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from ruledsl.cli import main
+from ruledsl.cli.app import main
 
 sys.exit(main())

@@ -18,8 +18,8 @@ from ruledsl.agents.ismcts import CheatAgent, IsmctsAgent
 from ruledsl.agents.view import OmniscientView, SeatView
 
 if TYPE_CHECKING:
-    from ruledsl.interpreter import GameState
-    from ruledsl.runtime.state import Action
+    from ruledsl.engine.state import GameState
+    from ruledsl.engine.values import Action
 
 __all__ = [
     "AGENTS",

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from attrs import frozen
 
-from ruledsl.runtime.ops import place_values
+from ruledsl.engine.ops import place_values
 
 if TYPE_CHECKING:
     from ruledsl.agents.view import SeatView
-    from ruledsl.interpreter import GameState
-    from ruledsl.runtime.state import Action
+    from ruledsl.engine.state import GameState
+    from ruledsl.engine.values import Action
 
 
 class Agent(Protocol):

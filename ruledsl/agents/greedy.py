@@ -9,7 +9,7 @@ from ruledsl.agents.base import Option, evaluate, rollout
 
 if TYPE_CHECKING:
     from ruledsl.agents.view import SeatView
-    from ruledsl.runtime.state import Action
+    from ruledsl.engine.values import Action
 
 
 class GreedyAgent:

@@ -29,7 +29,7 @@ from ruledsl.agents.base import Option, evaluate, rollout, rollout_by_standing
 
 if TYPE_CHECKING:
     from ruledsl.agents.view import SeatView
-    from ruledsl.runtime.state import Action
+    from ruledsl.engine.values import Action
 
 #: Iterations per move unless --seats says otherwise; see docs/agents.md for the choice.
 DEFAULT_ITERATIONS = 1000

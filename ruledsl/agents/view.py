@@ -18,12 +18,12 @@ import random
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from ruledsl.runtime import knowledge
+from ruledsl.engine import knowledge
 
 if TYPE_CHECKING:
+    from ruledsl.engine.state import GameState
+    from ruledsl.engine.values import Action
     from ruledsl.game import Game
-    from ruledsl.interpreter import GameState
-    from ruledsl.runtime.state import Action
 
 # view -> the true state; view -> (actions played when made, canonical base state).
 _TRUE_STATE: weakref.WeakKeyDictionary[Any, GameState] = weakref.WeakKeyDictionary()

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import ruledsl
-from ruledsl.simulate import play_game
+from ruledsl.tools.simulate import play_game
 
 GOLDEN = Path(__file__).parent / "fixed_seeds.json"
 

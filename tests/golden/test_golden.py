@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ruledsl import cli
+from ruledsl.cli import app as cli
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ruledsl
-from ruledsl.errors import RuleDslError
-from ruledsl.interpreter import GameState, _offers
+from ruledsl.engine.state import GameState, _offers
 from ruledsl.resources import named_games
+from ruledsl.text.errors import RuleDslError
 
 GAMES = sorted(named_games())
 

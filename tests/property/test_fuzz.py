@@ -45,14 +45,14 @@ from hypothesis import HealthCheck, event, find, given, settings
 from hypothesis import strategies as st
 
 import ruledsl
-from ruledsl import cli
-from ruledsl.checker import CheckedGame
-from ruledsl.errors import CheckError, Diagnostic, OptionError, RuleDslError, RuleRuntimeError
+from ruledsl.analysis.checker import CheckedGame
+from ruledsl.cli import app as cli
 from ruledsl.game import check_file, check_source, load_checked, players_range
-from ruledsl.parser import keywords
 from ruledsl.resources import bundled_games, grammar_path
-from ruledsl.source import Source
-from ruledsl.validate import validate_checked
+from ruledsl.syntax.parser import keywords
+from ruledsl.text.errors import CheckError, Diagnostic, OptionError, RuleDslError, RuleRuntimeError
+from ruledsl.text.source import Source
+from ruledsl.tools.validate import validate_checked
 
 
 def _examples(default: int, share: int = 1) -> int:
@@ -496,7 +496,7 @@ def test_mutations_change_the_games(kind: str) -> None:
 
 def test_positions_property_catches_a_bad_column() -> None:
     # Guard: assert_positions fails for a column past the end of its line.
-    from ruledsl.source import Pos, Span
+    from ruledsl.text.source import Pos, Span
 
     bad = Diagnostic("E999", "x", Span(Pos(1, 5, 0), Pos(1, 6, 0)))
     with pytest.raises(AssertionError):

@@ -18,8 +18,8 @@ from hypothesis.stateful import (
 )
 
 import ruledsl
+from ruledsl.engine.state import GameState
 from ruledsl.game import check_file, options_of, players_range
-from ruledsl.interpreter import GameState
 
 
 def option_variants(game: str, players: int) -> list[dict[str, Any]]:

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ruledsl
+from ruledsl.engine.state import GameState
 from ruledsl.game import check_file, players_range
-from ruledsl.interpreter import GameState
 
 GAMES = sorted(ruledsl.bundled_games())
 

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruledsl import nodes as n
-from ruledsl.checker import RESERVED
-from ruledsl.parser import keywords, parse, parse_expr
-from ruledsl.unparse import format_source, unparse
+from ruledsl.analysis.checker import RESERVED
+from ruledsl.format.unparse import format_source, unparse
+from ruledsl.syntax import nodes as n
+from ruledsl.syntax.parser import keywords, parse, parse_expr
 from tests.unit.test_node_examples import CLASSES, example_of
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ruledsl
-from ruledsl.scenario import cards_in
+from ruledsl.tools.scenario import cards_in
 
 
 def hand(state: ruledsl.GameState, p: int) -> list[str]:

@@ -4,7 +4,7 @@ The scenarios CM-T.. and rulings CM-A.. are those of the rules specification,
 section 3 (Cartes Magiques). Unless a test says otherwise there are three players,
 A, B and C (seats 0, 1, 2), playing clockwise with one deck and three jokers. The
 tas and the other zones are written bottom to top: the last card is the top.
-Every test builds its position with ruledsl.scenario and checks concrete outcomes:
+Every test builds its position with ruledsl.tools.scenario and checks concrete outcomes:
 the legal actions, who acts next, the hands, the tas, the burned cards, the end.
 """
 
@@ -20,7 +20,7 @@ import pytest
 
 import ruledsl
 from ruledsl import TERMINAL, IllegalActionError
-from ruledsl.scenario import arrange, cards_in, give_turn, set_var, stack_top
+from ruledsl.tools.scenario import arrange, cards_in, give_turn, set_var, stack_top
 from tests.scenarios.support import act, deck, hand, labels
 
 A, B, C, D = 0, 1, 2, 3

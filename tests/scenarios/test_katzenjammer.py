@@ -19,7 +19,7 @@ import pytest
 
 import ruledsl
 from ruledsl import TERMINAL, IllegalActionError
-from ruledsl.scenario import arrange, cards_in, get_var, give_turn, set_var
+from ruledsl.tools.scenario import arrange, cards_in, get_var, give_turn, set_var
 from tests.scenarios.support import act, deck, hand, labels
 
 # ---------------------------------------------------------------------------- helpers
@@ -69,7 +69,7 @@ def put(state: ruledsl.GameState, zone: str, names: Sequence[str], owner: int | 
     for c in _from_deck(state, names):
         state.zones[z].append(c)
         state.loc[c] = z
-    state._legal = None  # as ruledsl.scenario does after every change
+    state._legal = None  # as ruledsl.tools.scenario does after every change
 
 
 def set_deck_top(state: ruledsl.GameState, names: Sequence[str]) -> None:

@@ -2,7 +2,7 @@
 
 The scenarios QB-T.. and rulings QB-A.. are those of the rules specification,
 section 2 (Quäsenbö). Piles are written bottom to top: the last card is the top.
-Every test builds its position with ruledsl.scenario and checks concrete outcomes:
+Every test builds its position with ruledsl.tools.scenario and checks concrete outcomes:
 the legal actions, who acts next, hands, deck and pile, the end of the game.
 """
 
@@ -14,8 +14,8 @@ import pytest
 
 import ruledsl
 from ruledsl import TERMINAL, IllegalActionError
-from ruledsl.runtime import chance
-from ruledsl.scenario import arrange, cards_in, get_var, give_turn, set_var, stack_top
+from ruledsl.engine import chance
+from ruledsl.tools.scenario import arrange, cards_in, get_var, give_turn, set_var, stack_top
 from tests.scenarios.support import act, deck, hand, labels
 
 # ---------------------------------------------------------------------------- helpers

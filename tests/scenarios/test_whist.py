@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import ruledsl
-from ruledsl.scenario import arrange, cards_in, get_var
+from ruledsl.tools.scenario import arrange, cards_in, get_var
 from tests.scenarios.support import act, hand
 
 RANKS = "2 3 4 5 6 7 8 9 10 J Q K A".split()

@@ -23,7 +23,7 @@ from ruledsl.agents import (
     parse_spec,
 )
 from ruledsl.agents.base import rollout, rollout_by_standing
-from ruledsl.interpreter import GameState
+from ruledsl.engine.state import GameState
 
 GAMES = sorted(ruledsl.bundled_games())
 #: Cheap settings, so that whole games run in a unit test.

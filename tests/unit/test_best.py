@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.errors import CheckError
-from ruledsl.interpreter import GameState
+from ruledsl.engine.state import GameState
+from ruledsl.text.errors import CheckError
 
 # The deck is dealt unshuffled from its top (the last card listed): P0 holds 3s 5h 5s (in that
 # order), P1 2h 4s Ks, and the trick the joker, which has no rank: a key that is none is passed over.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from ruledsl.runtime import chance
+from ruledsl.engine import chance
 
 
 def test_a_shuffle_is_a_permutation_given_by_its_state() -> None:

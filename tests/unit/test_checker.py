@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from ruledsl.checker import CheckedGame, check
-from ruledsl.errors import CheckError, Diagnostic, ParseError, Severity
+from ruledsl.analysis.checker import CheckedGame, check
 from ruledsl.game import check_source
-from ruledsl.parser import parse
 from ruledsl.resources import games_dir
-from ruledsl.source import Source
+from ruledsl.syntax.parser import parse
+from ruledsl.text.errors import CheckError, Diagnostic, ParseError, Severity
+from ruledsl.text.source import Source
 
 # Line numbers matter: the tests below name them.
 MINIMAL = """\

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl import cli, records
-from ruledsl.errors import Diagnostic, IllegalActionError, RuleRuntimeError
-from ruledsl.scenario import cards_in
-from ruledsl.unparse import format_source
+from ruledsl.cli import app as cli
+from ruledsl.format.unparse import format_source
+from ruledsl.text.errors import Diagnostic, IllegalActionError, RuleRuntimeError
+from ruledsl.tools import records
+from ruledsl.tools.scenario import cards_in
 from tests.golden.test_golden import ROOT, run_cli
 
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from ruledsl.compare import compare, outcome_rows, paired_mean, paired_outcome, report_lines
-from ruledsl.simulate import GameRecord
+from ruledsl.tools.compare import compare, outcome_rows, paired_mean, paired_outcome, report_lines
+from ruledsl.tools.simulate import GameRecord
 from tests.golden.test_golden import run_cli
 
 

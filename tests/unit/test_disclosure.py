@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.checker import check
-from ruledsl.parser import parse
-from ruledsl.source import Source
+from ruledsl.analysis.checker import check
+from ruledsl.syntax.parser import parse
+from ruledsl.text.source import Source
 
 # Line numbers matter: the tests name them. RULES is where each test writes its phase.
 GAME = """\

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.records import result_lines
-from ruledsl.simulate import GameRecord, summarize
+from ruledsl.tools.records import result_lines
+from ruledsl.tools.simulate import GameRecord, summarize
 
 # Seats 0 and 2 play against 1 and 3; whoever finishes wins with his partner.
 TEAMS = """\

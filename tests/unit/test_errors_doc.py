@@ -19,9 +19,9 @@ import pytest
 from attrs import define, field
 
 import ruledsl
-from ruledsl.errors import Diagnostic, RuleDslError, sort_diagnostics
 from ruledsl.game import check_file, load_game
-from ruledsl.validate import validate
+from ruledsl.text.errors import Diagnostic, RuleDslError, sort_diagnostics
+from ruledsl.tools.validate import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "errors.md"

@@ -9,9 +9,9 @@ import pytest
 from lark import Lark
 from lark.exceptions import GrammarError
 
-from ruledsl.checker import RESERVED
-from ruledsl.parser import _Indenter, grammar
+from ruledsl.analysis.checker import RESERVED
 from ruledsl.resources import grammar_path
+from ruledsl.syntax.parser import _Indenter, grammar
 
 GRAMMAR = grammar_path().read_text(encoding="utf-8")
 

@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from ruledsl import nodes as n
-from ruledsl.errors import ParseError
-from ruledsl.parser import parse, parse_expr
+from ruledsl.syntax import nodes as n
+from ruledsl.syntax.parser import parse, parse_expr
+from ruledsl.text.errors import ParseError
 
 _ABSTRACT = {n.Node, n.Expr, n.Stmt, n.Decl, n.TypeRef, n.ChoiceShape}
 _EXAMPLE = re.compile(r"^\s*Example: ``(.+)``\s*$", re.MULTILINE)

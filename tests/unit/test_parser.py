@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from ruledsl import nodes as n
-from ruledsl import parser as parser_module
-from ruledsl.errors import CheckError, Diagnostic, ParseError, RuleDslError
-from ruledsl.parser import MAX_DEPTH, MAX_SOURCE_BYTES, parse, parse_expr
-from ruledsl.source import Pos, Span
+from ruledsl.syntax import nodes as n
+from ruledsl.syntax import parser as parser_module
+from ruledsl.syntax.parser import MAX_DEPTH, MAX_SOURCE_BYTES, parse, parse_expr
+from ruledsl.text.errors import CheckError, Diagnostic, ParseError, RuleDslError
+from ruledsl.text.source import Pos, Span
 
 HEADER = 'game "g"\n'
 
@@ -1169,7 +1169,7 @@ class TestSyntaxErrors:
         # A call at the start of a line could be read as the keyword, so the name is refused
         # where the procedure is declared, with a clear message, not where it is called.
         from ruledsl.game import check_source
-        from ruledsl.source import Source
+        from ruledsl.text.source import Source
 
         with pytest.raises(CheckError) as info:
             check_source(

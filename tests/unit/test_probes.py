@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from ruledsl.agents import agent_seed
+from ruledsl.codegen.probes import LineProbes, compile_with_probes
 from ruledsl.game import Game, check_file, load_checked
-from ruledsl.probes import LineProbes, compile_with_probes
 
 FILENAME = "<ruledsl test>"
 

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl import cli, unparse
-from ruledsl.errors import IllegalActionError, RuleRuntimeError
-from ruledsl.parser import parse_source
-from ruledsl.records import (
+from ruledsl.cli import app as cli
+from ruledsl.format import unparse
+from ruledsl.syntax.parser import parse_source
+from ruledsl.text.errors import IllegalActionError, RuleRuntimeError
+from ruledsl.tools.records import (
     FORMAT,
     RecordError,
     another_run,
@@ -29,7 +30,7 @@ from ruledsl.records import (
     rules_hash,
     write_records,
 )
-from ruledsl.simulate import play_game, run_games
+from ruledsl.tools.simulate import play_game, run_games
 from tests.golden.test_golden import run_cli
 
 

@@ -110,7 +110,7 @@ def test_profile_script_names_the_compiled_rules(capsys):
     assert profile_playouts.main(["crazy_eights", "--games", "5", "--players", "2", "--top", "40"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Crazy Eights, 2 players: 5 games,")
-    assert "L0 (<ruledsl " in out and "apply_action (interpreter.py:" in out
+    assert "L0 (<ruledsl " in out and "apply_action (state.py:" in out
     assert profile_playouts.main(["no_such_game"]) == 65
     assert "error[E004]" in capsys.readouterr().err
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 import ruledsl
-from ruledsl.interpreter import GameState
-from ruledsl.refusal import NO_REASON
+from ruledsl.engine.refusal import NO_REASON
+from ruledsl.engine.state import GameState
 from tests.property.test_playthrough import hidden_from, permute_hidden
 
 # A small game whose state each test arranges: two colours of six ranks, a hidden deck, a

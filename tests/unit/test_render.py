@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ruledsl.errors import Diagnostic, ParseError, Severity
-from ruledsl.parser import parse
-from ruledsl.render import did_you_mean, render, render_all, summary
-from ruledsl.source import Pos, Source, Span
+from ruledsl.syntax.parser import parse
+from ruledsl.text.errors import Diagnostic, ParseError, Severity
+from ruledsl.text.render import did_you_mean, render, render_all, summary
+from ruledsl.text.source import Pos, Source, Span
 
 SOURCE = Source(
     "games/crazy_eights.game",

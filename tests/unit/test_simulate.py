@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl import cli, simulate
+from ruledsl.cli import app as cli
 from ruledsl.resources import bundled_games
-from ruledsl.simulate import (
+from ruledsl.tools import simulate
+from ruledsl.tools.simulate import (
     GameRecord,
     behind_threshold,
     binomial_p_value,
@@ -152,7 +153,7 @@ class TestIntervalsAndTests:
         assert p == pytest.approx(0.06789, abs=1e-5)
         assert chi_square_uniform([30, 30, 30])[2] == pytest.approx(1.0)
         # Critical values at 5%: 5.991 (2 df), 11.070 (5 df), 31.410 (20 df).
-        from ruledsl.simulate import _chi_square_sf
+        from ruledsl.tools.simulate import _chi_square_sf
 
         assert _chi_square_sf(5.991, 2) == pytest.approx(0.05, abs=1e-4)
         assert _chi_square_sf(11.070, 5) == pytest.approx(0.05, abs=1e-4)

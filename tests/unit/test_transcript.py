@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.records import build_record, replay
-from ruledsl.runtime.ops import place_values
+from ruledsl.engine.ops import place_values
+from ruledsl.tools.records import build_record, replay
 from tests.property.test_playthrough import assert_views_ignore_hidden_cards
 
 # Every play ends the round, and the next round gathers and deals the cards again: the

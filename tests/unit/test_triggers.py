@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import ruledsl
-from ruledsl.interpreter import GameState
+from ruledsl.engine.state import GameState
 
 # Deals two cards to each of three players; an action gives the top card of the actor's
 # hand to another player, by one of several ways of naming the zone.

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ruledsl import nodes as n
-from ruledsl.errors import ParseError
-from ruledsl.parser import parse, parse_expr
-from ruledsl.unparse import format_file, format_source, unparse
+from ruledsl.format.unparse import format_file, format_source, unparse
+from ruledsl.syntax import nodes as n
+from ruledsl.syntax.parser import parse, parse_expr
+from ruledsl.text.errors import ParseError
 
 
 def expr(text: str) -> str:

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 import ruledsl
-from ruledsl import cli
 from ruledsl import game as game_module
-from ruledsl.errors import CheckError, Severity
+from ruledsl.cli import app as cli
 from ruledsl.game import check_file
 from ruledsl.resources import games_dir
-from ruledsl.simulate import play_game
-from ruledsl.validate import Config, Report, deal_diagnostics, validate, validate_checked
+from ruledsl.text.errors import CheckError, Severity
+from ruledsl.tools.simulate import play_game
+from ruledsl.tools.validate import Config, Report, deal_diagnostics, validate, validate_checked
 
 # Line numbers matter: the tests below name them. Every game adds its rules after line 9.
 HEAD = """\

@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
-from ruledsl import nodes as n
-from ruledsl.errors import Diagnostic, Severity
+from ruledsl.syntax import nodes as n
+from ruledsl.text.errors import Diagnostic, Severity
 
 if TYPE_CHECKING:
-    from ruledsl.checker import CheckedGame
-    from ruledsl.symbols import ZoneSym
+    from ruledsl.analysis.checker import CheckedGame
+    from ruledsl.analysis.symbols import ZoneSym
 
 
 @frozen

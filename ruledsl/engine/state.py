@@ -13,11 +13,8 @@ import traceback
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ruledsl import refusal
-from ruledsl.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError
-from ruledsl.render import clipped
-from ruledsl.runtime import chance, knowledge, ops
-from ruledsl.runtime.state import (
+from ruledsl.engine import chance, knowledge, ops, refusal
+from ruledsl.engine.values import (
     AGAIN,
     GO_TO,
     HIDDEN_CARD,
@@ -28,6 +25,8 @@ from ruledsl.runtime.state import (
     GameOver,
     RoundOver,
 )
+from ruledsl.text.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError
+from ruledsl.text.render import clipped
 
 if TYPE_CHECKING:
     from ruledsl.game import Game
@@ -478,7 +477,7 @@ class GameState:
 
     @staticmethod
     def _budget() -> str:
-        from ruledsl.compiler import STEP_BUDGET
+        from ruledsl.codegen.compiler import STEP_BUDGET
 
         return f"{STEP_BUDGET:,}"
 
@@ -865,7 +864,7 @@ class GameState:
         """Return why ``move`` is not legal for ``player`` (default: the player to act) now, in
         words he may read, or None if it is legal. ``move`` is an Action or a move as typed
         (``"play the Author"``). The reason names no card he cannot see, and tells nothing
-        that depends on one (see ``ruledsl.refusal``)."""
+        that depends on one (see ``ruledsl.engine.refusal``)."""
         return refusal.why_illegal(self, move, player)
 
     def _why_illegal(self, action: object) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from attrs import field, frozen
 
-from ruledsl.source import Source, Span
+from ruledsl.text.source import Source, Span
 
 
 class Severity(enum.Enum):

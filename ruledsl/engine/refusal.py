@@ -22,14 +22,14 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ruledsl import nodes as n
-from ruledsl.runtime import knowledge, ops
-from ruledsl.runtime.state import Action, ActionDef, ChoiceCheck, ClauseCheck, unseen
-from ruledsl.unparse import unparse
+from ruledsl.engine import knowledge, ops
+from ruledsl.engine.values import Action, ActionDef, ChoiceCheck, ClauseCheck, unseen
+from ruledsl.format.unparse import unparse
+from ruledsl.syntax import nodes as n
 
 if TYPE_CHECKING:
-    from ruledsl.compiler import Program
-    from ruledsl.interpreter import GameState
+    from ruledsl.codegen.compiler import Program
+    from ruledsl.engine.state import GameState
 
 #: The reason given when there is none the player may be told.
 NO_REASON = "the rules do not allow it now"

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ruledsl.runtime import chance
+from ruledsl.engine import chance
 
 
 def start(st: Any) -> None:

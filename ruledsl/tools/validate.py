@@ -17,7 +17,7 @@ another choice, a number option at its low and high ends), and reports:
 
 "Never ran" is measured by line coverage of the code the compiler generates: while an
 action is applied (and while a game is set up) the probes of a program compiled with them
-(``ruledsl.probes``) record the generated lines that run, and ``Program.line_spans`` maps
+(``ruledsl.codegen.probes``) record the generated lines that run, and ``Program.line_spans`` maps
 them back to the rule file. What runs while the legal actions are listed is not recorded
 (what is legal is seen directly in the lists); so only effects count as having run,
 never conditions.
@@ -38,17 +38,17 @@ from typing import Any
 
 from attrs import field, frozen
 
-from ruledsl import nodes as n
 from ruledsl.agents import agent_seed
-from ruledsl.checker import CheckedGame
-from ruledsl.compiler import Program, _Load, _LoadError, option_values
-from ruledsl.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
+from ruledsl.analysis.checker import CheckedGame
+from ruledsl.codegen.compiler import Program, _Load, _LoadError, option_values
+from ruledsl.engine.refusal import normalise
+from ruledsl.engine.state import GameState
+from ruledsl.engine.values import Action, ActionDef
 from ruledsl.game import DEFAULT_MAX_ACTIONS, Game, check_file, load_checked, players_range
-from ruledsl.interpreter import GameState
-from ruledsl.refusal import normalise
-from ruledsl.render import or_list
-from ruledsl.runtime.state import Action, ActionDef
-from ruledsl.source import Source, Span
+from ruledsl.syntax import nodes as n
+from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
+from ruledsl.text.render import or_list
+from ruledsl.text.source import Source, Span
 
 #: At most this many ways of loading the game (player count and options) are played.
 MAX_CONFIGS = 40

@@ -29,10 +29,10 @@ from lark import (
 from lark.exceptions import VisitError
 from lark.indenter import DedentError, Indenter
 
-from ruledsl import nodes as n
-from ruledsl.errors import Diagnostic, ParseError
 from ruledsl.resources import grammar_path
-from ruledsl.source import UNSHOWABLE, Pos, Source, Span
+from ruledsl.syntax import nodes as n
+from ruledsl.text.errors import Diagnostic, ParseError
+from ruledsl.text.source import UNSHOWABLE, Pos, Source, Span
 
 #: A rule file is a page or two of text; anything this large is refused, not parsed.
 MAX_SOURCE_BYTES = 1_000_000

@@ -19,12 +19,17 @@ from typing import Any
 
 from attrs import define, field, frozen
 
-from ruledsl import nodes as n
-from ruledsl.checker import CheckedGame
-from ruledsl.errors import Diagnostic, OptionError, RuleRuntimeError
-from ruledsl.probes import LineProbes, compile_with_probes
-from ruledsl.runtime import ops
-from ruledsl.runtime.state import (
+from ruledsl.analysis.checker import CheckedGame
+from ruledsl.analysis.symbols import (
+    AttributeSym,
+    DefineSym,
+    Type,
+    VarSym,
+    ZoneSym,
+)
+from ruledsl.codegen.probes import LineProbes, compile_with_probes
+from ruledsl.engine import ops
+from ruledsl.engine.values import (
     AGAIN,
     GO_TO,
     NEXT_TURN,
@@ -39,14 +44,9 @@ from ruledsl.runtime.state import (
     RoundOver,
     unseen,
 )
-from ruledsl.source import Span
-from ruledsl.symbols import (
-    AttributeSym,
-    DefineSym,
-    Type,
-    VarSym,
-    ZoneSym,
-)
+from ruledsl.syntax import nodes as n
+from ruledsl.text.errors import Diagnostic, OptionError, RuleRuntimeError
+from ruledsl.text.source import Span
 
 #: Loop rounds (while, repeat, for each) one action may take before it is stopped as endless;
 #: also, counted apart, the calls of definitions and procedures (R508: a definition that uses
@@ -162,7 +162,7 @@ class Program:
     intern: dict[tuple[Any, ...], Action] = field(factory=dict)
     #: Switches the probes of a program compiled with them (``compile_game(probes=True)``), else None.
     probes: LineProbes | None = None
-    #: Compiles the ActionChecks of every action (see ruledsl.refusal); None once done.
+    #: Compiles the ActionChecks of every action (see ruledsl.engine.refusal); None once done.
     checks: Callable[[], None] | None = None
 
     def action_checks(self) -> None:
@@ -409,7 +409,7 @@ class _Indent:
 class _Compiler:
     def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> None:
         self.c = checked
-        self.probes = probes  # compile the program's functions with line probes (ruledsl.probes)
+        self.probes = probes  # compile the program's functions with line probes (ruledsl.codegen.probes)
         self.sy = checked.symbols
         self.players = players
         self.options = options

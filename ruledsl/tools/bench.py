@@ -19,12 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ruledsl.checker import check
-from ruledsl.compiler import compile_game, option_values
+from ruledsl.analysis.checker import check
+from ruledsl.codegen.compiler import compile_game, option_values
+from ruledsl.engine.state import GameState
 from ruledsl.game import Game, _coerce_options, load_game, read_source, resolve_path
-from ruledsl.interpreter import GameState
-from ruledsl.parser import parse_source
-from ruledsl.validate import stuck_error
+from ruledsl.syntax.parser import parse_source
+from ruledsl.tools.validate import stuck_error
 
 
 def playout_round(game: Game, seconds: float, first_seed: int, rng: random.Random) -> tuple[int, int, float]:

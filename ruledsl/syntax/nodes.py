@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import attrs
 from attrs import field, frozen
 
-from ruledsl.source import NO_SPAN, Span
+from ruledsl.text.source import NO_SPAN, Span
 
 
 @frozen(kw_only=True)

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 
 from attrs import frozen
 
-from ruledsl.refusal import normalise
-from ruledsl.runtime.state import Action
+from ruledsl.engine.refusal import normalise
+from ruledsl.engine.values import Action
 
 #: A menu of more lines than this is grouped (about a terminal's height).
 LONG_MENU = 24

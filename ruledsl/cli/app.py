@@ -30,9 +30,10 @@ from ruledsl.agents import (
     needs_tracking,
     parse_spec,
 )
-from ruledsl.bench import bench
-from ruledsl.compare import compare, report_lines
-from ruledsl.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
+from ruledsl.cli.menu import Entry, Group, line_of, menu_entries, reading_in_any_order
+from ruledsl.engine.refusal import NO_REASON, normalise, shown_action
+from ruledsl.engine.state import GameState
+from ruledsl.format.unparse import format_source, unparse
 from ruledsl.game import (
     DEFAULT_MAX_ACTIONS,
     Game,
@@ -44,10 +45,13 @@ from ruledsl.game import (
     resolve_path,
     shown_path,
 )
-from ruledsl.interpreter import GameState
-from ruledsl.menu import Entry, Group, line_of, menu_entries, reading_in_any_order
-from ruledsl.parser import parse
-from ruledsl.records import (
+from ruledsl.resources import bundled_games, example_games, named_games
+from ruledsl.syntax.parser import parse
+from ruledsl.text.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError, sort_diagnostics
+from ruledsl.text.render import clipped, render, summary
+from ruledsl.tools.bench import bench
+from ruledsl.tools.compare import compare, report_lines
+from ruledsl.tools.records import (
     RecordError,
     another_run,
     build_record,
@@ -66,11 +70,8 @@ from ruledsl.records import (
     view_due,
     write_records,
 )
-from ruledsl.refusal import NO_REASON, normalise, shown_action
-from ruledsl.render import clipped, render, summary
-from ruledsl.resources import bundled_games, example_games, named_games
-from ruledsl.simulate import GameRecord as SimulatedGame
-from ruledsl.simulate import (
+from ruledsl.tools.simulate import GameRecord as SimulatedGame
+from ruledsl.tools.simulate import (
     declared_actions,
     game_columns,
     game_row,
@@ -81,8 +82,7 @@ from ruledsl.simulate import (
     signed,
     summarize,
 )
-from ruledsl.unparse import format_source, unparse
-from ruledsl.validate import Report, deal_diagnostics, stuck_error, validate_checked
+from ruledsl.tools.validate import Report, deal_diagnostics, stuck_error, validate_checked
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -422,7 +422,7 @@ def _describe_view(state: GameState, seat: int) -> list[str]:
 def _choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
     """Show the human seat its view and legal actions; read a choice until one is valid.
 
-    A long menu is grouped (``ruledsl.menu``): a number opens a group's own menu, 0 goes
+    A long menu is grouped (``ruledsl.cli.menu``): a number opens a group's own menu, 0 goes
     back; text is read against every legal action, whichever menu is shown.
     """
     for line in _describe_view(state, seat):

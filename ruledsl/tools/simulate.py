@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 from attrs import define
 
 from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
-from ruledsl.errors import RuleRuntimeError
+from ruledsl.engine.ops import winners_of
 from ruledsl.game import Game, load_game
-from ruledsl.runtime.ops import winners_of
-from ruledsl.validate import stuck_error
+from ruledsl.text.errors import RuleRuntimeError
+from ruledsl.tools.validate import stuck_error
 
 if TYPE_CHECKING:
-    from ruledsl.interpreter import GameState
+    from ruledsl.engine.state import GameState
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval

@@ -1,6 +1,6 @@
 """Line probes: generated code compiled to tell which of its lines run, for ``check --simulate``.
 
-The validator (``ruledsl.validate``) reports the rules that never ran in its random games,
+The validator (``ruledsl.tools.validate``) reports the rules that never ran in its random games,
 from the lines of generated code that ran while actions were applied. It used to learn
 them from ``sys.settrace``, which calls a Python function at every call of every function
 (and every resumption of a generator) while an action is applied: more than doubling the

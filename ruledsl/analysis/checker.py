@@ -10,13 +10,8 @@ from typing import Any
 import attrs
 from attrs import define, field
 
-from ruledsl import nodes as n
-from ruledsl.disclosure import told_hidden
-from ruledsl.errors import CheckError, Diagnostic, Severity
-from ruledsl.render import clipped, did_you_mean, or_list
-from ruledsl.runtime.ops import DIRECTION_HINT, DIRECTION_RULE
-from ruledsl.source import Pos, Source, Span
-from ruledsl.symbols import (
+from ruledsl.analysis.disclosure import told_hidden
+from ruledsl.analysis.symbols import (
     ANY,
     CARD,
     CARDS,
@@ -48,6 +43,11 @@ from ruledsl.symbols import (
     set_type,
     value_type,
 )
+from ruledsl.engine.ops import DIRECTION_HINT, DIRECTION_RULE
+from ruledsl.syntax import nodes as n
+from ruledsl.text.errors import CheckError, Diagnostic, Severity
+from ruledsl.text.render import clipped, did_you_mean, or_list
+from ruledsl.text.source import Pos, Source, Span
 
 _BASIC_TYPES = {"number": NUMBER, "flag": FLAG, "text": TEXT, "zone": ZONE}
 _BUILTIN_FUNCTIONS = {"max": (2, None), "min": (2, None), "abs": (1, 1), "words": (1, 1)}
@@ -2276,7 +2276,7 @@ def _players_range(low: int, high: int) -> str:
 
 
 def _grammar_keywords() -> frozenset[str]:
-    from ruledsl.parser import keywords
+    from ruledsl.syntax.parser import keywords
 
     return keywords()
 

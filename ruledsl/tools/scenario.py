@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ruledsl.interpreter import GameState
+from ruledsl.engine.state import GameState
 
 
 def _zone_index(state: GameState, zone: str, owner: int | None) -> int:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from ruledsl.errors import Diagnostic, Severity
-from ruledsl.source import showable
+from ruledsl.text.errors import Diagnostic, Severity
+from ruledsl.text.source import showable
 
 _COLOURS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m"}
 _BOLD = "\x1b[1m"

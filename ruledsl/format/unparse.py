@@ -58,8 +58,8 @@ from pathlib import Path
 
 from attrs import define, frozen
 
-from ruledsl import nodes as n
-from ruledsl.parser import parse
+from ruledsl.syntax import nodes as n
+from ruledsl.syntax.parser import parse
 
 #: Lines longer than this have their conditions and definition bodies broken.
 MAX_WIDTH = 100

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ruledsl.simulate import Z95, GameRecord, binomial_p_value, p_text, signed, wilson
+from ruledsl.tools.simulate import Z95, GameRecord, binomial_p_value, p_text, signed, wilson
 
 # ============================================================================ paired tests
 

@@ -11,8 +11,8 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ruledsl.runtime import chance, knowledge
-from ruledsl.runtime.state import HIDDEN_CARD
+from ruledsl.engine import chance, knowledge
+from ruledsl.engine.values import HIDDEN_CARD
 
 #: The most numbers a range in a rule ('1 to n') may hold: the step budget of one action.
 MAX_RANGE = 100_000

@@ -1,0 +1,5 @@
+"""The ruledsl command line: the only package that prints or exits."""
+
+from ruledsl.cli.app import main
+
+__all__ = ["main"]
