@@ -20,11 +20,32 @@ from typing import Any
 from attrs import define, field, frozen
 
 from ruledsl.analysis.checker import CheckedGame
+from ruledsl.analysis.refs import (
+    BuiltinRef,
+    CardAttrRef,
+    CardsAttrRef,
+    CardVarRef,
+    CountRef,
+    DefineRef,
+    DirectionRef,
+    GameVarRef,
+    LocalRef,
+    MemberRef,
+    OptionRef,
+    PlayerVarRef,
+    Ref,
+    RunKeyAttrRef,
+    ZoneFamilyRef,
+    ZoneRef,
+)
 from ruledsl.analysis.symbols import (
     AttributeSym,
     DefineSym,
+    PhaseSym,
+    ProcedureSym,
     Type,
     VarSym,
+    WindowSym,
     ZoneSym,
 )
 from ruledsl.codegen.probes import LineProbes, compile_with_probes
@@ -198,8 +219,8 @@ class _Load:
     def value(self, e: n.Expr) -> Any:
         ref = self.checked.refs.get(id(e))
         if isinstance(e, n.Number):
-            if isinstance(ref, tuple) and ref[0] == "member":
-                return ref[1].index
+            if isinstance(ref, MemberRef):
+                return ref.member.index
             return e.value
         if isinstance(e, n.Text):
             return "".join(p if isinstance(p, str) else str(self.value(p)) for p in e.parts)
@@ -210,14 +231,13 @@ class _Load:
         if isinstance(e, n.AllPlayers):
             return self.players
         if isinstance(e, n.Name):
-            if isinstance(ref, tuple):
-                if ref[0] == "option":
-                    return self.options[ref[1].name]
-                if ref[0] == "member":
-                    return ref[1].index
+            if isinstance(ref, OptionRef):
+                return self.options[ref.option.name]
+            if isinstance(ref, MemberRef):
+                return ref.member.index
             raise _LoadError(e, f"'{e.id}' is not known when the game is loaded")
-        if isinstance(e, n.Attribute) and isinstance(ref, tuple) and ref[0] == "member":
-            return ref[1].index
+        if isinstance(e, n.Attribute) and isinstance(ref, MemberRef):
+            return ref.member.index
         if isinstance(e, n.Negate):
             return -self.value(e.operand)
         if isinstance(e, n.Arith):
@@ -465,7 +485,7 @@ class _Compiler:
     def type_of(self, e: n.Expr) -> Type:
         return self.c.types.get(id(e)) or Type("any")
 
-    def ref(self, node: n.Node) -> Any:
+    def ref(self, node: n.Node) -> Ref | None:
         return self.c.refs.get(id(node))
 
     def const(self, value: Any, prefix: str = "K") -> str:
@@ -554,8 +574,7 @@ class _Compiler:
         if isinstance(e, (n.BoolLit, n.Number, n.NoneLit)):
             return True, self.load.value(e)
         if isinstance(e, n.Name):
-            ref = self.ref(e)
-            if isinstance(ref, tuple) and ref[0] in ("option", "member"):
+            if isinstance(self.ref(e), (OptionRef, MemberRef)):
                 return True, self.load.value(e)
             return False, None
         if isinstance(e, n.Not):
@@ -582,14 +601,14 @@ class _Compiler:
             return True  # (a _PyName is a variable of the compiler's own)
         if isinstance(e, n.Name):
             ref = self.ref(e)
-            if isinstance(ref, tuple) and ref[0] == "define":
-                return self._define_total(ref[1])
+            if isinstance(ref, DefineRef):
+                return self._define_total(ref.define)
             return True
         if isinstance(e, n.Attribute):
             ref = self.ref(e)
-            if ref[0] in ("card_attr", "card_var"):
-                return (not self.type_of(e.obj).nullable or ref[0] == "card_attr") and self._total(e.obj)
-            return ref[0] != "zone" or self._total(e.obj)
+            if isinstance(ref, (CardAttrRef, CardVarRef)):
+                return (not self.type_of(e.obj).nullable or isinstance(ref, CardAttrRef)) and self._total(e.obj)
+            return not isinstance(ref, ZoneRef) or self._total(e.obj)
         if isinstance(e, (n.TopOf, n.BottomOf)):
             return e.count is None and self._total(e.zone)
         if isinstance(e, (n.SizeOf, n.IsEmpty)):
@@ -606,7 +625,7 @@ class _Compiler:
             return self._total(e.element) and self._total(e.collection)
         if isinstance(e, n.Call):
             ref = self.ref(e)
-            return ref[0] == "define" and self._define_total(ref[1]) and all(self._total(a) for a in e.args)
+            return isinstance(ref, DefineRef) and self._define_total(ref.define) and all(self._total(a) for a in e.args)
         if isinstance(e, n.Quantifier):
             return self._total(e.iterable) and self._total(e.cond)
         if isinstance(e, (n.SetLiteral, n.TupleLiteral)):
@@ -638,8 +657,8 @@ class _Compiler:
 
     def _ex_Number(self, e: n.Number, ctx: _Ctx) -> str:
         ref = self.ref(e)
-        if isinstance(ref, tuple) and ref[0] == "member":
-            return repr(ref[1].index)
+        if isinstance(ref, MemberRef):
+            return repr(ref.member.index)
         return repr(e.value)
 
     def _ex_Text(self, e: n.Text, ctx: _Ctx) -> str:
@@ -695,33 +714,32 @@ class _Compiler:
 
     def _ex_Name(self, e: n.Name, ctx: _Ctx) -> str:
         ref = self.ref(e)
-        kind = ref[0]
-        if kind == "local":
+        if isinstance(ref, LocalRef):
             return ctx.names[e.id]
-        if kind == "option":
-            return repr(self.options[ref[1].name])
-        if kind == "member":
-            return repr(ref[1].index)
-        if kind == "builtin":
+        if isinstance(ref, OptionRef):
+            return repr(self.options[ref.option.name])
+        if isinstance(ref, MemberRef):
+            return repr(ref.member.index)
+        if isinstance(ref, BuiltinRef):
             return "st.round" if e.id == "round" else "st.direction"
-        if kind == "builtin_direction":
+        if isinstance(ref, DirectionRef):
             return "st.direction"
-        if kind == "game_var":
-            return f"st.gv[{ref[1].index}]"
-        if kind == "player_var":
-            return f"st.pv[{ref[1].index}][{ctx.player}]"
-        if kind in ("zone", "zone_family"):
-            z = ref[1]
+        if isinstance(ref, GameVarRef):
+            return f"st.gv[{ref.var.index}]"
+        if isinstance(ref, PlayerVarRef):
+            return f"st.pv[{ref.var.index}][{ctx.player}]"
+        if isinstance(ref, (ZoneRef, ZoneFamilyRef)):
+            z = ref.zone
             base = self.zone_base(z)
             if z.per_player:
                 return f"{base} + {ctx.player}" if base else ctx.player
             return repr(base)
-        if kind == "define":
-            inlined = self._inline(ref[1], (), ctx)
+        if isinstance(ref, DefineRef):
+            inlined = self._inline(ref.define, (), ctx)
             if inlined is not None:
                 return inlined
             self.listing_calls_defines |= self._listing
-            return f"D{ref[1].index}(st, {ctx.player})"
+            return f"D{ref.define.index}(st, {ctx.player})"
         raise AssertionError(f"unresolved name {e.id}: {ref}")
 
     def _inline(self, d: DefineSym, args: tuple[n.Expr, ...], ctx: _Ctx) -> str | None:
@@ -744,14 +762,7 @@ class _Compiler:
         overrides = dict(ctx.overrides)
         for (pname, ptype), arg in zip(d.params, args):
             uses = [
-                x
-                for x in body_nodes
-                if isinstance(x, n.Name)
-                and x.id == pname
-                and isinstance(self.ref(x), tuple)
-                and self.ref(x)[0] == "local"
-                and self.ref(x)[1].kind == "param"
-                and self.ref(x)[1].decl is decl
+                x for x in body_nodes if isinstance(x, n.Name) and x.id == pname and _is_param_of(self.ref(x), decl)
             ]
             if len(uses) > 1 and not _cheap(arg, self.c):
                 return None
@@ -773,31 +784,31 @@ class _Compiler:
             self._inline_depth -= 1
 
     def _ex_AllPlayers(self, e: n.AllPlayers, ctx: _Ctx) -> str:
-        ref = self.ref(e)
-        if isinstance(ref, tuple) and ref[0] == "count":
+        if isinstance(self.ref(e), CountRef):
             return repr(self.players)
         return "ALLP"
 
     def _ex_Call(self, e: n.Call, ctx: _Ctx) -> str:
         ref = self.ref(e)
         args = [self.ex(a, ctx) for a in e.args]
-        if ref[0] == "builtin":
+        if isinstance(ref, BuiltinRef):
             if e.name == "words":
                 return f"op_words({args[0]})"
             return f"{e.name}({', '.join(args)})"
-        inlined = self._inline(ref[1], e.args, ctx)
+        assert isinstance(ref, DefineRef)
+        d = ref.define
+        inlined = self._inline(d, e.args, ctx)
         if inlined is not None:
             return inlined
         self.listing_calls_defines |= self._listing
-        return f"D{ref[1].index}(st, {ctx.player}{self._args(e.args, ref[1].params, ctx)})"
+        return f"D{d.index}(st, {ctx.player}{self._args(e.args, d.params, ctx)})"
 
     def _ex_Attribute(self, e: n.Attribute, ctx: _Ctx) -> str:
         ref = self.ref(e)
-        kind = ref[0]
-        if kind == "member":
-            return repr(ref[1].index)
-        if kind == "card_attr":
-            table = f"A{ref[1].index}"
+        if isinstance(ref, MemberRef):
+            return repr(ref.member.index)
+        if isinstance(ref, CardAttrRef):
+            table = f"A{ref.attr.index}"
             if (
                 isinstance(e.obj, n.TopOf)
                 and e.obj.count is None
@@ -813,17 +824,17 @@ class _Compiler:
             if self.type_of(e.obj).nullable:
                 return f"op_attr({table}, {obj})"
             return f"{table}[{obj}]"
-        if kind == "cards_attr":
-            return f"op_first_attr(A{ref[1].index}, {self.cards(e.obj, ctx)})"
-        if kind == "card_var":
+        if isinstance(ref, CardsAttrRef):
+            return f"op_first_attr(A{ref.attr.index}, {self.cards(e.obj, ctx)})"
+        if isinstance(ref, CardVarRef):
             obj = self.ex(e.obj, ctx)
             if self.type_of(e.obj).nullable:
-                return f"op_attr(st.cv[{ref[1].index}], {obj})"
-            return f"st.cv[{ref[1].index}][{obj}]"
-        if kind == "player_var":
-            return f"st.pv[{ref[1].index}][{self.ex(e.obj, ctx)}]"
-        if kind == "zone":
-            base = self.zone_base(ref[1])
+                return f"op_attr(st.cv[{ref.var.index}], {obj})"
+            return f"st.cv[{ref.var.index}][{obj}]"
+        if isinstance(ref, PlayerVarRef):
+            return f"st.pv[{ref.var.index}][{self.ex(e.obj, ctx)}]"
+        if isinstance(ref, ZoneRef):
+            base = self.zone_base(ref.zone)
             owner = self.ex(e.obj, ctx)
             return f"{base} + {owner}" if base else owner
         raise AssertionError(f"unresolved attribute {e.name}: {ref}")
@@ -845,10 +856,9 @@ class _Compiler:
         return " | ".join(f"op_bit({self.ex(i, ctx)})" for i in e.items) or "0"
 
     def _is_constant(self, e: n.Expr) -> bool:
-        ref = self.ref(e)
         if isinstance(e, n.Number):
             return True
-        return isinstance(ref, tuple) and ref[0] in ("member", "option")
+        return isinstance(self.ref(e), (MemberRef, OptionRef))
 
     def _ex_RangeLiteral(self, e: n.RangeLiteral, ctx: _Ctx) -> str:
         # Counting, summing or testing over a range costs a step per number: a huge one is refused.
@@ -1015,12 +1025,13 @@ class _Compiler:
     def _ex_RunOf(self, e: n.RunOf, ctx: _Ctx) -> str:
         ref = self.ref(e)
         cards = self.cards(e.zone, ctx)
-        if ref[0] == "attr":
-            attr: AttributeSym = ref[1]
+        if isinstance(ref, RunKeyAttrRef):
+            attr = ref.attr
             if attr.type.kind == "set" and attr.type.of != "number":
                 return f"op_run_sets({cards}, A{attr.index}.__getitem__)"
             return f"op_run({cards}, A{attr.index})"
-        d: DefineSym = ref[1]
+        assert isinstance(ref, DefineRef)
+        d = ref.define
         card = self.fresh("c")
         body = self._inline(d, (_PyName(code=card),), ctx) if d.params else None
         table = re.fullmatch(r"\(*A(\d+)\[\(*" + card + r"\)*\]\)*", body) if body is not None else None
@@ -1075,8 +1086,8 @@ class _Compiler:
 
     def _static_family(self, e: n.Expr) -> int | None:
         ref = self.ref(e)
-        if isinstance(ref, tuple) and ref[0] in ("zone", "zone_family"):
-            return ref[1].index
+        if isinstance(ref, (ZoneRef, ZoneFamilyRef)):
+            return ref.zone.index
         return None
 
     def _st_Move(self, s: n.Move, ctx: _Ctx) -> None:
@@ -1157,7 +1168,8 @@ class _Compiler:
             em.line(f"op_move_card(st, {c}, {dst}, 0)")
 
     def _st_Deal(self, s: n.Deal, ctx: _Ctx) -> None:
-        zone: ZoneSym = self.ref(s)
+        zone = self.ref(s)
+        assert isinstance(zone, ZoneSym)
         base = self.zone_base(zone)
         src, q, i, order, c, plain = (self.fresh(x) for x in ("z", "q", "i", "o", "c", "plain"))
         start = self.ex(s.start, ctx) if s.start is not None else "0"
@@ -1204,16 +1216,15 @@ class _Compiler:
 
     def _target(self, e: n.Expr, ctx: _Ctx) -> str:
         ref = self.ref(e)
-        kind = ref[0]
-        if kind == "game_var":
-            return f"st.gv[{ref[1].index}]"
-        if kind == "player_var":
-            owner = ctx.player if ref[2] is None else self.ex(ref[2], ctx)
-            return f"st.pv[{ref[1].index}][{owner}]"
-        if kind == "card_var":
+        if isinstance(ref, GameVarRef):
+            return f"st.gv[{ref.var.index}]"
+        if isinstance(ref, PlayerVarRef):
+            owner = ctx.player if ref.owner is None else self.ex(ref.owner, ctx)
+            return f"st.pv[{ref.var.index}][{owner}]"
+        if isinstance(ref, CardVarRef):
             assert isinstance(e, n.Attribute)
-            return f"st.cv[{ref[1].index}][{self.ex(e.obj, ctx)}]"
-        if kind == "builtin_direction":
+            return f"st.cv[{ref.var.index}][{self.ex(e.obj, ctx)}]"
+        if isinstance(ref, DirectionRef):
             return "st.direction"
         raise AssertionError(f"not assignable: {ref}")
 
@@ -1243,8 +1254,7 @@ class _Compiler:
             self.em.line(f"{place} {op}= {self.ex(value, ctx)}")
 
     def _is_direction(self, target: n.Expr) -> bool:
-        ref = self.ref(target)
-        return isinstance(ref, tuple) and ref[0] == "builtin_direction"
+        return isinstance(self.ref(target), DirectionRef)
 
     def _st_Stop(self, s: n.Stop, ctx: _Ctx) -> None:
         if self._loop_rest is not None:
@@ -1293,6 +1303,7 @@ class _Compiler:
 
     def _st_GoTo(self, s: n.GoTo, ctx: _Ctx) -> None:
         phase = self.ref(s)
+        assert isinstance(phase, PhaseSym)
         player = "None"  # without 'with': the turn stays with its player
         if s.player is not None:
             # None must not slip through as if 'with' were left out: the same player would act again.
@@ -1310,6 +1321,7 @@ class _Compiler:
 
     def _st_Open(self, s: n.Open, ctx: _Ctx) -> None:
         window = self.ref(s)
+        assert isinstance(window, WindowSym)
         self.em.line(f"st.open_window({window.index}, WHO{window.index}(st, {ctx.player}))")
 
     def _st_Reverse(self, s: n.Reverse, ctx: _Ctx) -> None:
@@ -1341,6 +1353,7 @@ class _Compiler:
 
     def _st_CallStmt(self, s: n.CallStmt, ctx: _Ctx) -> None:
         proc = self.ref(s)
+        assert isinstance(proc, ProcedureSym)
         self.em.line(f"PR{proc.index}(st, {ctx.player}{self._args(s.args, proc.params, ctx)})")
 
     def _st_If(self, s: n.If, ctx: _Ctx) -> None:
@@ -1513,10 +1526,12 @@ class _Compiler:
 
     def compile_triggers(self) -> None:
         by_family: dict[int, list[n.TriggerDecl]] = {}
+        zone_of: dict[int, ZoneSym] = {}
         for t in self.c.triggers:
             zone = self.c.refs.get(id(t))
-            if zone is not None:
+            if isinstance(zone, ZoneSym):
                 by_family.setdefault(zone.index, []).append(t)
+                zone_of[id(t)] = zone
         for family, triggers in by_family.items():
             parts: list[str] = []
             for t in triggers:
@@ -1535,7 +1550,7 @@ class _Compiler:
                 self.count_event(f"line {line}: when {t.var} enter {owner_text}{self.source_of(t.zone, _REPORT_WIDTH)}")
                 self.body(t.body, ctx)
                 self.end_function(block)
-                base = self.zone_base(self.c.refs[id(t)])
+                base = self.zone_base(zone_of[id(t)])
                 parts.append(f"{fn}(st, p, dst - {base}, moved)" if t.owner is not None else f"{fn}(st, p, moved)")
             self.em.at(None)  # dispatching is no rule of the file
             if family in self.owner_families:
@@ -1582,11 +1597,10 @@ class _Compiler:
     def _wild(self, shape: n.ChoiceShape, player: str) -> str:
         if getattr(shape, "wild", None) is None:
             return "None"
-        ref = self.c.refs.get((id(shape), "wild"))
-        if isinstance(ref, AttributeSym):
-            return f"A{ref.index}.__getitem__"
-        assert isinstance(ref, DefineSym)
-        return f"(lambda c_: D{ref.index}(st, {player}, c_))"
+        wild = self.c.wilds[id(shape)]
+        if isinstance(wild, AttributeSym):
+            return f"A{wild.index}.__getitem__"
+        return f"(lambda c_: D{wild.index}(st, {player}, c_))"
 
     def _new_action(self, item: n.ActionDecl | n.PassDecl, owner: str, owner_kind: str) -> dict[str, Any]:
         index = len(self.action_defs)
@@ -1813,9 +1827,9 @@ class _Compiler:
     def _pool_visibility(self, pool: n.Expr) -> bool | None:
         """Whether the acting player surely sees (True) or surely does not see (False) a pool's cards."""
         ref = self.ref(pool)
-        if isinstance(ref, tuple) and ref[0] == "zone":
-            z: ZoneSym = ref[1]
-            if z.visibility == "owner" and z.per_player and ref[2] is None:
+        if isinstance(ref, ZoneRef):
+            z = ref.zone
+            if z.visibility == "owner" and z.per_player and ref.owner is None:
                 return True  # the acting player's own zone: he sees its cards, even face down
             if self.uses_faces:
                 return None  # a card turned up or down lies otherwise than its zone shows it
@@ -1868,11 +1882,11 @@ class _Compiler:
                 continue
             ref = self.c.refs.get(id(x))
             chosen = self.c.refs.get(id(x.obj)) if isinstance(x.obj, n.Name) else None
-            if not (isinstance(ref, tuple) and ref[0] in ("card_attr", "card_var")):
+            if not isinstance(ref, (CardAttrRef, CardVarRef)):
                 continue
-            if not (isinstance(chosen, tuple) and chosen[0] == "local"):
+            if not isinstance(chosen, LocalRef):
                 continue
-            at = [i for i, ch in enumerate(a.choices) if chosen[1].decl is ch]
+            at = [i for i, ch in enumerate(a.choices) if chosen.local.decl is ch]
             if not at:
                 continue
             key = key_parts[at[0]]
@@ -1985,16 +1999,14 @@ class _Compiler:
         condition holds nor the reason is then something to tell him."""
         for x in n.walk(e):
             ref = self.ref(x)
-            if not isinstance(ref, tuple):
-                continue
-            if ref[0] in ("game_var", "player_var", "card_var"):
-                v = ref[1]
-                someone_elses = v.visibility == "owner" and ref[0] == "player_var" and ref[2] is not None
+            if isinstance(ref, (GameVarRef, PlayerVarRef, CardVarRef)):
+                v = ref.var
+                someone_elses = v.visibility == "owner" and isinstance(ref, PlayerVarRef) and ref.owner is not None
                 if v.visibility == "hidden" or someone_elses:
                     return True
-            elif ref[0] == "define" and ref[1].index not in seen:
-                seen.add(ref[1].index)
-                decl = ref[1].decl
+            elif isinstance(ref, DefineRef) and ref.define.index not in seen:
+                seen.add(ref.define.index)
+                decl = ref.define.decl
                 if isinstance(decl, n.DefineDecl) and self._reads_hidden(decl.body, seen):
                     return True
         return False
@@ -2210,7 +2222,7 @@ class _Compiler:
         self.uses_faces = _uses_faces(self.c)
         for t in self.c.triggers:
             zone = self.c.refs.get(id(t))
-            if zone is not None:
+            if isinstance(zone, ZoneSym):
                 self.trigger_families.add(zone.index)
                 if t.owner is not None:
                     self.owner_families.add(zone.index)
@@ -2575,6 +2587,11 @@ def _cheap(e: n.Expr, checked: CheckedGame) -> bool:
     return False
 
 
+def _is_param_of(ref: Ref | None, decl: n.DefineDecl) -> bool:
+    """Whether ``ref`` is a parameter of the definition ``decl``."""
+    return isinstance(ref, LocalRef) and ref.local.kind == "param" and ref.local.decl is decl
+
+
 def _only_through(e: n.Expr, name: str, attr: str) -> bool:
     """Whether ``e`` uses the choice ``name`` only as ``name.attr`` (and uses it at all)."""
     uses = sum(1 for x in n.walk(e) if isinstance(x, n.Name) and x.id == name)
@@ -2611,15 +2628,13 @@ def _label_is_static(label: n.Expr, checked: CheckedGame, item: n.ActionDecl | n
     for x in n.walk(label):
         ref = checked.refs.get(id(x))
         if isinstance(x, n.Name):
-            if not (
-                isinstance(ref, tuple) and (ref[0] in ("option", "member") or (ref[0] == "local" and x.id in choices))
-            ):
+            if not (isinstance(ref, (OptionRef, MemberRef)) or (isinstance(ref, LocalRef) and x.id in choices)):
                 return False
         elif isinstance(x, n.Attribute):
-            if not (isinstance(ref, tuple) and ref[0] in ("card_attr", "cards_attr", "member")):
+            if not isinstance(ref, (CardAttrRef, CardsAttrRef, MemberRef)):
                 return False
         elif isinstance(x, n.Call):
-            if not (isinstance(ref, tuple) and ref[0] == "builtin"):
+            if not isinstance(ref, BuiltinRef):
                 return False
         elif not isinstance(
             x,
