@@ -426,6 +426,24 @@ class _Indent:
         self.em.indent -= 1
 
 
+@define(eq=False)
+class ActionInfo:
+    """What the compiler knows of one action (or pass) of a phase or window while it writes its code."""
+
+    index: int  # its ActionDef's index, and the number in its functions' names (X3, LB3...)
+    item: n.ActionDecl | n.PassDecl
+    name: str
+    owner: str  # the phase or window
+    owner_kind: str  # "phase", "auction" or "window"
+    is_pass: bool
+    static_label: bool  # its label depends only on its choices, options and constants
+    single: bool = False  # it chooses one card, and its ActionCache is keyed by the card alone
+    # Filled in when a move is first refused (_emit_checks): each choice's kind, and each
+    # condition's (level, condition, whether its player may be told why it is false).
+    choice_kinds: list[str] = field(factory=list)
+    clauses: list[tuple[int, n.Expr, bool]] = field(factory=list)
+
+
 class _Compiler:
     def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> None:
         self.c = checked
@@ -438,7 +456,7 @@ class _Compiler:
         self.counter = itertools.count()
         self.constants: dict[str, Any] = {}
         self.named: dict[str, str] = {}
-        self.action_defs: list[dict[str, Any]] = []
+        self.action_defs: list[ActionInfo] = []
         self.trigger_families: set[int] = set()
         self.owner_families: set[int] = set()  # those with a rule naming the owner (when cs enter p.hand)
         self.events: list[str] = []
@@ -1602,22 +1620,20 @@ class _Compiler:
             return f"A{wild.index}.__getitem__"
         return f"(lambda c_: D{wild.index}(st, {player}, c_))"
 
-    def _new_action(self, item: n.ActionDecl | n.PassDecl, owner: str, owner_kind: str) -> dict[str, Any]:
-        index = len(self.action_defs)
-        static = item.label is None or _label_is_static(item.label, self.c, item)
-        info = {
-            "index": index,
-            "item": item,
-            "name": item.name if isinstance(item, n.ActionDecl) else "pass",
-            "owner": owner,
-            "owner_kind": owner_kind,
-            "is_pass": isinstance(item, n.PassDecl),
-            "static_label": static,
-        }
+    def _new_action(self, item: n.ActionDecl | n.PassDecl, owner: str, owner_kind: str) -> ActionInfo:
+        info = ActionInfo(
+            index=len(self.action_defs),
+            item=item,
+            name=item.name if isinstance(item, n.ActionDecl) else "pass",
+            owner=owner,
+            owner_kind=owner_kind,
+            is_pass=isinstance(item, n.PassDecl),
+            static_label=item.label is None or _label_is_static(item.label, self.c, item),
+        )
         self.action_defs.append(info)
         return info
 
-    def _enumerate(self, a: n.ActionDecl, info: dict[str, Any], bid: bool) -> None:
+    def _enumerate(self, a: n.ActionDecl, info: ActionInfo, bid: bool) -> None:
         """Emit, inside a legal function, the loops that list this action's legal choices."""
         ctx = _Ctx()
         names = [self.fresh() for _ in a.choices]
@@ -1634,7 +1650,7 @@ class _Compiler:
     def _emit_level(
         self,
         a: n.ActionDecl,
-        info: dict[str, Any],
+        info: ActionInfo,
         bid: bool,
         names: list[str],
         ctx: _Ctx,
@@ -1839,9 +1855,9 @@ class _Compiler:
                 return False
         return None
 
-    def _emit_emission(self, a: n.ActionDecl, info: dict[str, Any], bid: bool, ctx: _Ctx, key_parts: list[str]) -> None:
+    def _emit_emission(self, a: n.ActionDecl, info: ActionInfo, bid: bool, ctx: _Ctx, key_parts: list[str]) -> None:
         em = self.em
-        idx = info["index"]
+        idx = info.index
         opened = 0
         if bid:
             strength = self.fresh("s")
@@ -1851,13 +1867,13 @@ class _Compiler:
             em.indent += 1
             opened += 1
         key = "(" + "".join(k + ", " for k in key_parts) + ")"
-        if info["static_label"]:
+        if info.static_label:
             if not key_parts:
                 em.line(f"out.append(CONST{idx})")  # an action with no choice is always the same object
             else:
                 # One card chosen: the card is the cache's key, with no tuple to build.
-                info["single"] = len(key_parts) == 1 and isinstance(a.choices[0].shape, n.CardChoice)
-                em.line(f"out.append(ACT{idx}[{key_parts[0] if info['single'] else key}])")
+                info.single = len(key_parts) == 1 and isinstance(a.choices[0].shape, n.CardChoice)
+                em.line(f"out.append(ACT{idx}[{key_parts[0] if info.single else key}])")
         else:
             assert a.label is not None
             labels = []
@@ -1919,9 +1935,9 @@ class _Compiler:
                 em.line(f"{py} = list(key[{i}])" if self.unique else f"{py} = op_find_kinds({pool}, KIND, key[{i}])")
             ctx.names[ch.name] = py
 
-    def _finish_action(self, item: n.ActionDecl | n.PassDecl, info: dict[str, Any], bid: bool) -> None:
+    def _finish_action(self, item: n.ActionDecl | n.PassDecl, info: ActionInfo, bid: bool) -> None:
         """Emit the action's apply, label and (for a bid) strength functions."""
-        idx = info["index"]
+        idx = info.index
         choices = item.choices if isinstance(item, n.ActionDecl) else ()
         ctx = _Ctx()
         block = self.function(f"X{idx}", ["st", "p", "key"], item.span)
@@ -1938,12 +1954,12 @@ class _Compiler:
             self.em.line(f"return {self.ex(item.strength, ctx)}")
             self.end_function(block)
 
-    def _emit_checks(self, a: n.ActionDecl, info: dict[str, Any]) -> None:
+    def _emit_checks(self, a: n.ActionDecl, info: ActionInfo) -> None:
         """Emit what explains a refused move: each choice's domain, given the choices before
         it, and each condition and reason, all read from ``args`` (the values chosen, None
         for those not known). None of it runs while actions are listed or applied."""
         em = self.em
-        idx = info["index"]
+        idx = info.index
 
         def open_function(name: str, params: list[str], span: Span | None) -> tuple[_Indent, _Ctx]:
             block = self.function(name, ["st", "p", "args", *params], span)
@@ -1991,7 +2007,7 @@ class _Compiler:
                 self.end_function(block)
             told = [cond] if reason is None else [cond, reason]
             clauses.append((level, cond, not any(self._reads_hidden(e, set()) for e in told)))
-        info["checks"] = (kinds, clauses)
+        info.choice_kinds, info.clauses = kinds, clauses
 
     def _reads_hidden(self, e: n.Expr, seen: set[int]) -> bool:
         """Whether a condition or reason reads a variable its player may not know (a hidden
@@ -2011,11 +2027,11 @@ class _Compiler:
                     return True
         return False
 
-    def _emit_label(self, a: n.ActionDecl | n.PassDecl, info: dict[str, Any], choices: tuple[n.Choice, ...]) -> None:
+    def _emit_label(self, a: n.ActionDecl | n.PassDecl, info: ActionInfo, choices: tuple[n.Choice, ...]) -> None:
         """Emit LBA(args, show) — the label from the chosen values, ``show`` naming a card
         (None being one chosen by its place) — and LB(key, show), which reads the key."""
         em = self.em
-        idx = info["index"]
+        idx = info.index
         em.line(f"def LBA{idx}(args, show=SHOW_NAME):")
         with em.block():
             ctx = _Ctx()
@@ -2029,7 +2045,7 @@ class _Compiler:
                     name = "pass" if isinstance(a, n.PassDecl) else a.name.replace("_", " ")
                     parts = [repr(name), *(self._show_choice(ch, ctx) for ch in choices)]
                     em.line("return ' '.join((" + ", ".join(parts) + ",))")
-                elif info["static_label"]:
+                elif info.static_label:
                     # It may fail, as a rule may: an attribute of a card chosen by its place reads none.
                     em.line("try:")
                     with em.block():
@@ -2038,7 +2054,7 @@ class _Compiler:
                     with em.block():
                         em.line(f"LABEL_FAILED({idx}, exc_)")
                 else:  # computed with the state when the action is listed
-                    em.line(f"return {repr(info['name'])}")
+                    em.line(f"return {repr(info.name)}")
             finally:
                 self._label_mode = False
         em.line("")
@@ -2083,13 +2099,13 @@ class _Compiler:
 
     def _actions_of(
         self, items: tuple[n.Node, ...], owner: str, owner_kind: str, needs_pass: bool
-    ) -> list[tuple[n.ActionDecl | n.PassDecl, dict[str, Any]]]:
+    ) -> list[tuple[n.ActionDecl | n.PassDecl, ActionInfo]]:
         listed: list[n.ActionDecl | n.PassDecl] = [i for i in items if isinstance(i, (n.ActionDecl, n.PassDecl))]
         if needs_pass and not any(isinstance(i, n.PassDecl) for i in listed):
             listed.append(n.PassDecl(label=None, body=()))
         return [(item, self._new_action(item, owner, owner_kind)) for item in listed]
 
-    def _enumerate_all(self, actions: list[tuple[n.ActionDecl | n.PassDecl, dict[str, Any]]], bid: bool) -> None:
+    def _enumerate_all(self, actions: list[tuple[n.ActionDecl | n.PassDecl, ActionInfo]], bid: bool) -> None:
         """List the ordinary actions, then, if there is none, the 'otherwise' ones."""
         self._listing = True
         try:
@@ -2097,7 +2113,7 @@ class _Compiler:
         finally:
             self._listing = False
 
-    def _enumerate_all_(self, actions: list[tuple[n.ActionDecl | n.PassDecl, dict[str, Any]]], bid: bool) -> None:
+    def _enumerate_all_(self, actions: list[tuple[n.ActionDecl | n.PassDecl, ActionInfo]], bid: bool) -> None:
         ordinary = [(i, info) for i, info in actions if isinstance(i, n.ActionDecl) and not i.otherwise]
         fallback = [(i, info) for i, info in actions if isinstance(i, n.ActionDecl) and i.otherwise]
         if fallback:
@@ -2226,8 +2242,8 @@ class _Compiler:
                 self.trigger_families.add(zone.index)
                 if t.owner is not None:
                     self.owner_families.add(zone.index)
-        self.phase_infos: list[Any] = []
-        self.window_infos: list[Any] = []
+        self.phase_infos: list[tuple[PhaseSym, list[ActionInfo]]] = []
+        self.window_infos: list[tuple[WindowSym, list[ActionInfo]]] = []
         self.compile_defines()
         self.compile_procedures()
         self.compile_triggers()
@@ -2275,9 +2291,7 @@ class _Compiler:
             return a
 
         names = self.constants["NAMES"]
-        label_spans = {
-            info["index"]: info["item"].label.span for info in self.action_defs if info["item"].label is not None
-        }
+        label_spans = {info.index: info.item.label.span for info in self.action_defs if info.item.label is not None}
         source = self.c.source
 
         def label_failed(idx: int, exc: Exception) -> None:
@@ -2297,18 +2311,18 @@ class _Compiler:
 
         defs: list[ActionDef] = []
         for info in self.action_defs:
-            idx = info["index"]
-            item = info["item"]
+            idx = info.index
+            item = info.item
             d = ActionDef(
                 index=idx,
-                name=info["name"],
-                owner=info["owner"],
-                owner_kind=info["owner_kind"],
-                is_pass=info["is_pass"],
+                name=info.name,
+                owner=info.owner,
+                owner_kind=info.owner_kind,
+                is_pass=info.is_pass,
                 apply=namespace[f"X{idx}"],
                 label=namespace[f"LB{idx}"],
                 label_args=namespace[f"LBA{idx}"],
-                label_is_static=info["static_label"],
+                label_is_static=info.static_label,
                 strength=namespace.get(f"ST{idx}"),
                 span=item.span,
                 card_choices=tuple(
@@ -2319,12 +2333,12 @@ class _Compiler:
             )
             namespace[f"AD{idx}"] = d
             namespace[f"CONST{idx}"] = intern(d, ())
-            namespace[f"ACT{idx}"] = ActionCache(functools.partial(intern, d), info.get("single", False))
+            namespace[f"ACT{idx}"] = ActionCache(functools.partial(intern, d), info.single)
             defs.append(d)
         phases = []
         for phase, infos in self.phase_infos:
-            actions = [defs[i["index"]] for i in infos if not i["is_pass"]]
-            passes = [defs[i["index"]] for i in infos if i["is_pass"]]
+            actions = [defs[i.index] for i in infos if not i.is_pass]
+            passes = [defs[i.index] for i in infos if i.is_pass]
             phases.append(
                 PhaseInfo(
                     name=phase.name,
@@ -2340,8 +2354,8 @@ class _Compiler:
             )
         windows = []
         for window, infos in self.window_infos:
-            actions = [defs[i["index"]] for i in infos if not i["is_pass"]]
-            passes = [defs[i["index"]] for i in infos if i["is_pass"]]
+            actions = [defs[i.index] for i in infos if not i.is_pass]
+            passes = [defs[i.index] for i in infos if i.is_pass]
             windows.append(
                 WindowInfo(
                     name=window.name,
@@ -2391,15 +2405,15 @@ class _Compiler:
         for d in defs:
             d.game = program
         # What explains a refused move is compiled when a move is first refused.
-        explained = [(info, defs[info["index"]]) for info in self.action_defs if not info["is_pass"]]
+        explained = [(info, defs[info.index]) for info in self.action_defs if not info.is_pass]
         program.checks = functools.partial(
             _compile_checks, self.c, self.players, self.options, self.uses_faces, explained
         )
         return program
 
-    def _action_checks(self, a: n.ActionDecl, info: dict[str, Any], namespace: dict[str, Any]) -> ActionChecks:
-        idx = info["index"]
-        kinds, clauses = info["checks"]
+    def _action_checks(self, a: n.ActionDecl, info: ActionInfo, namespace: dict[str, Any]) -> ActionChecks:
+        idx = info.index
+        kinds, clauses = info.choice_kinds, info.clauses
         choices = [
             ChoiceCheck(
                 ch.name,
@@ -2684,7 +2698,7 @@ def _compile_checks(
     players: int,
     options: dict[str, Any],
     uses_faces: bool,
-    explained: list[tuple[dict[str, Any], ActionDef]],
+    explained: list[tuple[ActionInfo, ActionDef]],
 ) -> None:
     """Compile what explains a refused move and give each action its ActionChecks.
 
@@ -2698,11 +2712,11 @@ def _compile_checks(
     comp.uses_faces = uses_faces
     comp.compile_defines()
     for info, _defn in explained:
-        comp._emit_checks(info["item"], info)
+        comp._emit_checks(info.item, info)  # type: ignore[arg-type]
     namespace: dict[str, Any] = {}
     comp._run_source(namespace, f"<ruledsl {checked.source.path} (reasons)>")
     for info, defn in explained:
-        defn.checks = comp._action_checks(info["item"], info, namespace)
+        defn.checks = comp._action_checks(info.item, info, namespace)  # type: ignore[arg-type]
 
 
 def compile_game(checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> Program:
