@@ -48,6 +48,7 @@ from ruledsl.analysis.symbols import (
     WindowSym,
     ZoneSym,
 )
+from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues, load_error
 from ruledsl.codegen.probes import LineProbes, compile_with_probes
 from ruledsl.engine import ops
 from ruledsl.engine.values import (
@@ -205,106 +206,6 @@ class Program:
 # ============================================================================ load-time values
 
 
-class _Load:
-    """Evaluate expressions known when the game is loaded: options, the deck, first values."""
-
-    def __init__(
-        self, checked: CheckedGame, players: int, options: dict[str, Any], deck_size: int | None = None
-    ) -> None:
-        self.checked = checked
-        self.players = players
-        self.options = options
-        self.deck_size = deck_size  # known once the deck is built
-
-    def value(self, e: n.Expr) -> Any:
-        ref = self.checked.refs.get(id(e))
-        if isinstance(e, n.Number):
-            if isinstance(ref, MemberRef):
-                return ref.member.index
-            return e.value
-        if isinstance(e, n.Text):
-            return "".join(p if isinstance(p, str) else str(self.value(p)) for p in e.parts)
-        if isinstance(e, n.BoolLit):
-            return e.value
-        if isinstance(e, n.NoneLit):
-            return None
-        if isinstance(e, n.AllPlayers):
-            return self.players
-        if isinstance(e, n.Name):
-            if isinstance(ref, OptionRef):
-                return self.options[ref.option.name]
-            if isinstance(ref, MemberRef):
-                return ref.member.index
-            raise _LoadError(e, f"'{e.id}' is not known when the game is loaded")
-        if isinstance(e, n.Attribute) and isinstance(ref, MemberRef):
-            return ref.member.index
-        if isinstance(e, n.Negate):
-            return -self.value(e.operand)
-        if isinstance(e, n.Arith):
-            a, b = self.value(e.left), self.value(e.right)
-            if e.op == "+":
-                return a + b
-            if e.op == "-":
-                return a - b
-            if e.op == "*":
-                return a * b
-            if b == 0:
-                raise _LoadError(e, "division by zero")
-            return a // b if e.op == "/" else a % b
-        if isinstance(e, n.Compare):
-            a, b = self.value(e.left), self.value(e.right)
-            if e.op in ("==", "!="):
-                return (a == b) == (e.op == "==")
-            # As the rules compare when they run: an order with none is false, never an error.
-            return {"<": ops.lt, "<=": ops.le, ">": ops.gt, ">=": ops.ge}[e.op](a, b)
-        if isinstance(e, n.BoolOp):
-            return (
-                (self.value(e.left) and self.value(e.right))
-                if e.op == "and"
-                else (self.value(e.left) or self.value(e.right))
-            )
-        if isinstance(e, n.Not):
-            return not self.value(e.operand)
-        if isinstance(e, n.IfExpr):
-            return self.value(e.then) if self.value(e.cond) else self.value(e.else_)
-        if isinstance(e, n.Call) and e.name in ("max", "min", "abs"):
-            args = [self.value(a) for a in e.args]
-            return {"max": max, "min": min, "abs": abs}[e.name](*args)
-        if isinstance(e, n.Seat):
-            i = self.value(e.index)
-            if not 0 <= i < self.players:
-                raise _LoadError(e, f"there is no seat {i} with {self.players} players")
-            return i
-        if isinstance(e, n.SetLiteral):
-            t = self.checked.types.get(id(e))
-            items = [self.value(i) for i in e.items]
-            if t is not None and t.of not in (None, "number"):
-                mask = 0
-                for i in items:
-                    if i is not None:
-                        mask |= 1 << i
-                return mask
-            return frozenset(items)
-        if isinstance(e, n.RangeLiteral):
-            return range(self.value(e.low), self.value(e.high) + 1)
-        if isinstance(e, n.EveryCard) and self.deck_size is not None:
-            return range(self.deck_size)
-        if isinstance(e, n.SizeOf):
-            return len(self.value(e.operand))
-        raise _LoadError(e, "this cannot be worked out when the game is loaded")
-
-
-class _LoadError(Exception):
-    def __init__(self, node: n.Node, message: str) -> None:
-        super().__init__(message)
-        self.node = node
-        self.message = message
-
-
-def load_error(checked: CheckedGame, exc: _LoadError) -> OptionError:
-    return OptionError([Diagnostic("E604", exc.message, exc.node.span, None, source=checked.source)])
-
-
 # ============================================================================ the deck
 
 
@@ -314,7 +215,7 @@ class _Card:
     values: dict[str, Any]
 
 
-def _build_deck(checked: CheckedGame, load: _Load) -> list[_Card]:
+def _build_deck(checked: CheckedGame, load: LoadTimeValues) -> list[_Card]:
     cards: list[_Card] = []
     attrs = checked.symbols.attributes
 
@@ -343,7 +244,7 @@ def _build_deck(checked: CheckedGame, load: _Load) -> list[_Card]:
                 # How many cards the entry makes is known before they are made: refuse too many first.
                 adding = max(0, copies) * math.prod(max(0, r.stop - r.start) for _, r in loops)
                 if len(cards) + adding > MAX_DECK:
-                    raise _LoadError(entry, f"the deck has more than {MAX_DECK:,} cards")
+                    raise LoadTimeError(entry, f"the deck has more than {MAX_DECK:,} cards")
                 combos = itertools.product(*(r for _, r in loops)) if loops else [()]
                 for combo in combos:
                     values = dict(fixed)
@@ -451,7 +352,7 @@ class _Compiler:
         self.sy = checked.symbols
         self.players = players
         self.options = options
-        self.load = _Load(checked, players, options)
+        self.load = LoadTimeValues(checked, players, options)
         self.em = _Emitter()
         self.counter = itertools.count()
         self.constants: dict[str, Any] = {}
@@ -2447,7 +2348,7 @@ class _Compiler:
                 text = label(naming, None, c)
             except Exception as exc:  # a rule file's arithmetic: reported, never a traceback
                 raise load_error(
-                    self.c, _LoadError(decl.text, f"the label of '{name}' cannot be worked out ({exc})")
+                    self.c, LoadTimeError(decl.text, f"the label of '{name}' cannot be worked out ({exc})")
                 ) from None
             first = labels.setdefault(name, text)
             if first != text:
@@ -2726,19 +2627,19 @@ def compile_game(checked: CheckedGame, players: int, options: dict[str, Any], pr
     """
     try:
         return _Compiler(checked, players, options, probes).compile()
-    except _LoadError as exc:
+    except LoadTimeError as exc:
         raise load_error(checked, exc) from None
 
 
 def option_values(checked: CheckedGame, players: int, given: dict[str, Any]) -> dict[str, Any]:
     """Return every option's value: the given ones (checked) and the defaults of the others."""
-    load = _Load(checked, players, {})
+    load = LoadTimeValues(checked, players, {})
     values: dict[str, Any] = {}
     for decl in checked.options:
         load.options = values
         try:
             default = load.value(decl.default)
-        except _LoadError as exc:
+        except LoadTimeError as exc:
             raise load_error(checked, exc) from None
         if decl.name in given:
             values[decl.name] = given[decl.name]
