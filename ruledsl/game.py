@@ -10,7 +10,8 @@ from typing import Any
 from attrs import define
 
 from ruledsl.analysis.checker import PLAYERS_HINT, CheckedGame, check, players_message, valid_players
-from ruledsl.codegen.compiler import Program, _Load, _LoadError, compile_game, load_error, option_values
+from ruledsl.codegen.compiler import Program, compile_game, option_values
+from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues, load_error
 from ruledsl.engine.state import GameState
 from ruledsl.resources import named_games
 from ruledsl.syntax import nodes as n
@@ -214,11 +215,11 @@ def shown_path(game: str | Path, path: Path) -> str:
 
 def players_range(checked: CheckedGame) -> tuple[int, int]:
     """Return the least and the most players a checked game allows."""
-    load = _Load(checked, 0, {})
+    load = LoadTimeValues(checked, 0, {})
     decl = checked.players_decl
     try:
         low, high = load.value(decl.low), load.value(decl.high)
-    except _LoadError as exc:
+    except LoadTimeError as exc:
         raise load_error(checked, exc) from None
     # The checker tests the ranges it can work out alone; this catches the others.
     if not valid_players(low, high):
@@ -232,7 +233,7 @@ def options_of(checked: CheckedGame, players: int | None = None) -> list[OptionI
     low, _ = players_range(checked)
     defaults = option_values(checked, players if players is not None else low, {})
     infos = []
-    load = _Load(checked, players or low, defaults)
+    load = LoadTimeValues(checked, players or low, defaults)
     for decl in checked.options:
         sym = checked.symbols.options[decl.name]
         if isinstance(decl.domain, n.ChoiceDomain):

@@ -4,13 +4,32 @@ from __future__ import annotations
 
 import collections
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import attrs
-from attrs import define, field
+from attrs import define, field, frozen
 
 from ruledsl.analysis.disclosure import told_hidden
+from ruledsl.analysis.refs import (
+    BuiltinRef,
+    CardAttrRef,
+    CardPredicate,
+    CardsAttrRef,
+    CardVarRef,
+    CountRef,
+    DefineRef,
+    DirectionRef,
+    GameVarRef,
+    LocalRef,
+    MemberRef,
+    OptionRef,
+    PlayerVarRef,
+    Ref,
+    RunKeyAttrRef,
+    ZoneFamilyRef,
+    ZoneRef,
+)
 from ruledsl.analysis.symbols import (
     ANY,
     CARD,
@@ -25,7 +44,6 @@ from ruledsl.analysis.symbols import (
     ZONE,
     ActionSym,
     AttributeSym,
-    BuiltinSym,
     DefineSym,
     LocalSym,
     MemberSym,
@@ -62,19 +80,23 @@ RESERVED = frozenset(
 )
 
 
-@define(eq=False)
+@frozen(eq=False)
 class CheckedGame:
     """A game that passed the checker: its syntax tree, symbols, and what each node means.
 
-    ``types`` and ``refs`` are keyed by ``id(node)``: the type of every expression, and
-    what every name, attribute, call and choice resolves to.
+    ``types``, ``refs`` and ``wilds`` are keyed by ``id(node)``: the type of every
+    expression; what every name, attribute, call and choice resolves to (see
+    ruledsl.analysis.refs); and the card predicate marking a choice's wild cards. The
+    wild cards have a table of their own because a choice's own entry in ``refs`` is
+    already the attribute that groups its cards (``3 cards of the same rank, wild joker``).
     """
 
     file: n.GameFile
     source: Source
     symbols: SymbolTable
-    types: dict[int, Type]
-    refs: dict[int, Any]
+    types: Mapping[int, Type]
+    refs: Mapping[int, Ref]
+    wilds: Mapping[int, CardPredicate]
     warnings: tuple[Diagnostic, ...]
     setup: n.SetupDecl
     round_end: n.RoundEndDecl | None
@@ -165,7 +187,8 @@ class _Checker:
         self.source = source
         self.symbols = SymbolTable()
         self.types: dict[int, Type] = {}
-        self.refs: dict[int, Any] = {}
+        self.refs: dict[int, Ref] = {}
+        self.wilds: dict[int, CardPredicate] = {}
         self.diagnostics: list[Diagnostic] = []
         self._define_stack: list[str] = []
         self._procedure_calls: dict[str, set[str]] = {}
@@ -281,6 +304,7 @@ class _Checker:
             symbols=self.symbols,
             types=self.types,
             refs=self.refs,
+            wilds=self.wilds,
             warnings=tuple(d for d in self.diagnostics if not d.is_error),
             setup=setup,  # type: ignore[arg-type]
             round_end=round_end,  # type: ignore[arg-type]
@@ -962,14 +986,14 @@ class _Checker:
         if attr is not None:
             if attr.type.kind not in ("flag", "any"):
                 self.error("E301", f"'{name}' must be yes or no to mark {what} cards, but it is {attr.type}", node)
-            self.refs[(id(node), what)] = attr
+            self.wilds[id(node)] = attr
             return
         d = self.symbols.defines.get(name)
         if d is not None:
             t = self._define_type(d)
             if len(d.params) != 1 or d.params[0][1].kind != "card" or t.kind not in ("flag", "any"):
                 self.error("E301", f"'{name}' must take one card and say yes or no", node)
-            self.refs[(id(node), what)] = d
+            self.wilds[id(node)] = d
             return
         self.error(
             "E203",
@@ -981,7 +1005,7 @@ class _Checker:
     def _static_zone(self, e: n.Expr) -> ZoneSym | None:
         if isinstance(e, n.Name) and e.id in self.symbols.zones:
             z = self.symbols.zones[e.id]
-            self.refs[id(e)] = ("zone_family", z)
+            self.refs[id(e)] = ZoneFamilyRef(z)
             self.types[id(e)] = ZONE
             return z
         if isinstance(e, n.Name) and self._unknown(e.id, _Scope()):
@@ -1113,11 +1137,10 @@ class _Checker:
     def _assignable(self, target: n.Expr, scope: _Scope) -> Type:
         t = self._expr(target, scope)
         ref = self.refs.get(id(target))
-        kind = ref[0] if isinstance(ref, tuple) else None
-        if kind in ("game_var", "player_var", "card_var", "builtin_direction"):
+        if isinstance(ref, (GameVarRef, PlayerVarRef, CardVarRef, DirectionRef)):
             return t
         if t.kind != "any":
-            what = "a local name" if kind == "local" else "this"
+            what = "a local name" if isinstance(ref, LocalRef) else "this"
             self.error(
                 "E304",
                 f"{what} cannot be given a new value",
@@ -1154,8 +1177,7 @@ class _Checker:
     # the checker cannot work out is checked when it is set (R504).
 
     def _is_direction(self, target: n.Expr) -> bool:
-        ref = self.refs.get(id(target))
-        return isinstance(ref, tuple) and ref[0] == "builtin_direction"
+        return isinstance(self.refs.get(id(target)), DirectionRef)
 
     def _direction_change(self, target: n.Expr, value: n.Expr, sign: int) -> None:
         """'add' or 'subtract' on the direction: refused when it can give neither 1 nor -1."""
@@ -1355,7 +1377,7 @@ class _Checker:
         if want.kind == "set" and t.kind == "set" and (not t.of or not want.of):
             return True
         if want.kind == "number" and t.kind == "players" and isinstance(node, n.AllPlayers):
-            self.refs[id(node)] = ("count",)
+            self.refs[id(node)] = CountRef()
             self.types[id(node)] = NUMBER
             return True
         return False
@@ -1367,7 +1389,7 @@ class _Checker:
         idx = values.index_of(str(node.value))
         if idx is None:
             return False
-        self.refs[id(node)] = ("member", MemberSym(str(node.value), None, values, idx))
+        self.refs[id(node)] = MemberRef(MemberSym(str(node.value), None, values, idx))
         self.types[id(node)] = want.sure()
         return True
 
@@ -1411,14 +1433,11 @@ class _Checker:
         name = e.id
         local = scope.lookup(name)
         if local is not None:
-            self.refs[id(e)] = ("local", local)
+            self.refs[id(e)] = LocalRef(local)
             return local.type
         sy = self.symbols
         if name in _BUILTIN_NAMES and not scope.load_time:
-            self.refs[id(e)] = (
-                "builtin_direction" if name == "direction" else "builtin",
-                BuiltinSym(name, None, _BUILTIN_NAMES[name]),
-            )
+            self.refs[id(e)] = DirectionRef() if name == "direction" else BuiltinRef(name)
             return _BUILTIN_NAMES[name]
         if name in sy.options:
             if scope.options_visible is not None and name not in scope.options_visible:
@@ -1429,11 +1448,11 @@ class _Checker:
                     "an option's default may use 'players' and the options above it",
                 )
                 return ANY
-            self.refs[id(e)] = ("option", sy.options[name])
+            self.refs[id(e)] = OptionRef(sy.options[name])
             return sy.options[name].type if sy.options[name].type.kind != "any" else self._option_type(sy.options[name])
         if name in sy.members:
             m = sy.members[name]
-            self.refs[id(e)] = ("member", m)
+            self.refs[id(e)] = MemberRef(m)
             return value_type(m.values.name)
         if scope.load_time:
             if name in sy.game_vars or name in sy.zones or name in sy.defines or name in sy.player_vars:
@@ -1446,7 +1465,7 @@ class _Checker:
                 return ANY
         elif name in sy.game_vars:
             v = sy.game_vars[name]
-            self.refs[id(e)] = ("game_var", v)
+            self.refs[id(e)] = GameVarRef(v)
             return self._var_type(v)
         elif name in sy.player_vars:
             v = sy.player_vars[name]
@@ -1455,14 +1474,14 @@ class _Checker:
                     "E212", f"'{name}' is a variable of each player; say whose", e, f"write p.{name} for a player p"
                 )
                 return ANY
-            self.refs[id(e)] = ("player_var", v, None)
+            self.refs[id(e)] = PlayerVarRef(v, None)
             return self._var_type(v)
         elif name in sy.zones:
             z = sy.zones[name]
             if z.per_player and not scope.has_player:
                 self.error("E212", f"'{name}' is a zone of each player; say whose", e, f"write p.{name} for a player p")
                 return ANY
-            self.refs[id(e)] = ("zone", z, None)
+            self.refs[id(e)] = ZoneRef(z, None)
             return ZONE
         elif name in sy.defines:
             d = sy.defines[name]
@@ -1474,7 +1493,7 @@ class _Checker:
                     f"write {name}({', '.join(p for p, _ in d.params)})",
                 )
                 return ANY
-            self.refs[id(e)] = ("define", d)
+            self.refs[id(e)] = DefineRef(d)
             return self._define_type(d)
         elif name in sy.procedures:
             self.error("E304", f"'{name}' is a procedure: it does something and has no value", e)
@@ -1544,7 +1563,7 @@ class _Checker:
                 )
             for a in e.args:
                 self._expect(a, scope, NUMBER)
-            self.refs[id(e)] = ("builtin", e.name)
+            self.refs[id(e)] = BuiltinRef(e.name)
             return TEXT if e.name == "words" else NUMBER
         d = self.symbols.defines.get(e.name)
         if d is None:
@@ -1565,7 +1584,7 @@ class _Checker:
         if scope.load_time:
             self.error("E211", f"'{e.name}' cannot be used when the game is loaded", e)
             return ANY
-        self.refs[id(e)] = ("define", d)
+        self.refs[id(e)] = DefineRef(d)
         self._check_args(e.args, d.params, e, e.name, scope)
         return self._define_type(d)
 
@@ -1579,7 +1598,7 @@ class _Checker:
                     "E204", f"'{e.obj.id}' has no value '{e.name}'", e, did_you_mean(e.name, values.members, "values")
                 )
                 return ANY
-            self.refs[id(e)] = ("member", MemberSym(e.name, None, values, idx))
+            self.refs[id(e)] = MemberRef(MemberSym(e.name, None, values, idx))
             return value_type(values.name)
         t = self._expr(e.obj, scope)
         if t.kind == "any":
@@ -1587,7 +1606,7 @@ class _Checker:
         if t.kind in ("card", "cards"):
             if e.name in sy.attributes:
                 a = sy.attributes[e.name]
-                self.refs[id(e)] = ("card_attr" if t.kind == "card" else "cards_attr", a)
+                self.refs[id(e)] = CardAttrRef(a) if t.kind == "card" else CardsAttrRef(a)
                 at = a.type
                 return at.maybe_none() if at.kind in ("value", "number", "text") else at
             if e.name in sy.card_vars:
@@ -1595,7 +1614,7 @@ class _Checker:
                     self.error("E301", f"'{e.name}' belongs to one card; these are several", e)
                     return ANY
                 v = sy.card_vars[e.name]
-                self.refs[id(e)] = ("card_var", v)
+                self.refs[id(e)] = CardVarRef(v)
                 return self._var_type(v)
             self.error(
                 "E203",
@@ -1607,7 +1626,7 @@ class _Checker:
         if t.kind == "player":
             if e.name in sy.player_vars:
                 v = sy.player_vars[e.name]
-                self.refs[id(e)] = ("player_var", v, e.obj)
+                self.refs[id(e)] = PlayerVarRef(v, e.obj)
                 return self._var_type(v)
             if e.name in sy.zones:
                 z = sy.zones[e.name]
@@ -1616,7 +1635,7 @@ class _Checker:
                         "E303", f"'{e.name}' is a shared zone; it belongs to no player", e, f"write {e.name} alone"
                     )
                     return ANY
-                self.refs[id(e)] = ("zone", z, e.obj)
+                self.refs[id(e)] = ZoneRef(z, e.obj)
                 return ZONE
             self.error(
                 "E203",
@@ -1692,13 +1711,8 @@ class _Checker:
     def _check_range_order(self, low: n.Expr, high: n.Expr) -> None:
         """Refuse a range written with constant bounds the wrong way round (``K to A``): it holds nothing."""
         lref, href = self.refs.get(id(low)), self.refs.get(id(high))
-        if (
-            lref is not None
-            and href is not None
-            and lref[0] == href[0] == "member"
-            and lref[1].values is href[1].values
-        ):
-            first, last = lref[1], href[1]
+        if isinstance(lref, MemberRef) and isinstance(href, MemberRef) and lref.member.values is href.member.values:
+            first, last = lref.member, href.member
             if first.index > last.index:
                 self.error(
                     "E305",
@@ -1953,13 +1967,13 @@ class _Checker:
         self._zone_arg(e.zone, scope, "run of")
         attr = self.symbols.attributes.get(e.key)
         if attr is not None:
-            self.refs[id(e)] = ("attr", attr)
+            self.refs[id(e)] = RunKeyAttrRef(attr)
         elif e.key in self.symbols.defines:
             d = self.symbols.defines[e.key]
             self._define_type(d)
             if len(d.params) != 1 or d.params[0][1].kind != "card":
                 self.error("E302", f"'{e.key}' must take one card to key a run", e)
-            self.refs[id(e)] = ("define", d)
+            self.refs[id(e)] = DefineRef(d)
         else:
             self.error(
                 "E203",
@@ -1989,7 +2003,7 @@ class _Checker:
 
     def _expr_AllPlayers(self, e: n.AllPlayers, scope: _Scope, want: Type | None) -> Type:
         if want is not None and want.kind == "number":
-            self.refs[id(e)] = ("count",)
+            self.refs[id(e)] = CountRef()
             return NUMBER
         return PLAYERS
 
@@ -2023,17 +2037,17 @@ class _Checker:
         while stack:
             e = stack.pop()
             ref = self.refs.get(id(e))
-            if isinstance(ref, tuple) and ref[0] in ("zone", "zone_family"):
-                families.add(ref[1].name)
+            if isinstance(ref, (ZoneRef, ZoneFamilyRef)):
+                families.add(ref.zone.name)
             elif isinstance(e, n.IfExpr):
                 stack += [e.then, e.else_]
-            elif isinstance(ref, tuple) and ref[0] == "define":
-                decl = ref[1].decl
+            elif isinstance(ref, DefineRef):
+                decl = ref.define.decl
                 if isinstance(decl, n.DefineDecl) and id(decl) not in followed:
                     followed.add(id(decl))
                     stack.append(decl.body)
-            elif isinstance(ref, tuple) and ref[0] == "local" and isinstance(ref[1].decl, n.Let):
-                decl = ref[1].decl  # let there = south
+            elif isinstance(ref, LocalRef) and isinstance(ref.local.decl, n.Let):
+                decl = ref.local.decl  # let there = south
                 if id(decl) not in followed:
                     followed.add(id(decl))
                     stack.append(decl.value)
@@ -2082,7 +2096,7 @@ class _Checker:
         for d in self.file.decls:
             if isinstance(d, n.TriggerDecl):
                 zone = self.refs.get(id(d))
-                if zone is not None and zone.name not in self._move_targets:
+                if isinstance(zone, ZoneSym) and zone.name not in self._move_targets:
                     self.warning("W403", f"this rule never runs: no card is ever moved to '{zone.name}'", d)
         # A procedure that runs itself, even through others, would never end.
         looping = _reaching_cycles(self._procedure_calls)
@@ -2153,7 +2167,7 @@ class _Checker:
         watched: dict[str, list[n.TriggerDecl]] = {}  # zone -> the rules on cards entering it
         for t in (d for d in self.file.decls if isinstance(d, n.TriggerDecl)):
             zone = self.refs.get(id(t))
-            if zone is not None:
+            if isinstance(zone, ZoneSym):
                 watched.setdefault(zone.name, []).append(t)
         # What each rule moves cards into (only zones that are watched), in file order.
         fills: dict[int, list[tuple[n.Stmt, str]]] = {}
@@ -2171,7 +2185,7 @@ class _Checker:
         in_a_cycle: set[int] = set()  # rules already reported, so that a cycle is reported once
         for t in (d for d in self.file.decls if isinstance(d, n.TriggerDecl)):
             own = self.refs.get(id(t))
-            if own is None or id(t) in in_a_cycle:
+            if not isinstance(own, ZoneSym) or id(t) in in_a_cycle:
                 continue
             for s, zone in fills[id(t)]:
                 if zone == own.name:

@@ -23,12 +23,22 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
+from ruledsl.analysis.refs import (
+    CardAttrRef,
+    CardsAttrRef,
+    CardVarRef,
+    DefineRef,
+    GameVarRef,
+    LocalRef,
+    PlayerVarRef,
+    ZoneRef,
+)
+from ruledsl.analysis.symbols import ZoneSym
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, Severity
 
 if TYPE_CHECKING:
     from ruledsl.analysis.checker import CheckedGame
-    from ruledsl.analysis.symbols import ZoneSym
 
 
 @frozen
@@ -66,6 +76,8 @@ _UNKNOWN = "unknown"
 
 #: One place per name bound in a rule (a choice, a 'let', a loop's variable), by its node.
 _Env = dict[int, Any]
+#: What reads an attribute of a card (a card variable is one too).
+_CARD_READS = (CardAttrRef, CardsAttrRef, CardVarRef)
 
 
 def told_hidden(checked: CheckedGame) -> list[Diagnostic]:
@@ -226,11 +238,11 @@ class _Finder:
         if isinstance(e, (n.Filter, n.First, n.Topmost)):
             return self.place(e.iterable, env)
         ref = self.refs.get(id(e))
-        if isinstance(ref, tuple) and ref[0] == "zone":
+        if isinstance(ref, ZoneRef):
             return self.zone_place(e)
-        if isinstance(ref, tuple) and ref[0] == "define" and isinstance(ref[1].decl, n.DefineDecl):
-            if not ref[1].params:
-                return self.place(ref[1].decl.body, {})
+        if isinstance(ref, DefineRef) and isinstance(ref.define.decl, n.DefineDecl):
+            if not ref.define.params:
+                return self.place(ref.define.decl.body, {})
         decl = self._local_decl(e)
         if decl is None:
             return _UNKNOWN
@@ -243,7 +255,7 @@ class _Finder:
             return self.place(decl.iterable, env)
         if isinstance(decl, n.TriggerDecl):
             zone = self.refs.get(id(decl))
-            return _UNKNOWN if zone is None else _Place(zone, own=False)  # some player's, not the actor's
+            return _Place(zone, own=False) if isinstance(zone, ZoneSym) else _UNKNOWN  # some player's, not the actor's
         return _UNKNOWN
 
     def _end_key(self, zone: n.Expr, end: str) -> tuple[str, int, bool, str] | None:
@@ -255,10 +267,9 @@ class _Finder:
 
     def zone_place(self, e: n.Expr) -> Any:
         ref = self.refs.get(id(e))
-        if not (isinstance(ref, tuple) and ref[0] == "zone"):
+        if not isinstance(ref, ZoneRef):
             return _UNKNOWN
-        owner = ref[2]
-        return _Place(ref[1], owner is None or isinstance(owner, n.ActingPlayer))
+        return _Place(ref.zone, ref.owner is None or isinstance(ref.owner, n.ActingPlayer))
 
     # ------------------------------------------------------------------ what is told
 
@@ -287,7 +298,7 @@ class _Finder:
         for node in n.walk(e):
             if isinstance(node, n.Attribute):
                 ref = self.refs.get(id(node))
-                if isinstance(ref, tuple) and ref[0] in ("card_attr", "cards_attr", "card_var"):
+                if isinstance(ref, _CARD_READS):
                     place = self.place(node.obj, env)
                     if isinstance(place, _Place):
                         yield where or node, node, node.obj, place
@@ -305,9 +316,9 @@ class _Finder:
     def _passed_and_read(self, call: n.Call, seen: set[int]) -> Iterator[tuple[n.Expr, n.Attribute]]:
         """Each card given to a definition by ``call`` of which it reads an attribute, with that read."""
         ref = self.refs.get(id(call))
-        if not (isinstance(ref, tuple) and ref[0] == "define" and isinstance(ref[1].decl, n.DefineDecl)):
+        if not (isinstance(ref, DefineRef) and isinstance(ref.define.decl, n.DefineDecl)):
             return
-        decl = ref[1].decl
+        decl = ref.define.decl
         if id(decl) in seen:
             return
         for param, arg in zip(decl.params, call.args):
@@ -321,7 +332,7 @@ class _Finder:
         for node in n.walk(body):
             if isinstance(node, n.Attribute) and self._of_param(node.obj, param):
                 ref = self.refs.get(id(node))
-                if isinstance(ref, tuple) and ref[0] in ("card_attr", "cards_attr", "card_var"):
+                if isinstance(ref, _CARD_READS):
                     return node
             if isinstance(node, n.Call):
                 for arg, attr in self._passed_and_read(node, seen):
@@ -375,8 +386,8 @@ class _Finder:
 
     def _local_decl(self, e: n.Node) -> n.Node | None:
         ref = self.refs.get(id(e)) if isinstance(e, n.Name) else None
-        if isinstance(ref, tuple) and ref[0] == "local":
-            return ref[1].decl
+        if isinstance(ref, LocalRef):
+            return ref.local.decl
         return None
 
     def _chosen_by_place(self, card: n.Expr) -> bool:
@@ -403,11 +414,11 @@ class _Finder:
         """Who reads variable ``target``: every player (``all``), the acting player
         (``actor``), a player maybe another (``other``), or nobody (None)."""
         ref = self.refs.get(id(target))
-        if not (isinstance(ref, tuple) and ref[0] in ("game_var", "player_var")):
+        if not isinstance(ref, (GameVarRef, PlayerVarRef)):
             return None
-        if ref[1].visibility == "public":
+        if ref.var.visibility == "public":
             return "all"
-        if ref[1].visibility != "owner" or ref[0] != "player_var":
+        if ref.var.visibility != "owner" or not isinstance(ref, PlayerVarRef):
             return None
-        whose = ref[2]
+        whose = ref.owner
         return "actor" if whose is None or isinstance(whose, n.ActingPlayer) else "other"

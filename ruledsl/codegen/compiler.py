@@ -20,13 +20,35 @@ from typing import Any
 from attrs import define, field, frozen
 
 from ruledsl.analysis.checker import CheckedGame
+from ruledsl.analysis.refs import (
+    BuiltinRef,
+    CardAttrRef,
+    CardsAttrRef,
+    CardVarRef,
+    CountRef,
+    DefineRef,
+    DirectionRef,
+    GameVarRef,
+    LocalRef,
+    MemberRef,
+    OptionRef,
+    PlayerVarRef,
+    Ref,
+    RunKeyAttrRef,
+    ZoneFamilyRef,
+    ZoneRef,
+)
 from ruledsl.analysis.symbols import (
     AttributeSym,
     DefineSym,
+    PhaseSym,
+    ProcedureSym,
     Type,
     VarSym,
+    WindowSym,
     ZoneSym,
 )
+from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues, load_error
 from ruledsl.codegen.probes import LineProbes, compile_with_probes
 from ruledsl.engine import ops
 from ruledsl.engine.values import (
@@ -184,107 +206,6 @@ class Program:
 # ============================================================================ load-time values
 
 
-class _Load:
-    """Evaluate expressions known when the game is loaded: options, the deck, first values."""
-
-    def __init__(
-        self, checked: CheckedGame, players: int, options: dict[str, Any], deck_size: int | None = None
-    ) -> None:
-        self.checked = checked
-        self.players = players
-        self.options = options
-        self.deck_size = deck_size  # known once the deck is built
-
-    def value(self, e: n.Expr) -> Any:
-        ref = self.checked.refs.get(id(e))
-        if isinstance(e, n.Number):
-            if isinstance(ref, tuple) and ref[0] == "member":
-                return ref[1].index
-            return e.value
-        if isinstance(e, n.Text):
-            return "".join(p if isinstance(p, str) else str(self.value(p)) for p in e.parts)
-        if isinstance(e, n.BoolLit):
-            return e.value
-        if isinstance(e, n.NoneLit):
-            return None
-        if isinstance(e, n.AllPlayers):
-            return self.players
-        if isinstance(e, n.Name):
-            if isinstance(ref, tuple):
-                if ref[0] == "option":
-                    return self.options[ref[1].name]
-                if ref[0] == "member":
-                    return ref[1].index
-            raise _LoadError(e, f"'{e.id}' is not known when the game is loaded")
-        if isinstance(e, n.Attribute) and isinstance(ref, tuple) and ref[0] == "member":
-            return ref[1].index
-        if isinstance(e, n.Negate):
-            return -self.value(e.operand)
-        if isinstance(e, n.Arith):
-            a, b = self.value(e.left), self.value(e.right)
-            if e.op == "+":
-                return a + b
-            if e.op == "-":
-                return a - b
-            if e.op == "*":
-                return a * b
-            if b == 0:
-                raise _LoadError(e, "division by zero")
-            return a // b if e.op == "/" else a % b
-        if isinstance(e, n.Compare):
-            a, b = self.value(e.left), self.value(e.right)
-            if e.op in ("==", "!="):
-                return (a == b) == (e.op == "==")
-            # As the rules compare when they run: an order with none is false, never an error.
-            return {"<": ops.lt, "<=": ops.le, ">": ops.gt, ">=": ops.ge}[e.op](a, b)
-        if isinstance(e, n.BoolOp):
-            return (
-                (self.value(e.left) and self.value(e.right))
-                if e.op == "and"
-                else (self.value(e.left) or self.value(e.right))
-            )
-        if isinstance(e, n.Not):
-            return not self.value(e.operand)
-        if isinstance(e, n.IfExpr):
-            return self.value(e.then) if self.value(e.cond) else self.value(e.else_)
-        if isinstance(e, n.Call) and e.name in ("max", "min", "abs"):
-            args = [self.value(a) for a in e.args]
-            return {"max": max, "min": min, "abs": abs}[e.name](*args)
-        if isinstance(e, n.Seat):
-            i = self.value(e.index)
-            if not 0 <= i < self.players:
-                raise _LoadError(e, f"there is no seat {i} with {self.players} players")
-            return i
-        if isinstance(e, n.SetLiteral):
-            t = self.checked.types.get(id(e))
-            items = [self.value(i) for i in e.items]
-            if t is not None and t.of not in (None, "number"):
-                mask = 0
-                for i in items:
-                    if i is not None:
-                        mask |= 1 << i
-                return mask
-            return frozenset(items)
-        if isinstance(e, n.RangeLiteral):
-            return range(self.value(e.low), self.value(e.high) + 1)
-        if isinstance(e, n.EveryCard) and self.deck_size is not None:
-            return range(self.deck_size)
-        if isinstance(e, n.SizeOf):
-            return len(self.value(e.operand))
-        raise _LoadError(e, "this cannot be worked out when the game is loaded")
-
-
-class _LoadError(Exception):
-    def __init__(self, node: n.Node, message: str) -> None:
-        super().__init__(message)
-        self.node = node
-        self.message = message
-
-
-def load_error(checked: CheckedGame, exc: _LoadError) -> OptionError:
-    return OptionError([Diagnostic("E604", exc.message, exc.node.span, None, source=checked.source)])
-
-
 # ============================================================================ the deck
 
 
@@ -294,7 +215,7 @@ class _Card:
     values: dict[str, Any]
 
 
-def _build_deck(checked: CheckedGame, load: _Load) -> list[_Card]:
+def _build_deck(checked: CheckedGame, load: LoadTimeValues) -> list[_Card]:
     cards: list[_Card] = []
     attrs = checked.symbols.attributes
 
@@ -323,7 +244,7 @@ def _build_deck(checked: CheckedGame, load: _Load) -> list[_Card]:
                 # How many cards the entry makes is known before they are made: refuse too many first.
                 adding = max(0, copies) * math.prod(max(0, r.stop - r.start) for _, r in loops)
                 if len(cards) + adding > MAX_DECK:
-                    raise _LoadError(entry, f"the deck has more than {MAX_DECK:,} cards")
+                    raise LoadTimeError(entry, f"the deck has more than {MAX_DECK:,} cards")
                 combos = itertools.product(*(r for _, r in loops)) if loops else [()]
                 for combo in combos:
                     values = dict(fixed)
@@ -406,6 +327,24 @@ class _Indent:
         self.em.indent -= 1
 
 
+@define(eq=False)
+class ActionInfo:
+    """What the compiler knows of one action (or pass) of a phase or window while it writes its code."""
+
+    index: int  # its ActionDef's index, and the number in its functions' names (X3, LB3...)
+    item: n.ActionDecl | n.PassDecl
+    name: str
+    owner: str  # the phase or window
+    owner_kind: str  # "phase", "auction" or "window"
+    is_pass: bool
+    static_label: bool  # its label depends only on its choices, options and constants
+    single: bool = False  # it chooses one card, and its ActionCache is keyed by the card alone
+    # Filled in when a move is first refused (_emit_checks): each choice's kind, and each
+    # condition's (level, condition, whether its player may be told why it is false).
+    choice_kinds: list[str] = field(factory=list)
+    clauses: list[tuple[int, n.Expr, bool]] = field(factory=list)
+
+
 class _Compiler:
     def __init__(self, checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> None:
         self.c = checked
@@ -413,12 +352,12 @@ class _Compiler:
         self.sy = checked.symbols
         self.players = players
         self.options = options
-        self.load = _Load(checked, players, options)
+        self.load = LoadTimeValues(checked, players, options)
         self.em = _Emitter()
         self.counter = itertools.count()
         self.constants: dict[str, Any] = {}
         self.named: dict[str, str] = {}
-        self.action_defs: list[dict[str, Any]] = []
+        self.action_defs: list[ActionInfo] = []
         self.trigger_families: set[int] = set()
         self.owner_families: set[int] = set()  # those with a rule naming the owner (when cs enter p.hand)
         self.events: list[str] = []
@@ -465,7 +404,7 @@ class _Compiler:
     def type_of(self, e: n.Expr) -> Type:
         return self.c.types.get(id(e)) or Type("any")
 
-    def ref(self, node: n.Node) -> Any:
+    def ref(self, node: n.Node) -> Ref | None:
         return self.c.refs.get(id(node))
 
     def const(self, value: Any, prefix: str = "K") -> str:
@@ -554,8 +493,7 @@ class _Compiler:
         if isinstance(e, (n.BoolLit, n.Number, n.NoneLit)):
             return True, self.load.value(e)
         if isinstance(e, n.Name):
-            ref = self.ref(e)
-            if isinstance(ref, tuple) and ref[0] in ("option", "member"):
+            if isinstance(self.ref(e), (OptionRef, MemberRef)):
                 return True, self.load.value(e)
             return False, None
         if isinstance(e, n.Not):
@@ -582,14 +520,14 @@ class _Compiler:
             return True  # (a _PyName is a variable of the compiler's own)
         if isinstance(e, n.Name):
             ref = self.ref(e)
-            if isinstance(ref, tuple) and ref[0] == "define":
-                return self._define_total(ref[1])
+            if isinstance(ref, DefineRef):
+                return self._define_total(ref.define)
             return True
         if isinstance(e, n.Attribute):
             ref = self.ref(e)
-            if ref[0] in ("card_attr", "card_var"):
-                return (not self.type_of(e.obj).nullable or ref[0] == "card_attr") and self._total(e.obj)
-            return ref[0] != "zone" or self._total(e.obj)
+            if isinstance(ref, (CardAttrRef, CardVarRef)):
+                return (not self.type_of(e.obj).nullable or isinstance(ref, CardAttrRef)) and self._total(e.obj)
+            return not isinstance(ref, ZoneRef) or self._total(e.obj)
         if isinstance(e, (n.TopOf, n.BottomOf)):
             return e.count is None and self._total(e.zone)
         if isinstance(e, (n.SizeOf, n.IsEmpty)):
@@ -606,7 +544,7 @@ class _Compiler:
             return self._total(e.element) and self._total(e.collection)
         if isinstance(e, n.Call):
             ref = self.ref(e)
-            return ref[0] == "define" and self._define_total(ref[1]) and all(self._total(a) for a in e.args)
+            return isinstance(ref, DefineRef) and self._define_total(ref.define) and all(self._total(a) for a in e.args)
         if isinstance(e, n.Quantifier):
             return self._total(e.iterable) and self._total(e.cond)
         if isinstance(e, (n.SetLiteral, n.TupleLiteral)):
@@ -638,8 +576,8 @@ class _Compiler:
 
     def _ex_Number(self, e: n.Number, ctx: _Ctx) -> str:
         ref = self.ref(e)
-        if isinstance(ref, tuple) and ref[0] == "member":
-            return repr(ref[1].index)
+        if isinstance(ref, MemberRef):
+            return repr(ref.member.index)
         return repr(e.value)
 
     def _ex_Text(self, e: n.Text, ctx: _Ctx) -> str:
@@ -695,33 +633,32 @@ class _Compiler:
 
     def _ex_Name(self, e: n.Name, ctx: _Ctx) -> str:
         ref = self.ref(e)
-        kind = ref[0]
-        if kind == "local":
+        if isinstance(ref, LocalRef):
             return ctx.names[e.id]
-        if kind == "option":
-            return repr(self.options[ref[1].name])
-        if kind == "member":
-            return repr(ref[1].index)
-        if kind == "builtin":
+        if isinstance(ref, OptionRef):
+            return repr(self.options[ref.option.name])
+        if isinstance(ref, MemberRef):
+            return repr(ref.member.index)
+        if isinstance(ref, BuiltinRef):
             return "st.round" if e.id == "round" else "st.direction"
-        if kind == "builtin_direction":
+        if isinstance(ref, DirectionRef):
             return "st.direction"
-        if kind == "game_var":
-            return f"st.gv[{ref[1].index}]"
-        if kind == "player_var":
-            return f"st.pv[{ref[1].index}][{ctx.player}]"
-        if kind in ("zone", "zone_family"):
-            z = ref[1]
+        if isinstance(ref, GameVarRef):
+            return f"st.gv[{ref.var.index}]"
+        if isinstance(ref, PlayerVarRef):
+            return f"st.pv[{ref.var.index}][{ctx.player}]"
+        if isinstance(ref, (ZoneRef, ZoneFamilyRef)):
+            z = ref.zone
             base = self.zone_base(z)
             if z.per_player:
                 return f"{base} + {ctx.player}" if base else ctx.player
             return repr(base)
-        if kind == "define":
-            inlined = self._inline(ref[1], (), ctx)
+        if isinstance(ref, DefineRef):
+            inlined = self._inline(ref.define, (), ctx)
             if inlined is not None:
                 return inlined
             self.listing_calls_defines |= self._listing
-            return f"D{ref[1].index}(st, {ctx.player})"
+            return f"D{ref.define.index}(st, {ctx.player})"
         raise AssertionError(f"unresolved name {e.id}: {ref}")
 
     def _inline(self, d: DefineSym, args: tuple[n.Expr, ...], ctx: _Ctx) -> str | None:
@@ -744,14 +681,7 @@ class _Compiler:
         overrides = dict(ctx.overrides)
         for (pname, ptype), arg in zip(d.params, args):
             uses = [
-                x
-                for x in body_nodes
-                if isinstance(x, n.Name)
-                and x.id == pname
-                and isinstance(self.ref(x), tuple)
-                and self.ref(x)[0] == "local"
-                and self.ref(x)[1].kind == "param"
-                and self.ref(x)[1].decl is decl
+                x for x in body_nodes if isinstance(x, n.Name) and x.id == pname and _is_param_of(self.ref(x), decl)
             ]
             if len(uses) > 1 and not _cheap(arg, self.c):
                 return None
@@ -773,31 +703,31 @@ class _Compiler:
             self._inline_depth -= 1
 
     def _ex_AllPlayers(self, e: n.AllPlayers, ctx: _Ctx) -> str:
-        ref = self.ref(e)
-        if isinstance(ref, tuple) and ref[0] == "count":
+        if isinstance(self.ref(e), CountRef):
             return repr(self.players)
         return "ALLP"
 
     def _ex_Call(self, e: n.Call, ctx: _Ctx) -> str:
         ref = self.ref(e)
         args = [self.ex(a, ctx) for a in e.args]
-        if ref[0] == "builtin":
+        if isinstance(ref, BuiltinRef):
             if e.name == "words":
                 return f"op_words({args[0]})"
             return f"{e.name}({', '.join(args)})"
-        inlined = self._inline(ref[1], e.args, ctx)
+        assert isinstance(ref, DefineRef)
+        d = ref.define
+        inlined = self._inline(d, e.args, ctx)
         if inlined is not None:
             return inlined
         self.listing_calls_defines |= self._listing
-        return f"D{ref[1].index}(st, {ctx.player}{self._args(e.args, ref[1].params, ctx)})"
+        return f"D{d.index}(st, {ctx.player}{self._args(e.args, d.params, ctx)})"
 
     def _ex_Attribute(self, e: n.Attribute, ctx: _Ctx) -> str:
         ref = self.ref(e)
-        kind = ref[0]
-        if kind == "member":
-            return repr(ref[1].index)
-        if kind == "card_attr":
-            table = f"A{ref[1].index}"
+        if isinstance(ref, MemberRef):
+            return repr(ref.member.index)
+        if isinstance(ref, CardAttrRef):
+            table = f"A{ref.attr.index}"
             if (
                 isinstance(e.obj, n.TopOf)
                 and e.obj.count is None
@@ -813,17 +743,17 @@ class _Compiler:
             if self.type_of(e.obj).nullable:
                 return f"op_attr({table}, {obj})"
             return f"{table}[{obj}]"
-        if kind == "cards_attr":
-            return f"op_first_attr(A{ref[1].index}, {self.cards(e.obj, ctx)})"
-        if kind == "card_var":
+        if isinstance(ref, CardsAttrRef):
+            return f"op_first_attr(A{ref.attr.index}, {self.cards(e.obj, ctx)})"
+        if isinstance(ref, CardVarRef):
             obj = self.ex(e.obj, ctx)
             if self.type_of(e.obj).nullable:
-                return f"op_attr(st.cv[{ref[1].index}], {obj})"
-            return f"st.cv[{ref[1].index}][{obj}]"
-        if kind == "player_var":
-            return f"st.pv[{ref[1].index}][{self.ex(e.obj, ctx)}]"
-        if kind == "zone":
-            base = self.zone_base(ref[1])
+                return f"op_attr(st.cv[{ref.var.index}], {obj})"
+            return f"st.cv[{ref.var.index}][{obj}]"
+        if isinstance(ref, PlayerVarRef):
+            return f"st.pv[{ref.var.index}][{self.ex(e.obj, ctx)}]"
+        if isinstance(ref, ZoneRef):
+            base = self.zone_base(ref.zone)
             owner = self.ex(e.obj, ctx)
             return f"{base} + {owner}" if base else owner
         raise AssertionError(f"unresolved attribute {e.name}: {ref}")
@@ -845,10 +775,9 @@ class _Compiler:
         return " | ".join(f"op_bit({self.ex(i, ctx)})" for i in e.items) or "0"
 
     def _is_constant(self, e: n.Expr) -> bool:
-        ref = self.ref(e)
         if isinstance(e, n.Number):
             return True
-        return isinstance(ref, tuple) and ref[0] in ("member", "option")
+        return isinstance(self.ref(e), (MemberRef, OptionRef))
 
     def _ex_RangeLiteral(self, e: n.RangeLiteral, ctx: _Ctx) -> str:
         # Counting, summing or testing over a range costs a step per number: a huge one is refused.
@@ -1015,12 +944,13 @@ class _Compiler:
     def _ex_RunOf(self, e: n.RunOf, ctx: _Ctx) -> str:
         ref = self.ref(e)
         cards = self.cards(e.zone, ctx)
-        if ref[0] == "attr":
-            attr: AttributeSym = ref[1]
+        if isinstance(ref, RunKeyAttrRef):
+            attr = ref.attr
             if attr.type.kind == "set" and attr.type.of != "number":
                 return f"op_run_sets({cards}, A{attr.index}.__getitem__)"
             return f"op_run({cards}, A{attr.index})"
-        d: DefineSym = ref[1]
+        assert isinstance(ref, DefineRef)
+        d = ref.define
         card = self.fresh("c")
         body = self._inline(d, (_PyName(code=card),), ctx) if d.params else None
         table = re.fullmatch(r"\(*A(\d+)\[\(*" + card + r"\)*\]\)*", body) if body is not None else None
@@ -1075,8 +1005,8 @@ class _Compiler:
 
     def _static_family(self, e: n.Expr) -> int | None:
         ref = self.ref(e)
-        if isinstance(ref, tuple) and ref[0] in ("zone", "zone_family"):
-            return ref[1].index
+        if isinstance(ref, (ZoneRef, ZoneFamilyRef)):
+            return ref.zone.index
         return None
 
     def _st_Move(self, s: n.Move, ctx: _Ctx) -> None:
@@ -1157,7 +1087,8 @@ class _Compiler:
             em.line(f"op_move_card(st, {c}, {dst}, 0)")
 
     def _st_Deal(self, s: n.Deal, ctx: _Ctx) -> None:
-        zone: ZoneSym = self.ref(s)
+        zone = self.ref(s)
+        assert isinstance(zone, ZoneSym)
         base = self.zone_base(zone)
         src, q, i, order, c, plain = (self.fresh(x) for x in ("z", "q", "i", "o", "c", "plain"))
         start = self.ex(s.start, ctx) if s.start is not None else "0"
@@ -1204,16 +1135,15 @@ class _Compiler:
 
     def _target(self, e: n.Expr, ctx: _Ctx) -> str:
         ref = self.ref(e)
-        kind = ref[0]
-        if kind == "game_var":
-            return f"st.gv[{ref[1].index}]"
-        if kind == "player_var":
-            owner = ctx.player if ref[2] is None else self.ex(ref[2], ctx)
-            return f"st.pv[{ref[1].index}][{owner}]"
-        if kind == "card_var":
+        if isinstance(ref, GameVarRef):
+            return f"st.gv[{ref.var.index}]"
+        if isinstance(ref, PlayerVarRef):
+            owner = ctx.player if ref.owner is None else self.ex(ref.owner, ctx)
+            return f"st.pv[{ref.var.index}][{owner}]"
+        if isinstance(ref, CardVarRef):
             assert isinstance(e, n.Attribute)
-            return f"st.cv[{ref[1].index}][{self.ex(e.obj, ctx)}]"
-        if kind == "builtin_direction":
+            return f"st.cv[{ref.var.index}][{self.ex(e.obj, ctx)}]"
+        if isinstance(ref, DirectionRef):
             return "st.direction"
         raise AssertionError(f"not assignable: {ref}")
 
@@ -1243,8 +1173,7 @@ class _Compiler:
             self.em.line(f"{place} {op}= {self.ex(value, ctx)}")
 
     def _is_direction(self, target: n.Expr) -> bool:
-        ref = self.ref(target)
-        return isinstance(ref, tuple) and ref[0] == "builtin_direction"
+        return isinstance(self.ref(target), DirectionRef)
 
     def _st_Stop(self, s: n.Stop, ctx: _Ctx) -> None:
         if self._loop_rest is not None:
@@ -1293,6 +1222,7 @@ class _Compiler:
 
     def _st_GoTo(self, s: n.GoTo, ctx: _Ctx) -> None:
         phase = self.ref(s)
+        assert isinstance(phase, PhaseSym)
         player = "None"  # without 'with': the turn stays with its player
         if s.player is not None:
             # None must not slip through as if 'with' were left out: the same player would act again.
@@ -1310,6 +1240,7 @@ class _Compiler:
 
     def _st_Open(self, s: n.Open, ctx: _Ctx) -> None:
         window = self.ref(s)
+        assert isinstance(window, WindowSym)
         self.em.line(f"st.open_window({window.index}, WHO{window.index}(st, {ctx.player}))")
 
     def _st_Reverse(self, s: n.Reverse, ctx: _Ctx) -> None:
@@ -1341,6 +1272,7 @@ class _Compiler:
 
     def _st_CallStmt(self, s: n.CallStmt, ctx: _Ctx) -> None:
         proc = self.ref(s)
+        assert isinstance(proc, ProcedureSym)
         self.em.line(f"PR{proc.index}(st, {ctx.player}{self._args(s.args, proc.params, ctx)})")
 
     def _st_If(self, s: n.If, ctx: _Ctx) -> None:
@@ -1513,10 +1445,12 @@ class _Compiler:
 
     def compile_triggers(self) -> None:
         by_family: dict[int, list[n.TriggerDecl]] = {}
+        zone_of: dict[int, ZoneSym] = {}
         for t in self.c.triggers:
             zone = self.c.refs.get(id(t))
-            if zone is not None:
+            if isinstance(zone, ZoneSym):
                 by_family.setdefault(zone.index, []).append(t)
+                zone_of[id(t)] = zone
         for family, triggers in by_family.items():
             parts: list[str] = []
             for t in triggers:
@@ -1535,7 +1469,7 @@ class _Compiler:
                 self.count_event(f"line {line}: when {t.var} enter {owner_text}{self.source_of(t.zone, _REPORT_WIDTH)}")
                 self.body(t.body, ctx)
                 self.end_function(block)
-                base = self.zone_base(self.c.refs[id(t)])
+                base = self.zone_base(zone_of[id(t)])
                 parts.append(f"{fn}(st, p, dst - {base}, moved)" if t.owner is not None else f"{fn}(st, p, moved)")
             self.em.at(None)  # dispatching is no rule of the file
             if family in self.owner_families:
@@ -1582,28 +1516,25 @@ class _Compiler:
     def _wild(self, shape: n.ChoiceShape, player: str) -> str:
         if getattr(shape, "wild", None) is None:
             return "None"
-        ref = self.c.refs.get((id(shape), "wild"))
-        if isinstance(ref, AttributeSym):
-            return f"A{ref.index}.__getitem__"
-        assert isinstance(ref, DefineSym)
-        return f"(lambda c_: D{ref.index}(st, {player}, c_))"
+        wild = self.c.wilds[id(shape)]
+        if isinstance(wild, AttributeSym):
+            return f"A{wild.index}.__getitem__"
+        return f"(lambda c_: D{wild.index}(st, {player}, c_))"
 
-    def _new_action(self, item: n.ActionDecl | n.PassDecl, owner: str, owner_kind: str) -> dict[str, Any]:
-        index = len(self.action_defs)
-        static = item.label is None or _label_is_static(item.label, self.c, item)
-        info = {
-            "index": index,
-            "item": item,
-            "name": item.name if isinstance(item, n.ActionDecl) else "pass",
-            "owner": owner,
-            "owner_kind": owner_kind,
-            "is_pass": isinstance(item, n.PassDecl),
-            "static_label": static,
-        }
+    def _new_action(self, item: n.ActionDecl | n.PassDecl, owner: str, owner_kind: str) -> ActionInfo:
+        info = ActionInfo(
+            index=len(self.action_defs),
+            item=item,
+            name=item.name if isinstance(item, n.ActionDecl) else "pass",
+            owner=owner,
+            owner_kind=owner_kind,
+            is_pass=isinstance(item, n.PassDecl),
+            static_label=item.label is None or _label_is_static(item.label, self.c, item),
+        )
         self.action_defs.append(info)
         return info
 
-    def _enumerate(self, a: n.ActionDecl, info: dict[str, Any], bid: bool) -> None:
+    def _enumerate(self, a: n.ActionDecl, info: ActionInfo, bid: bool) -> None:
         """Emit, inside a legal function, the loops that list this action's legal choices."""
         ctx = _Ctx()
         names = [self.fresh() for _ in a.choices]
@@ -1620,7 +1551,7 @@ class _Compiler:
     def _emit_level(
         self,
         a: n.ActionDecl,
-        info: dict[str, Any],
+        info: ActionInfo,
         bid: bool,
         names: list[str],
         ctx: _Ctx,
@@ -1813,9 +1744,9 @@ class _Compiler:
     def _pool_visibility(self, pool: n.Expr) -> bool | None:
         """Whether the acting player surely sees (True) or surely does not see (False) a pool's cards."""
         ref = self.ref(pool)
-        if isinstance(ref, tuple) and ref[0] == "zone":
-            z: ZoneSym = ref[1]
-            if z.visibility == "owner" and z.per_player and ref[2] is None:
+        if isinstance(ref, ZoneRef):
+            z = ref.zone
+            if z.visibility == "owner" and z.per_player and ref.owner is None:
                 return True  # the acting player's own zone: he sees its cards, even face down
             if self.uses_faces:
                 return None  # a card turned up or down lies otherwise than its zone shows it
@@ -1825,9 +1756,9 @@ class _Compiler:
                 return False
         return None
 
-    def _emit_emission(self, a: n.ActionDecl, info: dict[str, Any], bid: bool, ctx: _Ctx, key_parts: list[str]) -> None:
+    def _emit_emission(self, a: n.ActionDecl, info: ActionInfo, bid: bool, ctx: _Ctx, key_parts: list[str]) -> None:
         em = self.em
-        idx = info["index"]
+        idx = info.index
         opened = 0
         if bid:
             strength = self.fresh("s")
@@ -1837,13 +1768,13 @@ class _Compiler:
             em.indent += 1
             opened += 1
         key = "(" + "".join(k + ", " for k in key_parts) + ")"
-        if info["static_label"]:
+        if info.static_label:
             if not key_parts:
                 em.line(f"out.append(CONST{idx})")  # an action with no choice is always the same object
             else:
                 # One card chosen: the card is the cache's key, with no tuple to build.
-                info["single"] = len(key_parts) == 1 and isinstance(a.choices[0].shape, n.CardChoice)
-                em.line(f"out.append(ACT{idx}[{key_parts[0] if info['single'] else key}])")
+                info.single = len(key_parts) == 1 and isinstance(a.choices[0].shape, n.CardChoice)
+                em.line(f"out.append(ACT{idx}[{key_parts[0] if info.single else key}])")
         else:
             assert a.label is not None
             labels = []
@@ -1868,11 +1799,11 @@ class _Compiler:
                 continue
             ref = self.c.refs.get(id(x))
             chosen = self.c.refs.get(id(x.obj)) if isinstance(x.obj, n.Name) else None
-            if not (isinstance(ref, tuple) and ref[0] in ("card_attr", "card_var")):
+            if not isinstance(ref, (CardAttrRef, CardVarRef)):
                 continue
-            if not (isinstance(chosen, tuple) and chosen[0] == "local"):
+            if not isinstance(chosen, LocalRef):
                 continue
-            at = [i for i, ch in enumerate(a.choices) if chosen[1].decl is ch]
+            at = [i for i, ch in enumerate(a.choices) if chosen.local.decl is ch]
             if not at:
                 continue
             key = key_parts[at[0]]
@@ -1905,9 +1836,9 @@ class _Compiler:
                 em.line(f"{py} = list(key[{i}])" if self.unique else f"{py} = op_find_kinds({pool}, KIND, key[{i}])")
             ctx.names[ch.name] = py
 
-    def _finish_action(self, item: n.ActionDecl | n.PassDecl, info: dict[str, Any], bid: bool) -> None:
+    def _finish_action(self, item: n.ActionDecl | n.PassDecl, info: ActionInfo, bid: bool) -> None:
         """Emit the action's apply, label and (for a bid) strength functions."""
-        idx = info["index"]
+        idx = info.index
         choices = item.choices if isinstance(item, n.ActionDecl) else ()
         ctx = _Ctx()
         block = self.function(f"X{idx}", ["st", "p", "key"], item.span)
@@ -1924,12 +1855,12 @@ class _Compiler:
             self.em.line(f"return {self.ex(item.strength, ctx)}")
             self.end_function(block)
 
-    def _emit_checks(self, a: n.ActionDecl, info: dict[str, Any]) -> None:
+    def _emit_checks(self, a: n.ActionDecl, info: ActionInfo) -> None:
         """Emit what explains a refused move: each choice's domain, given the choices before
         it, and each condition and reason, all read from ``args`` (the values chosen, None
         for those not known). None of it runs while actions are listed or applied."""
         em = self.em
-        idx = info["index"]
+        idx = info.index
 
         def open_function(name: str, params: list[str], span: Span | None) -> tuple[_Indent, _Ctx]:
             block = self.function(name, ["st", "p", "args", *params], span)
@@ -1977,7 +1908,7 @@ class _Compiler:
                 self.end_function(block)
             told = [cond] if reason is None else [cond, reason]
             clauses.append((level, cond, not any(self._reads_hidden(e, set()) for e in told)))
-        info["checks"] = (kinds, clauses)
+        info.choice_kinds, info.clauses = kinds, clauses
 
     def _reads_hidden(self, e: n.Expr, seen: set[int]) -> bool:
         """Whether a condition or reason reads a variable its player may not know (a hidden
@@ -1985,25 +1916,23 @@ class _Compiler:
         condition holds nor the reason is then something to tell him."""
         for x in n.walk(e):
             ref = self.ref(x)
-            if not isinstance(ref, tuple):
-                continue
-            if ref[0] in ("game_var", "player_var", "card_var"):
-                v = ref[1]
-                someone_elses = v.visibility == "owner" and ref[0] == "player_var" and ref[2] is not None
+            if isinstance(ref, (GameVarRef, PlayerVarRef, CardVarRef)):
+                v = ref.var
+                someone_elses = v.visibility == "owner" and isinstance(ref, PlayerVarRef) and ref.owner is not None
                 if v.visibility == "hidden" or someone_elses:
                     return True
-            elif ref[0] == "define" and ref[1].index not in seen:
-                seen.add(ref[1].index)
-                decl = ref[1].decl
+            elif isinstance(ref, DefineRef) and ref.define.index not in seen:
+                seen.add(ref.define.index)
+                decl = ref.define.decl
                 if isinstance(decl, n.DefineDecl) and self._reads_hidden(decl.body, seen):
                     return True
         return False
 
-    def _emit_label(self, a: n.ActionDecl | n.PassDecl, info: dict[str, Any], choices: tuple[n.Choice, ...]) -> None:
+    def _emit_label(self, a: n.ActionDecl | n.PassDecl, info: ActionInfo, choices: tuple[n.Choice, ...]) -> None:
         """Emit LBA(args, show) — the label from the chosen values, ``show`` naming a card
         (None being one chosen by its place) — and LB(key, show), which reads the key."""
         em = self.em
-        idx = info["index"]
+        idx = info.index
         em.line(f"def LBA{idx}(args, show=SHOW_NAME):")
         with em.block():
             ctx = _Ctx()
@@ -2017,7 +1946,7 @@ class _Compiler:
                     name = "pass" if isinstance(a, n.PassDecl) else a.name.replace("_", " ")
                     parts = [repr(name), *(self._show_choice(ch, ctx) for ch in choices)]
                     em.line("return ' '.join((" + ", ".join(parts) + ",))")
-                elif info["static_label"]:
+                elif info.static_label:
                     # It may fail, as a rule may: an attribute of a card chosen by its place reads none.
                     em.line("try:")
                     with em.block():
@@ -2026,7 +1955,7 @@ class _Compiler:
                     with em.block():
                         em.line(f"LABEL_FAILED({idx}, exc_)")
                 else:  # computed with the state when the action is listed
-                    em.line(f"return {repr(info['name'])}")
+                    em.line(f"return {repr(info.name)}")
             finally:
                 self._label_mode = False
         em.line("")
@@ -2071,13 +2000,13 @@ class _Compiler:
 
     def _actions_of(
         self, items: tuple[n.Node, ...], owner: str, owner_kind: str, needs_pass: bool
-    ) -> list[tuple[n.ActionDecl | n.PassDecl, dict[str, Any]]]:
+    ) -> list[tuple[n.ActionDecl | n.PassDecl, ActionInfo]]:
         listed: list[n.ActionDecl | n.PassDecl] = [i for i in items if isinstance(i, (n.ActionDecl, n.PassDecl))]
         if needs_pass and not any(isinstance(i, n.PassDecl) for i in listed):
             listed.append(n.PassDecl(label=None, body=()))
         return [(item, self._new_action(item, owner, owner_kind)) for item in listed]
 
-    def _enumerate_all(self, actions: list[tuple[n.ActionDecl | n.PassDecl, dict[str, Any]]], bid: bool) -> None:
+    def _enumerate_all(self, actions: list[tuple[n.ActionDecl | n.PassDecl, ActionInfo]], bid: bool) -> None:
         """List the ordinary actions, then, if there is none, the 'otherwise' ones."""
         self._listing = True
         try:
@@ -2085,7 +2014,7 @@ class _Compiler:
         finally:
             self._listing = False
 
-    def _enumerate_all_(self, actions: list[tuple[n.ActionDecl | n.PassDecl, dict[str, Any]]], bid: bool) -> None:
+    def _enumerate_all_(self, actions: list[tuple[n.ActionDecl | n.PassDecl, ActionInfo]], bid: bool) -> None:
         ordinary = [(i, info) for i, info in actions if isinstance(i, n.ActionDecl) and not i.otherwise]
         fallback = [(i, info) for i, info in actions if isinstance(i, n.ActionDecl) and i.otherwise]
         if fallback:
@@ -2210,12 +2139,12 @@ class _Compiler:
         self.uses_faces = _uses_faces(self.c)
         for t in self.c.triggers:
             zone = self.c.refs.get(id(t))
-            if zone is not None:
+            if isinstance(zone, ZoneSym):
                 self.trigger_families.add(zone.index)
                 if t.owner is not None:
                     self.owner_families.add(zone.index)
-        self.phase_infos: list[Any] = []
-        self.window_infos: list[Any] = []
+        self.phase_infos: list[tuple[PhaseSym, list[ActionInfo]]] = []
+        self.window_infos: list[tuple[WindowSym, list[ActionInfo]]] = []
         self.compile_defines()
         self.compile_procedures()
         self.compile_triggers()
@@ -2263,9 +2192,7 @@ class _Compiler:
             return a
 
         names = self.constants["NAMES"]
-        label_spans = {
-            info["index"]: info["item"].label.span for info in self.action_defs if info["item"].label is not None
-        }
+        label_spans = {info.index: info.item.label.span for info in self.action_defs if info.item.label is not None}
         source = self.c.source
 
         def label_failed(idx: int, exc: Exception) -> None:
@@ -2285,18 +2212,18 @@ class _Compiler:
 
         defs: list[ActionDef] = []
         for info in self.action_defs:
-            idx = info["index"]
-            item = info["item"]
+            idx = info.index
+            item = info.item
             d = ActionDef(
                 index=idx,
-                name=info["name"],
-                owner=info["owner"],
-                owner_kind=info["owner_kind"],
-                is_pass=info["is_pass"],
+                name=info.name,
+                owner=info.owner,
+                owner_kind=info.owner_kind,
+                is_pass=info.is_pass,
                 apply=namespace[f"X{idx}"],
                 label=namespace[f"LB{idx}"],
                 label_args=namespace[f"LBA{idx}"],
-                label_is_static=info["static_label"],
+                label_is_static=info.static_label,
                 strength=namespace.get(f"ST{idx}"),
                 span=item.span,
                 card_choices=tuple(
@@ -2307,12 +2234,12 @@ class _Compiler:
             )
             namespace[f"AD{idx}"] = d
             namespace[f"CONST{idx}"] = intern(d, ())
-            namespace[f"ACT{idx}"] = ActionCache(functools.partial(intern, d), info.get("single", False))
+            namespace[f"ACT{idx}"] = ActionCache(functools.partial(intern, d), info.single)
             defs.append(d)
         phases = []
         for phase, infos in self.phase_infos:
-            actions = [defs[i["index"]] for i in infos if not i["is_pass"]]
-            passes = [defs[i["index"]] for i in infos if i["is_pass"]]
+            actions = [defs[i.index] for i in infos if not i.is_pass]
+            passes = [defs[i.index] for i in infos if i.is_pass]
             phases.append(
                 PhaseInfo(
                     name=phase.name,
@@ -2328,8 +2255,8 @@ class _Compiler:
             )
         windows = []
         for window, infos in self.window_infos:
-            actions = [defs[i["index"]] for i in infos if not i["is_pass"]]
-            passes = [defs[i["index"]] for i in infos if i["is_pass"]]
+            actions = [defs[i.index] for i in infos if not i.is_pass]
+            passes = [defs[i.index] for i in infos if i.is_pass]
             windows.append(
                 WindowInfo(
                     name=window.name,
@@ -2379,15 +2306,15 @@ class _Compiler:
         for d in defs:
             d.game = program
         # What explains a refused move is compiled when a move is first refused.
-        explained = [(info, defs[info["index"]]) for info in self.action_defs if not info["is_pass"]]
+        explained = [(info, defs[info.index]) for info in self.action_defs if not info.is_pass]
         program.checks = functools.partial(
             _compile_checks, self.c, self.players, self.options, self.uses_faces, explained
         )
         return program
 
-    def _action_checks(self, a: n.ActionDecl, info: dict[str, Any], namespace: dict[str, Any]) -> ActionChecks:
-        idx = info["index"]
-        kinds, clauses = info["checks"]
+    def _action_checks(self, a: n.ActionDecl, info: ActionInfo, namespace: dict[str, Any]) -> ActionChecks:
+        idx = info.index
+        kinds, clauses = info.choice_kinds, info.clauses
         choices = [
             ChoiceCheck(
                 ch.name,
@@ -2421,7 +2348,7 @@ class _Compiler:
                 text = label(naming, None, c)
             except Exception as exc:  # a rule file's arithmetic: reported, never a traceback
                 raise load_error(
-                    self.c, _LoadError(decl.text, f"the label of '{name}' cannot be worked out ({exc})")
+                    self.c, LoadTimeError(decl.text, f"the label of '{name}' cannot be worked out ({exc})")
                 ) from None
             first = labels.setdefault(name, text)
             if first != text:
@@ -2575,6 +2502,11 @@ def _cheap(e: n.Expr, checked: CheckedGame) -> bool:
     return False
 
 
+def _is_param_of(ref: Ref | None, decl: n.DefineDecl) -> bool:
+    """Whether ``ref`` is a parameter of the definition ``decl``."""
+    return isinstance(ref, LocalRef) and ref.local.kind == "param" and ref.local.decl is decl
+
+
 def _only_through(e: n.Expr, name: str, attr: str) -> bool:
     """Whether ``e`` uses the choice ``name`` only as ``name.attr`` (and uses it at all)."""
     uses = sum(1 for x in n.walk(e) if isinstance(x, n.Name) and x.id == name)
@@ -2611,15 +2543,13 @@ def _label_is_static(label: n.Expr, checked: CheckedGame, item: n.ActionDecl | n
     for x in n.walk(label):
         ref = checked.refs.get(id(x))
         if isinstance(x, n.Name):
-            if not (
-                isinstance(ref, tuple) and (ref[0] in ("option", "member") or (ref[0] == "local" and x.id in choices))
-            ):
+            if not (isinstance(ref, (OptionRef, MemberRef)) or (isinstance(ref, LocalRef) and x.id in choices)):
                 return False
         elif isinstance(x, n.Attribute):
-            if not (isinstance(ref, tuple) and ref[0] in ("card_attr", "cards_attr", "member")):
+            if not isinstance(ref, (CardAttrRef, CardsAttrRef, MemberRef)):
                 return False
         elif isinstance(x, n.Call):
-            if not (isinstance(ref, tuple) and ref[0] == "builtin"):
+            if not isinstance(ref, BuiltinRef):
                 return False
         elif not isinstance(
             x,
@@ -2669,7 +2599,7 @@ def _compile_checks(
     players: int,
     options: dict[str, Any],
     uses_faces: bool,
-    explained: list[tuple[dict[str, Any], ActionDef]],
+    explained: list[tuple[ActionInfo, ActionDef]],
 ) -> None:
     """Compile what explains a refused move and give each action its ActionChecks.
 
@@ -2683,11 +2613,11 @@ def _compile_checks(
     comp.uses_faces = uses_faces
     comp.compile_defines()
     for info, _defn in explained:
-        comp._emit_checks(info["item"], info)
+        comp._emit_checks(info.item, info)  # type: ignore[arg-type]
     namespace: dict[str, Any] = {}
     comp._run_source(namespace, f"<ruledsl {checked.source.path} (reasons)>")
     for info, defn in explained:
-        defn.checks = comp._action_checks(info["item"], info, namespace)
+        defn.checks = comp._action_checks(info.item, info, namespace)  # type: ignore[arg-type]
 
 
 def compile_game(checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> Program:
@@ -2697,19 +2627,19 @@ def compile_game(checked: CheckedGame, players: int, options: dict[str, Any], pr
     """
     try:
         return _Compiler(checked, players, options, probes).compile()
-    except _LoadError as exc:
+    except LoadTimeError as exc:
         raise load_error(checked, exc) from None
 
 
 def option_values(checked: CheckedGame, players: int, given: dict[str, Any]) -> dict[str, Any]:
     """Return every option's value: the given ones (checked) and the defaults of the others."""
-    load = _Load(checked, players, {})
+    load = LoadTimeValues(checked, players, {})
     values: dict[str, Any] = {}
     for decl in checked.options:
         load.options = values
         try:
             default = load.value(decl.default)
-        except _LoadError as exc:
+        except LoadTimeError as exc:
             raise load_error(checked, exc) from None
         if decl.name in given:
             values[decl.name] = given[decl.name]

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ruledsl.analysis.refs import LocalRef, OptionRef, PlayerVarRef, ZoneFamilyRef, ZoneRef
 from ruledsl.engine import knowledge, ops
 from ruledsl.engine.values import Action, ActionDef, ChoiceCheck, ClauseCheck, unseen
 from ruledsl.format.unparse import unparse
@@ -380,7 +381,7 @@ class _Describe:
             share = "have nothing in common" if negated else "have something in common"
             return f"{self.thing(e.left)} and {self.thing(e.right)} {share}"
         ref = self.refs.get(id(e))
-        if isinstance(e, n.Name) and isinstance(ref, tuple) and ref[0] == "option":
+        if isinstance(e, n.Name) and isinstance(ref, OptionRef):
             return f"the option '{e.id}' is {'off' if negated else 'on'}"
         return f"'{self.thing(e)}' is {'not so' if negated else 'so'}"
 
@@ -390,13 +391,13 @@ class _Describe:
         if isinstance(e, n.ActingPlayer):
             return "you"
         if isinstance(e, n.Name):
-            if e.id in self.values and isinstance(ref, tuple) and ref[0] == "local":
+            if e.id in self.values and isinstance(ref, LocalRef):
                 return self._value(e, self.values[e.id])
-            if isinstance(ref, tuple) and ref[0] in ("zone", "zone_family"):
-                return f"your {e.id}" if ref[1].per_player else f"the {e.id}"
+            if isinstance(ref, (ZoneRef, ZoneFamilyRef)):
+                return f"your {e.id}" if ref.zone.per_player else f"the {e.id}"
             return e.id.replace("_", " ")
         if isinstance(e, n.Attribute):
-            if isinstance(ref, tuple) and ref[0] in ("zone", "zone_family", "player_var"):
+            if isinstance(ref, (ZoneRef, ZoneFamilyRef, PlayerVarRef)):
                 return f"{self.thing(e.obj)}'s {e.name}".replace("you's", "your")
             return f"the {e.name} of {self.thing(e.obj)}"
         if isinstance(e, n.SizeOf):

@@ -40,7 +40,8 @@ from attrs import field, frozen
 
 from ruledsl.agents import agent_seed
 from ruledsl.analysis.checker import CheckedGame
-from ruledsl.codegen.compiler import Program, _Load, _LoadError, option_values
+from ruledsl.codegen.compiler import Program, option_values
+from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues
 from ruledsl.engine.refusal import normalise
 from ruledsl.engine.state import GameState
 from ruledsl.engine.values import Action, ActionDef
@@ -538,12 +539,12 @@ def _variants(checked: CheckedGame, decl: n.OptionDecl, counts: Sequence[int]) -
         ends: list[Any] = []
         for p in counts:
             try:
-                load = _Load(checked, p, option_values(checked, p, {}))
+                load = LoadTimeValues(checked, p, option_values(checked, p, {}))
                 for e in (decl.domain.low, decl.domain.high):
                     value = load.value(e)
                     if isinstance(value, int) and value not in ends:
                         ends.append(value)
-            except (RuleDslError, _LoadError):
+            except (RuleDslError, LoadTimeError):
                 continue
             break
         return ends
@@ -569,10 +570,10 @@ def _oversized_deals(checked: CheckedGame, loaded: dict[int, Game]) -> list[Over
     for group in groups:
         failing: list[tuple[int, int, int]] = []  # players, cards to each, deck size
         for p, game in sorted(loaded.items()):
-            load = _Load(checked, p, game.program.options, game.program.n_cards)
+            load = LoadTimeValues(checked, p, game.program.options, game.program.n_cards)
             try:
                 each = sum(max(0, int(load.value(d.count))) for d in group)
-            except (_LoadError, TypeError, ValueError):
+            except (LoadTimeError, TypeError, ValueError):
                 break  # a count known only while playing: nothing to say
             if each * p > game.program.n_cards:
                 failing.append((p, each, game.program.n_cards))
