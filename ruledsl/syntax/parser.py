@@ -17,13 +17,12 @@ from ruledsl.syntax.transform import to_nodes
 from ruledsl.text.errors import Diagnostic, ParseError
 from ruledsl.text.source import UNSHOWABLE, Source
 
-# The limits and the grammar's keywords are asked of the parser: they are named here too.
+# The limits (limits.py) and the grammar's keywords (grammar.py) are asked of the parser: they are named here too.
 __all__ = [
     "MAX_DEPTH",
     "MAX_NUMBER",
     "MAX_SOURCE_BYTES",
     "gc_paused",
-    "grammar",
     "keywords",
     "parse",
     "parse_expr",
