@@ -228,6 +228,7 @@ def _word_before(exc: UnexpectedToken) -> str | None:
 
 
 def known_mistake(exc: UnexpectedInput) -> str | None:
+    """Return the label (a key of SYNTAX_MESSAGES) of the sample mistake this error matches, or None."""
     # Like Lark's match_examples, but on the LALR state and the failing token's type, not
     # the stack depth, which differs between a sample and a real file where the same
     # mistake sits among other rules. A sample whose failing token came after a keyword
