@@ -33,7 +33,8 @@ from ruledsl.agents import (
 from ruledsl.cli.menu import Entry, Group, line_of, menu_entries, reading_in_any_order
 from ruledsl.engine.refusal import NO_REASON, normalise, shown_action
 from ruledsl.engine.state import GameState
-from ruledsl.format.unparse import format_source, unparse
+from ruledsl.format.fmt import format_source
+from ruledsl.format.unparse import unparse
 from ruledsl.game import (
     DEFAULT_MAX_ACTIONS,
     Game,

@@ -1,1 +1,1 @@
-"""format."""
+"""Turn nodes back into rule-file text: unparse.py writes nodes (no parser), fmt.py formats files."""

@@ -1,8 +1,9 @@
 """Turn nodes back into rule-file text: the canonical layout of ``fmt`` and the round-trip tests.
 
-``unparse(node)`` writes any node; ``format_source(text)`` parses a rule file and writes it
-again in the canonical layout, keeping its comments. ``parse(unparse(node)) == node`` for
-every node the parser can build (spans aside), and formatting is idempotent.
+``unparse(node)`` writes any node; ``format_source(text)`` (in fmt.py) parses a rule file and
+writes it again in the canonical layout, keeping its comments. ``parse(unparse(node)) == node``
+for every node the parser can build (spans aside), and formatting is idempotent. Nothing here
+parses: the engine unparses nodes to word its refusals, and playing must not load the parser.
 
 The canonical layout:
 
@@ -54,12 +55,11 @@ import bisect
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from attrs import define, frozen
 
+from ruledsl.format.scan import Comment, Scan
 from ruledsl.syntax import nodes as n
-from ruledsl.syntax.parser import parse
 
 #: Lines longer than this have their conditions and definition bodies broken.
 MAX_WIDTH = 100
@@ -118,9 +118,7 @@ def unparse(node: n.Node, layout: Layout = FMT) -> str:
     if isinstance(node, n.Expr):
         return _expr(node)
     if isinstance(node, n.GameFile):
-        writer = _Writer(None, layout)
-        writer.game_file(node)
-        return _layout(writer.lines, None)
+        return unparse_file(node, None, layout)
     fragment = _FRAGMENTS.get(type(node))
     if fragment is not None:
         return fragment(node)
@@ -129,24 +127,11 @@ def unparse(node: n.Node, layout: Layout = FMT) -> str:
     return "\n".join(line.code() for line in writer.lines)
 
 
-def format_source(text: str, path: str = "<input>") -> str:
-    """Parse a rule file and return its canonical text, comments kept; raise ParseError as parse does."""
-    tree = parse(text, path)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    # Line ends as the parser counts them, so that node spans and comments agree.
-    scan = _Scan(text.replace("\r\n", "\n").replace("\r", "\n"))
-    writer = _Writer(scan)
+def unparse_file(tree: n.GameFile, scan: Scan | None, layout: Layout = FMT) -> str:
+    """Return the canonical text of a file; with the scan of its source, keep its comments and blank lines."""
+    writer = _Writer(scan, layout)
     writer.game_file(tree)
     return _layout(writer.lines, scan)
-
-
-def format_file(path: str | Path) -> tuple[str, bool]:
-    """Return the canonical text of a rule file and whether it differs from the file's text."""
-    with open(path, encoding="utf-8", newline="") as f:
-        text = f.read()
-    formatted = format_source(text, str(path))
-    return formatted, formatted != text
 
 
 # ============================================================================ strings
@@ -605,77 +590,6 @@ _FRAGMENTS: dict[type, Callable[..., str]] = {
 }
 
 
-# ============================================================================ source scanning
-
-
-@frozen
-class _Comment:
-    """A comment of the source: its line, the column of its '#', its text, and whether code precedes it."""
-
-    line: int
-    col: int
-    offset: int
-    text: str
-    after_code: bool
-
-
-@frozen
-class _Token:
-    offset: int
-    line: int
-    text: str
-
-
-class _Scan:
-    """The comments, tokens and blank lines of a source text (whose line ends are ``\\n``)."""
-
-    def __init__(self, text: str) -> None:
-        self.lines = text.split("\n")
-        self.comments: list[_Comment] = []
-        self.tokens: list[_Token] = []
-        i, line, line_start, after_code = 0, 1, 0, False
-        while i < len(text):
-            ch = text[i]
-            if ch == "\n":
-                i, line, line_start, after_code = i + 1, line + 1, i + 1, False
-            elif ch in " \t\f":
-                i += 1
-            elif ch == "#":
-                end = text.find("\n", i)
-                end = len(text) if end < 0 else end
-                self.comments.append(_Comment(line, i - line_start, i, text[i:end].rstrip(), after_code))
-                i = end
-            elif ch == '"':
-                j = i + 1
-                while j < len(text) and text[j] not in '"\n':
-                    j += 2 if text[j] == "\\" else 1
-                self.tokens.append(_Token(i, line, text[i : j + 1]))
-                i, after_code = j + 1, True
-            elif ch.isalnum() or ch == "_":
-                j = i
-                while j < len(text) and (text[j].isalnum() or text[j] == "_"):
-                    j += 1
-                self.tokens.append(_Token(i, line, text[i:j]))
-                i, after_code = j, True
-            else:
-                self.tokens.append(_Token(i, line, ch))
-                i, after_code = i + 1, True
-        self._offsets = [t.offset for t in self.tokens]
-
-    def is_blank(self, line: int) -> bool:
-        return 1 <= line <= len(self.lines) and not self.lines[line - 1].strip()
-
-    def token_after(self, offset: int) -> _Token | None:
-        """Return the first token at or after a character offset."""
-        i = bisect.bisect_left(self._offsets, offset)
-        return self.tokens[i] if i < len(self.tokens) else None
-
-    def token_before(self, offset: int) -> _Token | None:
-        """Return the last token that starts before a character offset."""
-        i = bisect.bisect_left(self._offsets, offset)
-        return self.tokens[i - 1] if i > 0 else None
-
-
 # ============================================================================ statements and declarations
 
 
@@ -697,7 +611,7 @@ class _Line:
 class _Writer:
     """Write nodes as lines; with a source scan, find where keywords without a node stood."""
 
-    def __init__(self, scan: _Scan | None, layout: Layout = FMT) -> None:
+    def __init__(self, scan: Scan | None, layout: Layout = FMT) -> None:
         self.scan = scan
         self.layout = layout
         self.lines: list[_Line] = []
@@ -1057,7 +971,7 @@ def _facing(facing: str | None) -> str:
 # ============================================================================ comments and blank lines
 
 
-def _layout(lines: list[_Line], scan: _Scan | None) -> str:
+def _layout(lines: list[_Line], scan: Scan | None) -> str:
     """Join the lines into a file: blank lines between declarations, and the source's comments.
 
     Comments are grouped by the output line whose first token's source line is the last on
@@ -1069,13 +983,13 @@ def _layout(lines: list[_Line], scan: _Scan | None) -> str:
     anchor = 0
     for line in lines:  # a line of unknown origin goes with the one before it
         anchor = line.anchor = line.anchor or anchor
-    before: dict[int, list[_Comment]] = defaultdict(list)
-    trailing: dict[int, _Comment] = {}
-    at_end: list[_Comment] = []
+    before: dict[int, list[Comment]] = defaultdict(list)
+    trailing: dict[int, Comment] = {}
+    at_end: list[Comment] = []
     if scan is not None:
         order = sorted(range(len(lines)), key=lambda i: (lines[i].anchor, i))
         anchors = [lines[i].anchor for i in order]
-        groups: dict[int, list[_Comment]] = defaultdict(list)
+        groups: dict[int, list[Comment]] = defaultdict(list)
         for comment in scan.comments:
             groups[bisect.bisect_right(anchors, comment.line) - 1].append(comment)
         for k, comments in groups.items():
@@ -1119,7 +1033,7 @@ def _layout(lines: list[_Line], scan: _Scan | None) -> str:
     return "\n".join(out) + "\n"
 
 
-def _is_inside(comment: _Comment, scan: _Scan, following: int | None) -> bool:
+def _is_inside(comment: Comment, scan: Scan, following: int | None) -> bool:
     """Whether a comment belongs to the output line above it: after its code, or before more of it."""
     if comment.after_code:
         return True
@@ -1130,7 +1044,7 @@ def _is_inside(comment: _Comment, scan: _Scan, following: int | None) -> bool:
 class _Blanks:
     """Decide where blank lines go: at most one, never first nor after a block's head."""
 
-    def __init__(self, scan: _Scan | None) -> None:
+    def __init__(self, scan: Scan | None) -> None:
         self.scan = scan
         self.source_line = 0  # the source line of the last thing written
         self.after_head = True  # nothing written yet, or a line opening a block

@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ruledsl.analysis.checker import RESERVED
-from ruledsl.format.unparse import format_source, unparse
+from ruledsl.format.fmt import format_source
+from ruledsl.format.unparse import unparse
 from ruledsl.syntax import nodes as n
 from ruledsl.syntax.parser import keywords, parse, parse_expr
 from tests.unit.test_node_examples import CLASSES, example_of

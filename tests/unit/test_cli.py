@@ -14,7 +14,7 @@ import pytest
 
 import ruledsl
 from ruledsl.cli import app as cli
-from ruledsl.format.unparse import format_source
+from ruledsl.format.fmt import format_source
 from ruledsl.text.errors import Diagnostic, IllegalActionError, RuleRuntimeError
 from ruledsl.tools import records
 from ruledsl.tools.scenario import cards_in

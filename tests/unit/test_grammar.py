@@ -11,7 +11,7 @@ from lark.exceptions import GrammarError
 
 from ruledsl.analysis.checker import RESERVED
 from ruledsl.resources import grammar_path
-from ruledsl.syntax.parser import _Indenter, grammar
+from ruledsl.syntax.grammar import BlockIndenter, grammar
 
 GRAMMAR = grammar_path().read_text(encoding="utf-8")
 
@@ -28,7 +28,7 @@ def _keywords_of(text: str) -> set[str]:
 
 def test_grammar_builds_with_strict() -> None:
     # strict=True turns every shift/reduce conflict (and every terminal collision) into an error.
-    parser = _strict(GRAMMAR, postlex=_Indenter(), start=["game_file", "expr"], propagate_positions=True)
+    parser = _strict(GRAMMAR, postlex=BlockIndenter(), start=["game_file", "expr"], propagate_positions=True)
     assert parser.parse("1 + 2", start="expr").data == "arith"
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ruledsl.format.unparse import format_file, format_source, unparse
+from ruledsl.format.fmt import format_file, format_source
+from ruledsl.format.unparse import unparse
 from ruledsl.syntax import nodes as n
 from ruledsl.syntax.parser import parse, parse_expr
 from ruledsl.text.errors import ParseError
