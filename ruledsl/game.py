@@ -10,7 +10,8 @@ from typing import Any
 from attrs import define
 
 from ruledsl.analysis.checker import PLAYERS_HINT, CheckedGame, check, players_message, valid_players
-from ruledsl.codegen.compiler import Program, _Load, _LoadError, compile_game, load_error, option_values
+from ruledsl.codegen.compiler import _Load, _LoadError, compile_game, load_error, option_values
+from ruledsl.engine.program import Program
 from ruledsl.engine.state import GameState
 from ruledsl.resources import named_games
 from ruledsl.syntax import nodes as n

@@ -28,7 +28,7 @@ from ruledsl.format.unparse import unparse
 from ruledsl.syntax import nodes as n
 
 if TYPE_CHECKING:
-    from ruledsl.codegen.compiler import Program
+    from ruledsl.engine.program import Program
     from ruledsl.engine.state import GameState
 
 #: The reason given when there is none the player may be told.

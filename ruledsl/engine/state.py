@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import chance, knowledge, ops, refusal
+from ruledsl.engine.limits import MAX_CHAINED_PHASES, STEP_BUDGET
 from ruledsl.engine.values import (
     AGAIN,
     GO_TO,
@@ -30,9 +31,6 @@ from ruledsl.text.render import clipped
 
 if TYPE_CHECKING:
     from ruledsl.game import Game
-
-#: Rule entries (on enter, a won auction...) that hand the turn on in one action, at most.
-_MAX_CHAINED_PHASES = 1000
 
 
 class GameState:
@@ -477,8 +475,6 @@ class GameState:
 
     @staticmethod
     def _budget() -> str:
-        from ruledsl.codegen.compiler import STEP_BUDGET
-
         return f"{STEP_BUDGET:,}"
 
     # ------------------------------------------------------------------ turns
@@ -596,7 +592,7 @@ class GameState:
         self._continue(target)
 
     def _continue(self, target: int | None) -> None:
-        for _ in range(_MAX_CHAINED_PHASES):
+        for _ in range(MAX_CHAINED_PHASES):
             if target is None:
                 break
             target = self._enter(target)

@@ -37,7 +37,7 @@ from ruledsl.text.source import UNSHOWABLE, Pos, Source, Span
 from ruledsl.tools.validate import stuck_error
 
 if TYPE_CHECKING:
-    from ruledsl.codegen.compiler import Program
+    from ruledsl.engine.program import Program
     from ruledsl.engine.state import GameState
     from ruledsl.game import Game
     from ruledsl.tools.simulate import GameRecord as PlayedGame

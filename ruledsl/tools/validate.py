@@ -40,7 +40,8 @@ from attrs import field, frozen
 
 from ruledsl.agents import agent_seed
 from ruledsl.analysis.checker import CheckedGame
-from ruledsl.codegen.compiler import Program, _Load, _LoadError, option_values
+from ruledsl.codegen.compiler import _Load, _LoadError, option_values
+from ruledsl.engine.program import Program
 from ruledsl.engine.refusal import normalise
 from ruledsl.engine.state import GameState
 from ruledsl.engine.values import Action, ActionDef
