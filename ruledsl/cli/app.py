@@ -31,6 +31,7 @@ from ruledsl.agents import (
     parse_spec,
 )
 from ruledsl.cli.menu import Entry, Group, line_of, menu_entries, reading_in_any_order
+from ruledsl.engine.failures import stuck_error
 from ruledsl.engine.refusal import NO_REASON, normalise, shown_action
 from ruledsl.engine.state import GameState
 from ruledsl.format.unparse import format_source, unparse
@@ -82,7 +83,7 @@ from ruledsl.tools.simulate import (
     signed,
     summarize,
 )
-from ruledsl.tools.validate import Report, deal_diagnostics, stuck_error, validate_checked
+from ruledsl.tools.validate import Report, deal_diagnostics, validate_checked
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1

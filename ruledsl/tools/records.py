@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import define
 
 from ruledsl import __version__
+from ruledsl.engine.failures import stuck_error
 from ruledsl.engine.ops import winners_of
 from ruledsl.format.unparse import RECORD1, UNBROKEN, unparse
 from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_source, resolve_path, shown_path
@@ -34,7 +35,6 @@ from ruledsl.syntax.parser import parse_source
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError
 from ruledsl.text.render import or_list
 from ruledsl.text.source import UNSHOWABLE, Pos, Source, Span
-from ruledsl.tools.validate import stuck_error
 
 if TYPE_CHECKING:
     from ruledsl.engine.program import Program
