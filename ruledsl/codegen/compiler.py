@@ -28,6 +28,7 @@ from ruledsl.analysis.symbols import (
     ZoneSym,
 )
 from ruledsl.codegen.probes import LineProbes, compile_with_probes
+from ruledsl.codegen.refusal import RuleWords
 from ruledsl.engine import ops
 from ruledsl.engine.limits import STEP_BUDGET
 from ruledsl.engine.program import PhaseInfo, Program, VarInfo, WindowInfo, ZoneLayout
@@ -2268,6 +2269,7 @@ class _Compiler:
             events=tuple(self.events),
             filename=filename,
             source_code=source_code,
+            refusals=RuleWords(),
             intern=program_intern,
             probes=probes,
         )

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from attrs import define, field
 
+from ruledsl.engine.reading import Refusals
 from ruledsl.engine.values import Action, ActionDef
 from ruledsl.text.source import Span
 
@@ -113,6 +114,8 @@ class Program:
     events: tuple[str, ...]
     filename: str
     source_code: str
+    #: Explains refused moves (why_illegal), in the rules' words: the code generator's.
+    refusals: Refusals
     intern: dict[tuple[Any, ...], Action] = field(factory=dict)
     #: Switches the probes of a program compiled with them (``compile_game(probes=True)``), else None.
     probes: Probes | None = None

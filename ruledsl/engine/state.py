@@ -13,9 +13,10 @@ import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ruledsl.engine import chance, knowledge, ops, refusal
+from ruledsl.engine import chance, knowledge, ops
 from ruledsl.engine.failures import Failures
 from ruledsl.engine.observer import Observer
+from ruledsl.engine.reading import NO_REASON, normalise
 from ruledsl.engine.turns import TurnMachine, offers, pass_action
 from ruledsl.engine.values import GO_TO, NEXT_TURN, TERMINAL, Action, GameOver, RoundOver
 from ruledsl.text.errors import RuleDslError
@@ -297,14 +298,14 @@ class GameState(TurnMachine, Observer, Failures):
             raise self._illegal(
                 f"'{text}' reads like {len(found)} legal actions now: their labels do not tell them apart"
             )
-        reason = refusal.why_illegal(self, text)
-        why = "" if reason is None or reason == refusal.NO_REASON else f": {reason}"
+        reason = self.prog.refusals.why_illegal(self, text)
+        why = "" if reason is None or reason == NO_REASON else f": {reason}"
         raise self._illegal(f"'{text}' is not a legal action now{why}")
 
     def actions_reading(self, text: str) -> list[Action]:
         """The legal actions whose label reads ``text`` (see ``action_from_string``): one, unless labels collide."""
-        wanted = refusal.normalise(text)
-        return [a for a in self.legal_actions() if refusal.normalise(str(a)) == wanted]
+        wanted = normalise(text)
+        return [a for a in self.legal_actions() if normalise(str(a)) == wanted]
 
     def take_log(self) -> list[str]:
         """Return and clear the lines rules wrote with 'say' (when the state keeps a log)."""
@@ -400,8 +401,8 @@ class GameState(TurnMachine, Observer, Failures):
         """Return why ``move`` is not legal for ``player`` (default: the player to act) now, in
         words he may read, or None if it is legal. ``move`` is an Action or a move as typed
         (``"play the Author"``). The reason names no card he cannot see, and tells nothing
-        that depends on one (see ``ruledsl.engine.refusal``)."""
-        return refusal.why_illegal(self, move, player)
+        that depends on one (see ``ruledsl.codegen.refusal``)."""
+        return self.prog.refusals.why_illegal(self, move, player)
 
     def _why_illegal(self, action: object) -> str:
         if self.terminal:
@@ -410,8 +411,8 @@ class GameState(TurnMachine, Observer, Failures):
             return f"{action!r} is not an action"
         if action.defn.game is not None and action.defn.game is not self.prog:
             return f"'{action}' is an action of another game"
-        reason = refusal.why_illegal(self, action)
-        why = f": {reason}" if reason is not None and reason != refusal.NO_REASON else ""
+        reason = self.prog.refusals.why_illegal(self, action)
+        why = f": {reason}" if reason is not None and reason != NO_REASON else ""
         names = ", ".join(clipped([f"'{a}'" for a in self.legal_actions()], 8))
         return f"'{action}' is not legal now{why}; P{self.actor} may: {names}"
 

@@ -43,7 +43,7 @@ from ruledsl.analysis.checker import CheckedGame
 from ruledsl.codegen.compiler import _Load, _LoadError, option_values
 from ruledsl.engine.failures import STUCK_FIX, describe_table, stuck_message
 from ruledsl.engine.program import Program
-from ruledsl.engine.refusal import normalise
+from ruledsl.engine.reading import normalise
 from ruledsl.engine.state import GameState
 from ruledsl.engine.values import Action, ActionDef
 from ruledsl.game import DEFAULT_MAX_ACTIONS, Game, check_file, load_checked, players_range
