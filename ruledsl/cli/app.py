@@ -32,12 +32,12 @@ from ruledsl.agents import (
 )
 from ruledsl.cli.menu import Entry, Group, line_of, menu_entries, reading_in_any_order
 from ruledsl.engine.failures import stuck_error
+from ruledsl.engine.game import Game
 from ruledsl.engine.reading import NO_REASON, normalise, shown_action
 from ruledsl.engine.state import GameState
 from ruledsl.format.unparse import format_source, unparse
-from ruledsl.game import (
+from ruledsl.loading import (
     DEFAULT_MAX_ACTIONS,
-    Game,
     check_file,
     load_game,
     options_of,

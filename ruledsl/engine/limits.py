@@ -1,4 +1,4 @@
-"""The engine's budgets: how much one action may do before the engine stops it as endless."""
+"""The engine's budgets: how much one action, and one game, may do before the engine stops it."""
 
 from __future__ import annotations
 
@@ -10,3 +10,6 @@ STEP_BUDGET = 100_000
 
 #: Rule entries (on enter, a won auction...) that hand the turn on in one action, at most (R502).
 MAX_CHAINED_PHASES = 1000
+
+#: Actions after which a game that has not ended is stopped (and counts as a draw).
+DEFAULT_MAX_ACTIONS = 20_000

@@ -23,7 +23,7 @@ from ruledsl.text.errors import RuleDslError
 from ruledsl.text.render import clipped
 
 if TYPE_CHECKING:
-    from ruledsl.game import Game
+    from ruledsl.engine.game import Game
 
 
 class GameState(TurnMachine, Observer, Failures):

@@ -17,8 +17,9 @@ from attrs import define
 
 from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
 from ruledsl.engine.failures import stuck_error
+from ruledsl.engine.game import Game
 from ruledsl.engine.ops import winners_of
-from ruledsl.game import Game, load_game
+from ruledsl.loading import load_game
 from ruledsl.text.errors import RuleRuntimeError
 
 if TYPE_CHECKING:

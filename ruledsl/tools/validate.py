@@ -42,11 +42,12 @@ from ruledsl.agents import agent_seed
 from ruledsl.analysis.checker import CheckedGame
 from ruledsl.codegen.compiler import _Load, _LoadError, option_values
 from ruledsl.engine.failures import STUCK_FIX, describe_table, stuck_message
+from ruledsl.engine.game import Game
 from ruledsl.engine.program import Program
 from ruledsl.engine.reading import normalise
 from ruledsl.engine.state import GameState
 from ruledsl.engine.values import Action, ActionDef
-from ruledsl.game import DEFAULT_MAX_ACTIONS, Game, check_file, load_checked, players_range
+from ruledsl.loading import DEFAULT_MAX_ACTIONS, check_file, load_checked, players_range
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
 from ruledsl.text.render import or_list
