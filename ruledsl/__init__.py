@@ -7,9 +7,10 @@ while not state.is_terminal():
     state.apply_action(state.legal_actions()[0])
 """
 
+from ruledsl.engine.game import Game
 from ruledsl.engine.state import GameState
 from ruledsl.engine.values import TERMINAL, Action
-from ruledsl.game import Game, OptionInfo, check_file, load_game, options_of, players_range
+from ruledsl.loading import OptionInfo, check_file, load_game, options_of, players_range
 from ruledsl.resources import bundled_games
 from ruledsl.syntax.parser import parse
 from ruledsl.text.errors import (

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 from ruledsl.engine import knowledge
 
 if TYPE_CHECKING:
+    from ruledsl.engine.game import Game
     from ruledsl.engine.state import GameState
     from ruledsl.engine.values import Action
-    from ruledsl.game import Game
 
 # view -> the true state; view -> (actions played when made, canonical base state).
 _TRUE_STATE: weakref.WeakKeyDictionary[Any, GameState] = weakref.WeakKeyDictionary()

@@ -31,13 +31,14 @@ from ruledsl.agents import (
     parse_spec,
 )
 from ruledsl.cli.menu import Entry, Group, line_of, menu_entries, reading_in_any_order
-from ruledsl.engine.refusal import NO_REASON, normalise, shown_action
+from ruledsl.engine.failures import stuck_error
+from ruledsl.engine.game import Game
+from ruledsl.engine.reading import NO_REASON, normalise, shown_action
 from ruledsl.engine.state import GameState
 from ruledsl.format.fmt import format_source
 from ruledsl.format.unparse import unparse
-from ruledsl.game import (
+from ruledsl.loading import (
     DEFAULT_MAX_ACTIONS,
-    Game,
     check_file,
     load_game,
     options_of,
@@ -83,7 +84,7 @@ from ruledsl.tools.simulate import (
     signed,
     summarize,
 )
-from ruledsl.tools.validate import Report, deal_diagnostics, stuck_error, validate_checked
+from ruledsl.tools.validate import Report, deal_diagnostics, validate_checked
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from attrs import frozen
 
-from ruledsl.engine.refusal import normalise
+from ruledsl.engine.reading import normalise
 from ruledsl.engine.values import Action
 
 #: A menu of more lines than this is grouped (about a terminal's height).

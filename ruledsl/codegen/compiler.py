@@ -50,7 +50,10 @@ from ruledsl.analysis.symbols import (
 )
 from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues, load_error
 from ruledsl.codegen.probes import LineProbes, compile_with_probes
+from ruledsl.codegen.refusal import RuleWords
 from ruledsl.engine import ops
+from ruledsl.engine.limits import STEP_BUDGET
+from ruledsl.engine.program import PhaseInfo, Program, VarInfo, WindowInfo, ZoneLayout
 from ruledsl.engine.values import (
     AGAIN,
     GO_TO,
@@ -70,10 +73,6 @@ from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, OptionError, RuleRuntimeError
 from ruledsl.text.source import Span
 
-#: Loop rounds (while, repeat, for each) one action may take before it is stopped as endless;
-#: also, counted apart, the calls of definitions and procedures (R508: a definition that uses
-#: another twice, forty levels deep, would otherwise run for ever without looping).
-STEP_BUDGET = 100_000
 #: The most cards a deck may have.
 MAX_DECK = 10_000
 #: Definitions this small (in nodes) are written in place of their calls, up to this depth.
@@ -97,111 +96,6 @@ _CHOICE_KINDS: dict[type, str] = {
 
 #: An attribute table read at a card, as the compiler writes it: ``A3[(v12)]``.
 _ATTRIBUTE_READ = re.compile(r"(?<![\w.])A\d+\[\(\w+\)\]")
-
-# ============================================================================ the compiled program
-
-
-@define
-class ZoneLayout:
-    """Where a zone's lists are: ``base`` is the index of its (first) instance."""
-
-    name: str
-    per_player: bool
-    visibility: str
-    base: int
-    family: int
-
-
-@define
-class PhaseInfo:
-    name: str
-    index: int
-    is_auction: bool
-    actions: list[ActionDef]
-    legal: Callable[..., None]
-    enter: Callable[..., None] | None
-    won: Callable[..., None] | None
-    unsold: Callable[..., None] | None
-    pass_def: ActionDef | None
-
-
-@define
-class WindowInfo:
-    name: str
-    index: int
-    actions: list[ActionDef]
-    legal: Callable[..., None]
-    who: Callable[..., list[int]]
-    pass_def: ActionDef
-
-
-@define
-class VarInfo:
-    name: str
-    visibility: str
-    show: Callable[..., Any]  # (state, viewer, value) -> JSON value
-    kind: str = "number"  # the kind of its type: number, card, cards...
-    unlisted: bool = False  # bookkeeping: observed, but left out of the views shown to people
-
-
-@define
-class Program:
-    """A game compiled for one player count and one choice of options."""
-
-    name: str
-    players: int
-    options: dict[str, Any]
-    card_names: tuple[str, ...]
-    #: How each card reads to people where they see it ('label card'; else its name).
-    card_labels: tuple[str, ...]
-    card_kinds: tuple[int, ...]
-    kind_reps: tuple[int, ...]
-    unique_kinds: bool
-    attribute_tables: dict[str, tuple[Any, ...]]
-    zones: list[ZoneLayout]
-    zone_family: tuple[int, ...]
-    zone_owner: tuple[int, ...]
-    phases: list[PhaseInfo]
-    windows: list[WindowInfo]
-    setup: Callable[..., None]
-    round_end: Callable[..., None] | None
-    rank_key: Callable[..., tuple[Any, ...]] | None
-    ranking: str  # "keys", "finishing" or "none"
-    standing_key: Callable[..., tuple[Any, ...]] | None
-    game_var_init: list[Any]
-    player_var_init: list[Any]
-    card_var_init: list[Any]
-    game_vars: list[VarInfo]
-    player_vars: list[VarInfo]
-    card_vars: list[VarInfo]
-    uses_faces: bool
-    uses_memo: bool  # whether listing legal actions calls definitions, which memoise
-    line_spans: list[Span | None]
-    #: The rules and announcements counted when a state counts them (``fired``), in order.
-    events: tuple[str, ...]
-    filename: str
-    source_code: str
-    intern: dict[tuple[Any, ...], Action] = field(factory=dict)
-    #: Switches the probes of a program compiled with them (``compile_game(probes=True)``), else None.
-    probes: LineProbes | None = None
-    #: Compiles the ActionChecks of every action (see ruledsl.engine.refusal); None once done.
-    checks: Callable[[], None] | None = None
-
-    def action_checks(self) -> None:
-        """Make sure every action has the ActionChecks that explain its refusal."""
-        if self.checks is not None:
-            build, self.checks = self.checks, None
-            build()
-
-    @property
-    def n_cards(self) -> int:
-        return len(self.card_names)
-
-    def span_of_line(self, line: int) -> Span | None:
-        if 1 <= line <= len(self.line_spans):
-            return self.line_spans[line - 1]
-        return None
-
 
 # ============================================================================ load-time values
 
@@ -2251,6 +2145,7 @@ class _Compiler:
                     won=namespace.get(f"W{phase.index}"),
                     unsold=namespace.get(f"U{phase.index}"),
                     pass_def=passes[0] if passes else None,
+                    span=phase.decl.span,
                 )
             )
         windows = []
@@ -2265,6 +2160,7 @@ class _Compiler:
                     legal=namespace[f"WL{window.index}"],
                     who=namespace[f"WHO{window.index}"],
                     pass_def=passes[0],
+                    span=window.decl.span,
                 )
             )
         labels = self._card_labels(namespace.get("CARD_LABEL"), names)
@@ -2300,6 +2196,7 @@ class _Compiler:
             events=tuple(self.events),
             filename=filename,
             source_code=source_code,
+            refusals=RuleWords(),
             intern=program_intern,
             probes=probes,
         )

@@ -21,10 +21,11 @@ from typing import Any
 
 from ruledsl.analysis.checker import check
 from ruledsl.codegen.compiler import compile_game, option_values
+from ruledsl.engine.failures import stuck_error
+from ruledsl.engine.game import Game
 from ruledsl.engine.state import GameState
-from ruledsl.game import Game, _coerce_options, load_game, read_source, resolve_path
+from ruledsl.loading import _coerce_options, load_game, read_source, resolve_path
 from ruledsl.syntax.parser import parse_source
-from ruledsl.tools.validate import stuck_error
 
 
 def playout_round(game: Game, seconds: float, first_seed: int, rng: random.Random) -> tuple[int, int, float]:

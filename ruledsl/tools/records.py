@@ -26,20 +26,20 @@ from typing import TYPE_CHECKING, Any
 from attrs import define
 
 from ruledsl import __version__
+from ruledsl.engine.failures import stuck_error
 from ruledsl.engine.ops import winners_of
 from ruledsl.format.unparse import RECORD1, UNBROKEN, unparse
-from ruledsl.game import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_source, resolve_path, shown_path
+from ruledsl.loading import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_source, resolve_path, shown_path
 from ruledsl.resources import bundled_name, named_games
 from ruledsl.syntax.parser import parse_source
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError
 from ruledsl.text.render import or_list
 from ruledsl.text.source import UNSHOWABLE, Pos, Source, Span
-from ruledsl.tools.validate import stuck_error
 
 if TYPE_CHECKING:
-    from ruledsl.codegen.compiler import Program
+    from ruledsl.engine.game import Game
+    from ruledsl.engine.program import Program
     from ruledsl.engine.state import GameState
-    from ruledsl.game import Game
     from ruledsl.tools.simulate import GameRecord as PlayedGame
 
 #: The "format" of records this module writes.

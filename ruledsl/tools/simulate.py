@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 from attrs import define
 
 from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
+from ruledsl.engine.failures import stuck_error
+from ruledsl.engine.game import Game
 from ruledsl.engine.ops import winners_of
-from ruledsl.game import Game, load_game
+from ruledsl.loading import load_game
 from ruledsl.text.errors import RuleRuntimeError
-from ruledsl.tools.validate import stuck_error
 
 if TYPE_CHECKING:
     from ruledsl.engine.state import GameState

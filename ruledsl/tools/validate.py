@@ -40,12 +40,15 @@ from attrs import field, frozen
 
 from ruledsl.agents import agent_seed
 from ruledsl.analysis.checker import CheckedGame
-from ruledsl.codegen.compiler import Program, option_values
+from ruledsl.codegen.compiler import option_values
 from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues
-from ruledsl.engine.refusal import normalise
+from ruledsl.engine.failures import STUCK_FIX, describe_table, stuck_message
+from ruledsl.engine.game import Game
+from ruledsl.engine.program import Program
+from ruledsl.engine.reading import normalise
 from ruledsl.engine.state import GameState
 from ruledsl.engine.values import Action, ActionDef
-from ruledsl.game import DEFAULT_MAX_ACTIONS, Game, check_file, load_checked, players_range
+from ruledsl.loading import DEFAULT_MAX_ACTIONS, check_file, load_checked, players_range
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
 from ruledsl.text.render import or_list
@@ -270,10 +273,10 @@ class Report:
             out.append(
                 Diagnostic(
                     "R506",
-                    _stuck_message(s.player, s.phase),
+                    stuck_message(s.player, s.phase),
                     s.span,
                     f"{s.description} ({_games(s.games, total)}; first: {s.config.describe()}, seed {s.seed}, "
-                    f"after {_count(s.actions, 'action')}); {_STUCK_FIX}",
+                    f"after {_count(s.actions, 'action')}); {STUCK_FIX}",
                     Severity.ERROR,
                     self.source,
                 )
@@ -746,8 +749,10 @@ class _Play:
         phase = state.phase_name()
         first = self.stuck.get(phase)
         if first is None:
-            span = _phase_span(self.checked, phase)
-            self.stuck[phase] = Stuck(phase, state.current_player(), _describe(state), span, config, seed, actions, 1)
+            span = state.prog.phases[state.phase].span
+            self.stuck[phase] = Stuck(
+                phase, state.current_player(), describe_table(state), span, config, seed, actions, 1
+            )
         else:
             self.stuck[phase] = Stuck(
                 first.phase,
@@ -918,51 +923,6 @@ class _Spans:
                 return True
             i += 1
         return False
-
-
-# ============================================================================ a game that cannot go on
-
-_STUCK_FIX = "add an action for this case, such as one marked 'otherwise', or end the game"
-
-
-def stuck_error(state: GameState) -> RuleRuntimeError:
-    """The error (R506) of a state whose player to act has no legal action, although the game is not over.
-
-    For whoever plays games (play, simulate, bench): a bot cannot choose from nothing.
-    """
-    phase = state.phase_name()
-    checked = state.game.checked
-    diagnostic = Diagnostic(
-        "R506",
-        _stuck_message(state.current_player(), phase),
-        _phase_span(checked, phase),
-        f"{_describe(state)}, after {_count(state.n_actions, 'action')}; {_STUCK_FIX} "
-        "('ruledsl check --simulate N' looks for such states)",
-        Severity.ERROR,
-        checked.source,
-    )
-    return RuleRuntimeError([diagnostic])
-
-
-def _stuck_message(player: int, phase: str) -> str:
-    return f"P{player} has no legal action in phase '{phase}', but the game is not over"
-
-
-def _phase_span(checked: CheckedGame, phase: str) -> Span | None:
-    sym = checked.symbols.phases.get(phase)
-    return sym.decl.span if sym is not None and sym.decl is not None else None
-
-
-def _describe(state: GameState) -> str:
-    """Describe the table when nobody can act: the round, and how many cards lie where."""
-    obs = state.observation(state.current_player())
-    parts = []
-    for name, zone in obs["zones"].items():
-        if isinstance(zone, list):
-            parts.append(f"{name} " + ", ".join(str(z["size"]) for z in zone))
-        else:
-            parts.append(f"{name} {zone['size']}")
-    return f"round {obs['round']}; cards: " + "; ".join(parts)
 
 
 # ============================================================================ helpers

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import ruledsl
-from ruledsl.game import check_file, players_range
+from ruledsl.loading import check_file, players_range
 
 GAMES = sorted(ruledsl.bundled_games())
 

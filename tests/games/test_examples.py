@@ -17,7 +17,7 @@ from hypothesis.stateful import run_state_machine_as_test
 
 import ruledsl
 from ruledsl.format.fmt import format_source
-from ruledsl.game import check_file, players_range, resolve_path
+from ruledsl.loading import check_file, players_range, resolve_path
 from ruledsl.resources import example_games
 from tests.golden.test_golden import run_cli
 from tests.property.test_playthrough import Playthrough

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ruledsl
-from ruledsl.engine.state import GameState, _offers
+from ruledsl.engine.state import GameState
+from ruledsl.engine.turns import offers as _offers
 from ruledsl.resources import named_games
 from ruledsl.text.errors import RuleDslError
 

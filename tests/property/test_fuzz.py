@@ -47,7 +47,7 @@ from hypothesis import strategies as st
 import ruledsl
 from ruledsl.analysis.checker import CheckedGame
 from ruledsl.cli import app as cli
-from ruledsl.game import check_file, check_source, load_checked, players_range
+from ruledsl.loading import check_file, check_source, load_checked, players_range
 from ruledsl.resources import bundled_games, grammar_path
 from ruledsl.syntax.parser import keywords
 from ruledsl.text.errors import CheckError, Diagnostic, OptionError, RuleDslError, RuleRuntimeError

@@ -19,7 +19,7 @@ from hypothesis.stateful import (
 
 import ruledsl
 from ruledsl.engine.state import GameState
-from ruledsl.game import check_file, options_of, players_range
+from ruledsl.loading import check_file, options_of, players_range
 
 
 def option_variants(game: str, players: int) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import ruledsl
 from ruledsl.engine.state import GameState
-from ruledsl.game import check_file, players_range
+from ruledsl.loading import check_file, players_range
 
 GAMES = sorted(ruledsl.bundled_games())
 

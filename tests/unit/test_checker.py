@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ruledsl.analysis.checker import CheckedGame, check
-from ruledsl.game import check_source
+from ruledsl.loading import check_source
 from ruledsl.resources import games_dir
 from ruledsl.syntax.parser import parse
 from ruledsl.text.errors import CheckError, Diagnostic, ParseError, Severity

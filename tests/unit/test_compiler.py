@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ruledsl.game import load_game
+from ruledsl.loading import load_game
 
 # A line of a definition's function that computes its body (memoised or not).
 BODY_LINE = re.compile(r"(r_ = (m_\[.*?\] = )?|return )\(")

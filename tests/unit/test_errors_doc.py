@@ -19,7 +19,7 @@ import pytest
 from attrs import define, field
 
 import ruledsl
-from ruledsl.game import check_file, load_game
+from ruledsl.loading import check_file, load_game
 from ruledsl.text.errors import Diagnostic, RuleDslError, sort_diagnostics
 from ruledsl.tools.validate import validate
 

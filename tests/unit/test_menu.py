@@ -8,7 +8,7 @@ import pytest
 
 import ruledsl
 from ruledsl.cli.menu import LONG_MENU, Group, menu_entries, reading_in_any_order
-from ruledsl.engine.refusal import shown_action
+from ruledsl.engine.reading import shown_action
 
 LONG_MENU_GAME = Path(__file__).resolve().parent.parent / "golden" / "cli" / "long_menu.game"
 

@@ -1168,7 +1168,7 @@ class TestSyntaxErrors:
     def test_keyword_named_procedure_is_refused_where_declared(self) -> None:
         # A call at the start of a line could be read as the keyword, so the name is refused
         # where the procedure is declared, with a clear message, not where it is called.
-        from ruledsl.game import check_source
+        from ruledsl.loading import check_source
         from ruledsl.text.source import Source
 
         with pytest.raises(CheckError) as info:

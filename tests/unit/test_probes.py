@@ -12,7 +12,8 @@ import pytest
 
 from ruledsl.agents import agent_seed
 from ruledsl.codegen.probes import LineProbes, compile_with_probes
-from ruledsl.game import Game, check_file, load_checked
+from ruledsl.engine.game import Game
+from ruledsl.loading import check_file, load_checked
 
 FILENAME = "<ruledsl test>"
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import ruledsl
-from ruledsl.engine.refusal import NO_REASON
+from ruledsl.engine.reading import NO_REASON
 from ruledsl.engine.state import GameState
 from tests.property.test_playthrough import hidden_from, permute_hidden
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import ruledsl
-from ruledsl import game as game_module
+from ruledsl import loading as game_module
 from ruledsl.cli import app as cli
-from ruledsl.game import check_file
+from ruledsl.loading import check_file
 from ruledsl.resources import games_dir
 from ruledsl.text.errors import CheckError, Severity
 from ruledsl.tools.simulate import play_game

@@ -1,4 +1,8 @@
-"""The front door: load a game by path or bundled name, with players and options; start states."""
+"""Load a game: find and read its rule file, parse and check it, take players and options, compile it.
+
+The pipeline of the front door (``ruledsl.load_game``): its result is an engine ``Game``,
+which starts states.
+"""
 
 from __future__ import annotations
 
@@ -10,18 +14,17 @@ from typing import Any
 from attrs import define
 
 from ruledsl.analysis.checker import PLAYERS_HINT, CheckedGame, check, players_message, valid_players
-from ruledsl.codegen.compiler import Program, compile_game, option_values
+from ruledsl.codegen.compiler import compile_game, option_values
 from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues, load_error
-from ruledsl.engine.state import GameState
+from ruledsl.engine.game import Game
+from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
+from ruledsl.engine.program import Program
 from ruledsl.resources import named_games
 from ruledsl.syntax import nodes as n
 from ruledsl.syntax.parser import MAX_SOURCE_BYTES, gc_paused, parse_source
 from ruledsl.text.errors import CheckError, Diagnostic, OptionError, SourceError
 from ruledsl.text.render import did_you_mean
 from ruledsl.text.source import Source
-
-#: Actions after which a game that has not ended is stopped (and counts as a draw).
-DEFAULT_MAX_ACTIONS = 20_000
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -38,61 +41,6 @@ class OptionInfo:
     low: int | None = None
     high: int | None = None
     choices: tuple[str, ...] = ()
-
-
-class Game:
-    """A game loaded for a player count and options: OpenSpiel's Game.
-
-    It never changes; ``new_initial_state(seed)`` starts a play of it.
-    """
-
-    def __init__(self, checked: CheckedGame, program: Program, max_actions: int, file: Path | None = None) -> None:
-        self.checked = checked
-        self.program = program
-        self.max_actions = max_actions
-        self.file = file  # the rule file it was read from, if any
-
-    @property
-    def name(self) -> str:
-        return self.program.name
-
-    @property
-    def source(self) -> Source:
-        return self.checked.source
-
-    @property
-    def path(self) -> str:
-        return self.checked.source.path
-
-    @property
-    def players(self) -> int:
-        return self.program.players
-
-    def num_players(self) -> int:
-        return self.program.players
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return dict(self.program.options)
-
-    def new_initial_state(
-        self, seed: int = 0, log: bool = False, track: bool = False, count: bool = False
-    ) -> GameState:
-        """Return the state after setup; all randomness comes from ``seed``.
-
-        With ``log=True`` the state keeps the lines rules write with ``say`` (see
-        ``GameState.take_log``) and spectator labels for transcripts. With ``track=True``
-        it keeps what each player has seen of the cards, for ``GameState.resample``. With
-        ``count=True`` it counts how often each rule and announcement of
-        ``program.events`` ran, setup included, in ``state.fired`` (its copies do not).
-        """
-        return GameState.new(self, seed, log, track, count)
-
-    def __repr__(self) -> str:
-        return f"<Game {self.name!r}: {self.players} players, {self.options}>"
-
-
-# ============================================================================ loading
 
 
 def resolve_path(game: str | Path) -> Path:

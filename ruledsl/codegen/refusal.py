@@ -11,6 +11,10 @@ move is refused.
 A reason must not tell a player about cards he cannot see: cards in it are named only
 where he sees them, and it is worked out again in states where those cards are dealt
 anew (``deal_unseen``); if it changes, it depends on them, and he is given none.
+
+It reads the rules themselves (conditions, labels), which the engine never does: the code
+generator hands it to the engine as ``Program.refusals`` (``RuleWords``, the engine's
+``ruledsl.engine.reading.Refusals``).
 """
 
 from __future__ import annotations
@@ -24,31 +28,21 @@ from typing import TYPE_CHECKING, Any
 
 from ruledsl.analysis.refs import LocalRef, OptionRef, PlayerVarRef, ZoneFamilyRef, ZoneRef
 from ruledsl.engine import knowledge, ops
-from ruledsl.engine.values import Action, ActionDef, ChoiceCheck, ClauseCheck, unseen
+from ruledsl.engine.reading import NO_REASON, normalise, shown_action
+from ruledsl.engine.values import Action, ActionDef, ChoiceCheck, ClauseCheck
 from ruledsl.format.unparse import unparse
 from ruledsl.syntax import nodes as n
 
 if TYPE_CHECKING:
-    from ruledsl.codegen.compiler import Program
     from ruledsl.engine.state import GameState
 
-#: The reason given when there is none the player may be told.
-NO_REASON = "the rules do not allow it now"
 #: How many deals of the unseen cards a reason must survive unchanged.
 _DEALS = 6
 #: The most readings of one typed move that are tried.
 _MAX_READINGS = 40
 
-_SUIT_LETTERS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"})
-_PUNCTUATION = str.maketrans({",": " ", "(": " ", ")": " "})
 #: A choice the typed text did not give (a label that does not show it).
 _UNREAD = object()
-
-
-def normalise(text: str) -> str:
-    """Return a move as typed, ready to compare: lower case, ``♠♥♦♣`` as ``s h d c``, no
-    commas or brackets, single spaces."""
-    return " ".join(text.lower().translate(_SUIT_LETTERS).translate(_PUNCTUATION).split())
 
 
 def why_illegal(st: GameState, move: Action | str, player: int | None = None) -> str | None:
@@ -90,12 +84,13 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
     return reason
 
 
-def shown_action(action: Action, prog: Program) -> str:
-    """An action as a player reads it in a menu: each card by its label."""
-    if prog.card_labels == prog.card_names or not action.defn.label_is_static:
-        return str(action)
-    labels = prog.card_labels
-    return action.defn.label(action.key, lambda c: labels[c] if type(c) is int else unseen(c))
+class RuleWords:
+    """Explain refused moves in the rules' own words: the engine's ``Refusals`` (see ``why_illegal``)."""
+
+    __slots__ = ()
+
+    def why_illegal(self, st: GameState, move: Action | str, player: int | None = None) -> str | None:
+        return why_illegal(st, move, player)
 
 
 def _best(probe: GameState, p: int, readings: Sequence[tuple[ActionDef, tuple[Any, ...]]]) -> str:
@@ -611,7 +606,7 @@ def _normalised(parts: list[str | n.Expr]) -> list[str | n.Expr]:
     ends of the whole label dropped, not those between a literal and a value)."""
     marks = {chr(0xE000 + i): part for i, part in enumerate(parts) if not isinstance(part, str)}
     template = "".join(part if isinstance(part, str) else chr(0xE000 + i) for i, part in enumerate(parts))
-    flat = " ".join(template.lower().translate(_SUIT_LETTERS).translate(_PUNCTUATION).split())
+    flat = normalise(template)  # the marks of the values are private-use characters: it leaves them be
     out: list[str | n.Expr] = []
     for piece in re.split("([\ue000-\uf8ff])", flat):
         if piece in marks:

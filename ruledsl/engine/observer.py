@@ -1,0 +1,190 @@
+"""What a seat sees: the observation of a state, which cards a player sees, and how the last action read to him.
+
+``Observer`` is a part of ``GameState`` (a mixin: its methods are the state's own, so the
+compiled rules' calls to ``sees`` and ``show_card`` cost what they did).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ruledsl.engine.values import HIDDEN_CARD, Action
+
+if TYPE_CHECKING:
+    from ruledsl.engine.state import GameState
+
+
+class Observer:
+    """What each player (or a spectator, ``None``) sees of a GameState (see ``ruledsl.engine.state``)."""
+
+    __slots__ = ()
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Return exactly what ``player`` may see, as a JSON-serialisable dict."""
+        return _observe(self, player)
+
+    def describe_last(self, viewer: int | None) -> str:
+        """Return the last action's label as ``viewer`` saw it when it was played (None: a spectator).
+
+        The text is empty when the viewer did not see the action at all: letting a window
+        pass, which only the player offered it knows of.
+        """
+        if self._hist is None:
+            return ""
+        action = self._hist[0]
+        if viewer is not None and viewer == self.last_actor:
+            return str(action)
+        if action.defn.is_pass and action.defn.owner_kind == "window":
+            return ""
+        shown = self.last_shown
+        if shown is not None and shown[0] is self._hist:
+            return shown[1][self.n if viewer is None else viewer]
+        return self._describe_now(action, viewer)
+
+    def _describe_now(self, action: Action, viewer: int | None) -> str:
+        """The last action's label with each card as ``viewer`` sees it where it lies now, or was
+        shown it by the action ('reveal')."""
+        defn = action.defn
+        if not defn.label_is_static:
+            return action.public if action.public is not None else defn.name.replace("_", " ")
+        revealed = self.last_revealed
+        shown = revealed[1] if revealed is not None and revealed[0] is self._hist else frozenset()
+
+        def seen(c: int) -> bool:
+            return c in shown or self.sees(viewer, c)
+
+        args = self.last_args
+        for i in defn.card_choices:
+            if action.key[i] < 0 and not seen(args[i]):
+                # Chosen by its place, and still unseen: it reads as to its chooser, unnamed,
+                # its attributes none.
+                args = (*args[:i], None, *args[i + 1 :])
+        return defn.label_args(args, lambda c: self.prog.card_names[c] if c is not None and seen(c) else HIDDEN_CARD)
+
+    # ------------------------------------------------------------------ cards and zones
+
+    def zone_visible(self, viewer: int | None, z: int) -> bool:
+        """Whether ``viewer`` sees the cards of zone instance ``z`` (None: a spectator)."""
+        vis = self.prog.zones[self.prog.zone_family[z]].visibility
+        if vis == "public":
+            return True
+        if vis == "owner":
+            return viewer is not None and self.prog.zone_owner[z] == viewer
+        return False
+
+    def sees(self, viewer: int | None, c: int) -> bool:
+        """Whether ``viewer`` sees which card ``c`` is, where it lies now."""
+        z = self.loc[c]
+        if self.face is not None:
+            face = self.face[c]
+            if face is True:
+                return True
+            if face is False:
+                vis = self.prog.zones[self.prog.zone_family[z]].visibility
+                return vis == "owner" and viewer is not None and self.prog.zone_owner[z] == viewer
+        return self.zone_visible(viewer, z)
+
+    def all_visible(self, viewer: int | None, cards: Iterable[int]) -> bool:
+        """Whether ``viewer`` sees every one of ``cards`` (as ``sees``; a zone asked about once in a row)."""
+        face, loc = self.face, self.loc
+        last_zone, seen = -1, True
+        for c in cards:
+            if face is not None and face[c] is not None:
+                if not (face[c] or self.sees(viewer, c)):
+                    return False
+                continue
+            z = loc[c]
+            if z != last_zone:
+                last_zone, seen = z, self.zone_visible(viewer, z)
+            if not seen:
+                return False
+        return True
+
+    def show_card(self, viewer: int | None, c: int | None) -> str:
+        if c is None:
+            return "none"
+        return self.prog.card_names[c] if self.sees(viewer, c) else HIDDEN_CARD
+
+
+def _observe(st: GameState, player: int) -> dict[str, Any]:
+    prog = st.prog
+    names = prog.card_names
+    zones: dict[str, Any] = {}
+    for layout in prog.zones:
+
+        def view(z: int) -> dict[str, Any]:
+            cards = st.zones[z]
+            entry: dict[str, Any] = {"size": len(cards)}
+            if st.face is None:
+                if st.zone_visible(player, z):
+                    entry["cards"] = [names[c] for c in cards]
+            else:
+                shown = [names[c] if st.sees(player, c) else None for c in cards]
+                if any(s is not None for s in shown):
+                    entry["cards"] = shown
+            return entry
+
+        if layout.per_player:
+            zones[layout.name] = [view(layout.base + q) for q in range(st.n)]
+        else:
+            zones[layout.name] = view(layout.base)
+    game_vars = {v.name: v.show(st, player, st.gv[i]) for i, v in enumerate(prog.game_vars) if v.visibility == "public"}
+    player_vars = {}
+    for i, v in enumerate(prog.player_vars):
+        if v.visibility == "hidden":
+            continue
+        player_vars[v.name] = [
+            v.show(st, player, st.pv[i][q]) if (v.visibility == "public" or q == player) else None for q in range(st.n)
+        ]
+    card_vars: dict[str, list[Any]] = {}
+    for i, v in enumerate(prog.card_vars):
+        default = prog.card_var_init[i]
+        shown = [
+            [names[c], v.show(st, player, value)]
+            for c, value in enumerate(st.cv[i])
+            if value != default and st.sees(player, c)
+        ]
+        if shown:
+            card_vars[v.name] = shown
+    auction = None
+    if st.auction is not None and prog.phases[st.phase].is_auction and not st.terminal:
+        standing = st.auction[3]
+        auction = {
+            "standing": None if standing is None else str(standing),
+            "bidder": st.auction[1],
+            "passed": list(st.auction[2]),
+        }
+    window = None
+    current = st.current_player()
+    if st.windows is not None and not st.terminal:
+        if player == st.actor:
+            window = {"name": prog.windows[st.windows[0][0]].name, "player": st.actor}
+        else:
+            # Only a player offered a window knows it (being offered one tells what he
+            # holds): the others see the turn about to go on.
+            current = st.turn
+    obs: dict[str, Any] = {
+        "game": prog.name,
+        "player": player,
+        "players": st.n,
+        "current_player": current,
+        "phase": prog.phases[st.phase].name,
+        "round": st.round,
+        "direction": "clockwise" if st.direction == 1 else "counterclockwise",
+        "zones": zones,
+        "variables": game_vars,
+        "player_variables": player_vars,
+        "card_variables": card_vars,
+        # Bookkeeping the rules mark 'unlisted': known to the player, but not worth a line of his view.
+        "unlisted": [v.name for v in (*prog.game_vars, *prog.player_vars) if v.unlisted],
+        "out": list(st.out),
+        "finished": list(st.finished),
+        "auction": auction,
+        "window": window,
+        "terminal": st.terminal,
+        "returns": st.returns() if st.terminal else None,
+    }
+    if not st.terminal and st.actor == player:
+        obs["legal_actions"] = [str(a) for a in st.legal_actions()]
+    return obs

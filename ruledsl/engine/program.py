@@ -1,0 +1,138 @@
+"""The compiled program: what the code generator hands the engine to play, and nothing it runs itself.
+
+A ``Program`` is one game compiled for one player count and one choice of options: its
+cards, where its zones' lists are, its phases, windows and variables, and the compiled
+functions of its rules. The engine reads it; ``ruledsl.codegen`` builds it. The protocols
+here are what the engine asks of the parts the code generator plugs in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from attrs import define, field
+
+from ruledsl.engine.reading import Refusals
+from ruledsl.engine.values import Action, ActionDef
+from ruledsl.text.source import Span
+
+
+class Probes(Protocol):
+    """Switches the line probes of a program compiled with them (``ruledsl.codegen.probes.LineProbes``)."""
+
+    def record(self, lines: set[int]) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+@define
+class ZoneLayout:
+    """Where a zone's lists are: ``base`` is the index of its (first) instance."""
+
+    name: str
+    per_player: bool
+    visibility: str
+    base: int
+    family: int
+
+
+@define
+class PhaseInfo:
+    """A phase, compiled: its actions and the functions of its rules (``legal`` lists the actions)."""
+
+    name: str
+    index: int
+    is_auction: bool
+    actions: list[ActionDef]
+    legal: Callable[..., None]
+    enter: Callable[..., None] | None
+    won: Callable[..., None] | None
+    unsold: Callable[..., None] | None
+    pass_def: ActionDef | None
+    span: Span | None = None  # of its declaration: where a refused move is reported
+
+
+@define
+class WindowInfo:
+    """A window, compiled: its actions, who may act in it (``who``) and how to let it pass."""
+
+    name: str
+    index: int
+    actions: list[ActionDef]
+    legal: Callable[..., None]
+    who: Callable[..., list[int]]
+    pass_def: ActionDef
+    span: Span | None = None  # of its declaration: where a refused move is reported
+
+
+@define
+class VarInfo:
+    """A variable of the game, its players or its cards: what the observation shows of it."""
+
+    name: str
+    visibility: str
+    show: Callable[..., Any]  # (state, viewer, value) -> JSON value
+    kind: str = "number"  # the kind of its type: number, card, cards...
+    unlisted: bool = False  # bookkeeping: observed, but left out of the views shown to people
+
+
+@define
+class Program:
+    """A game compiled for one player count and one choice of options."""
+
+    name: str
+    players: int
+    options: dict[str, Any]
+    card_names: tuple[str, ...]
+    #: How each card reads to people where they see it ('label card'; else its name).
+    card_labels: tuple[str, ...]
+    card_kinds: tuple[int, ...]
+    kind_reps: tuple[int, ...]
+    unique_kinds: bool
+    attribute_tables: dict[str, tuple[Any, ...]]
+    zones: list[ZoneLayout]
+    zone_family: tuple[int, ...]
+    zone_owner: tuple[int, ...]
+    phases: list[PhaseInfo]
+    windows: list[WindowInfo]
+    setup: Callable[..., None]
+    round_end: Callable[..., None] | None
+    rank_key: Callable[..., tuple[Any, ...]] | None
+    ranking: str  # "keys", "finishing" or "none"
+    standing_key: Callable[..., tuple[Any, ...]] | None
+    game_var_init: list[Any]
+    player_var_init: list[Any]
+    card_var_init: list[Any]
+    game_vars: list[VarInfo]
+    player_vars: list[VarInfo]
+    card_vars: list[VarInfo]
+    uses_faces: bool
+    uses_memo: bool  # whether listing legal actions calls definitions, which memoise
+    line_spans: list[Span | None]
+    #: The rules and announcements counted when a state counts them (``fired``), in order.
+    events: tuple[str, ...]
+    filename: str
+    source_code: str
+    #: Explains refused moves (why_illegal), in the rules' words: the code generator's.
+    refusals: Refusals
+    intern: dict[tuple[Any, ...], Action] = field(factory=dict)
+    #: Switches the probes of a program compiled with them (``compile_game(probes=True)``), else None.
+    probes: Probes | None = None
+    #: Compiles the ActionChecks of every action (see ruledsl.codegen.refusal); None once done.
+    checks: Callable[[], None] | None = None
+
+    def action_checks(self) -> None:
+        """Make sure every action has the ActionChecks that explain its refusal."""
+        if self.checks is not None:
+            build, self.checks = self.checks, None
+            build()
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.card_names)
+
+    def span_of_line(self, line: int) -> Span | None:
+        if 1 <= line <= len(self.line_spans):
+            return self.line_spans[line - 1]
+        return None
