@@ -11,6 +11,7 @@ from attrs import define
 
 from ruledsl.analysis.checker import PLAYERS_HINT, CheckedGame, check, players_message, valid_players
 from ruledsl.codegen.compiler import Program, _Load, _LoadError, compile_game, load_error, option_values
+from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
 from ruledsl.engine.state import GameState
 from ruledsl.resources import named_games
 from ruledsl.syntax import nodes as n
@@ -18,9 +19,6 @@ from ruledsl.syntax.parser import MAX_SOURCE_BYTES, gc_paused, parse_source
 from ruledsl.text.errors import CheckError, Diagnostic, OptionError, SourceError
 from ruledsl.text.render import did_you_mean
 from ruledsl.text.source import Source
-
-#: Actions after which a game that has not ended is stopped (and counts as a draw).
-DEFAULT_MAX_ACTIONS = 20_000
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
