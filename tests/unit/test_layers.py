@@ -145,7 +145,7 @@ def test_render_imports_only_source_and_errors() -> None:
 
 def test_only_the_cli_prints() -> None:
     printers = [rel(p) for p in MODULES if calls_to(p, "print")]
-    assert printers == ["ruledsl/cli/app.py"]
+    assert printers and all(p.startswith("ruledsl/cli/") for p in printers)
 
 
 def test_no_eval_anywhere() -> None:
