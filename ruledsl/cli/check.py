@@ -96,12 +96,12 @@ def run(args: argparse.Namespace) -> int:
                 for line in _simulation_lines(report):
                     print(line)
     if args.format == "json":
-        found = [d.to_json() for d in all_diagnostics]
+        as_json = [d.to_json() for d in all_diagnostics]
         if simulate:
             simulations = [{k: v for k, v in r.to_json().items() if k != "diagnostics"} for r in reports]
-            print(json.dumps({"diagnostics": found, "simulations": simulations}, ensure_ascii=False, indent=2))
+            print(json.dumps({"diagnostics": as_json, "simulations": simulations}, ensure_ascii=False, indent=2))
         else:
-            print(json.dumps(found, ensure_ascii=False, indent=2))
+            print(json.dumps(as_json, ensure_ascii=False, indent=2))
     return status
 
 
