@@ -1,4 +1,4 @@
-"""The ruledsl command line: the only package that prints or exits."""
+"""The ruledsl command line: the only package that prints or exits; one module per command."""
 
 from ruledsl.cli.app import main
 

@@ -26,6 +26,15 @@ def clipped(items: Iterable[str], limit: int) -> list[str]:
     return words[:limit] + (["…"] if len(words) > limit else [])
 
 
+def show_value(v: object) -> str:
+    """Render a variable's value for people: yes/no, lists joined, none."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v) or "none"
+    return "none" if v is None else str(v)
+
+
 def did_you_mean(name: str, candidates: Iterable[str], kind: str = "names") -> str | None:
     """Return a hint naming the closest candidates to a misspelt name, or None."""
     known = sorted(set(candidates))

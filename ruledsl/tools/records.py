@@ -33,7 +33,7 @@ from ruledsl.loading import DEFAULT_MAX_ACTIONS, check_source, load_checked, rea
 from ruledsl.resources import bundled_name, named_games
 from ruledsl.syntax.parser import parse_source
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError
-from ruledsl.text.render import or_list
+from ruledsl.text.render import or_list, show_value
 from ruledsl.text.source import UNSHOWABLE, Pos, Source, Span
 
 if TYPE_CHECKING:
@@ -703,15 +703,6 @@ def labels_by_name(prog: Program) -> dict[str, str]:
     if prog.card_labels == prog.card_names:
         return {}
     return dict(zip(prog.card_names, prog.card_labels))
-
-
-def show_value(v: Any) -> str:
-    """Render a variable's value for people: yes/no, lists joined, none."""
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, list):
-        return ", ".join(str(x) for x in v) or "none"
-    return "none" if v is None else str(v)
 
 
 def result_lines(state: GameState) -> list[str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ruledsl.cli import app as cli
+from ruledsl import cli
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent

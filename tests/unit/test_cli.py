@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.cli import app as cli
+from ruledsl import cli
+from ruledsl.cli import exits, keyboard
+from ruledsl.format import fmt
 from ruledsl.format.fmt import format_source
 from ruledsl.text.errors import Diagnostic, IllegalActionError, RuleRuntimeError
 from ruledsl.tools import records
@@ -67,7 +69,7 @@ class TestFmt:
     ) -> None:
         messy = tmp_path / "messy.game"
         shutil.copy(MESSY, messy)
-        monkeypatch.setattr(cli, "format_source", lambda text, path: text.replace("players 2 to 3", broken))
+        monkeypatch.setattr(fmt, "format_source", lambda text, path: text.replace("players 2 to 3", broken))
         code, _, err = run_cli(["fmt", str(messy)])
         assert code == 1
         assert f"ruledsl: internal error: formatting '{messy}' would change its rules, so it is left as it is" in err
@@ -145,7 +147,7 @@ class TestStuck:
         monkeypatch.setattr(sys, "stdin", io.StringIO(""))
         argv = ["play", STUCK, "--players", "3", "--seats", "random,human,random", "--seed", "0", "--log", str(log)]
         code, out, err = run_cli(argv)
-        assert code == cli.EXIT_RUNTIME == 70
+        assert code == exits.EXIT_RUNTIME == 70
         assert out.endswith(f"P1 (you): draw (your only move)\nIts record, marked stuck, is in {log}.\n")
         assert err.startswith(f"{STUCK}:21:1: error[R506]: P2 has no legal action") and "Traceback" not in err
         record = json.loads(log.read_text(encoding="utf-8"))
@@ -286,7 +288,7 @@ class TestPlayMaxActions:
         log = tmp_path / "bounded.jsonl"
         argv = ["play", "quasenbo", "--seats", "random,random", "--seed", "3", "--max-actions", "12", "--log", str(log)]
         code, out, _ = run_cli(argv)
-        assert code == cli.EXIT_OK
+        assert code == exits.EXIT_OK
         assert out.splitlines()[0].endswith("; at most 12 actions")
         assert out.endswith("Result: stopped at the action bound, after 12 actions, without an end: no winner\n")
         record = json.loads(log.read_text(encoding="utf-8"))
@@ -343,7 +345,7 @@ def typed_into(monkeypatch: pytest.MonkeyPatch, path: Path, rules: str, typed: s
     path.write_text(rules, encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
     code, out, _ = run_cli(["play", str(path), "--seats", "human,random", "--seed", "1"])
-    assert code == cli.EXIT_UNFINISHED
+    assert code == exits.EXIT_UNFINISHED
     return out
 
 
@@ -362,7 +364,7 @@ class TestHumanPrompt:
     def test_an_action_not_allowed_now_is_refused_with_the_reason(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(sys, "stdin", io.StringIO("play the sailor\nzzz\nplay the autor\nq\n"))
         code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random,random", "--seed", "2"])
-        assert code == cli.EXIT_UNFINISHED
+        assert code == exits.EXIT_UNFINISHED
         again = "Type a number from 1 to 3, or 'help'."
         assert (
             "'play the sailor' is not one of your actions now: "
@@ -454,7 +456,7 @@ class TestForcedMoves:
         monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\n1\n1\nq\n"))
         argv = ["play", "quasenbo", "--players", "2", "--seats", "human,random", "--seed", "3", "--log", str(log)]
         code, played, _ = run_cli(argv)
-        assert code == cli.EXIT_UNFINISHED
+        assert code == exits.EXIT_UNFINISHED
         code, replayed, _ = run_cli(["replay", str(log), "--as", "P0"])
         assert code == 0
 
@@ -501,7 +503,7 @@ class TestUnfinished:
         log = tmp_path / "left.jsonl"
         monkeypatch.setattr(sys, "stdin", io.StringIO("1\nq\n"))
         code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random", "--seed", "2", "--log", str(log)])
-        assert code == cli.EXIT_UNFINISHED == 3
+        assert code == exits.EXIT_UNFINISHED == 3
         assert out.endswith(f"\nGame left unfinished after 2 actions.\nIts record, marked unfinished, is in {log}.\n")
         record = json.loads(log.read_text(encoding="utf-8"))
         assert record["unfinished"] is True and "returns" not in record
@@ -535,7 +537,7 @@ class TestHotSeat:
         # Enter, a move, Enter, a move: each player's hand appears only after his Enter.
         monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\n\n1\nq\n"))
         code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,human", "--seed", "2"])
-        assert code == cli.EXIT_UNFINISHED
+        assert code == exits.EXIT_UNFINISHED
         handover = "=== pass the keyboard to P{0}; P{0}, press Enter when the others cannot see\n=== P{0}\n"
         first, second = out.index(handover.format(0)), out.index(handover.format(1))
         assert first < out.index("your hand: the Author") < second < out.index("your hand: the Painter")
@@ -544,10 +546,10 @@ class TestHotSeat:
 
     def test_the_screen_is_cleared_on_a_terminal(self) -> None:
         out = Terminal()
-        cli._hand_over(1, out, io.StringIO("\n"))
+        keyboard.hand_over(1, out, io.StringIO("\n"))
         assert out.getvalue().endswith("\033[2J\033[H=== P1\n")
         with pytest.raises(EOFError):
-            cli._hand_over(1, Terminal(), io.StringIO(""))
+            keyboard.hand_over(1, Terminal(), io.StringIO(""))
 
 
 class TestPlaySeed:
@@ -569,7 +571,7 @@ class TestCardLabels:
     def test_hand_pile_and_menu_show_labels_while_the_moves_keep_names(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(sys, "stdin", io.StringIO("play the savage (3: leaves, wyrms)\nq\n"))
         code, out, _ = run_cli(["play", "quasenbo", "--players", "2", "--seats", "human,random", "--seed", "3"])
-        assert code == cli.EXIT_UNFINISHED
+        assert code == exits.EXIT_UNFINISHED
         assert "pile: the Ace of Leaves\n" in out  # an Ace's name says it all
         assert "your hand: the Calamity (Crown: Wyrms), the Savage (3: Leaves, Wyrms), " in out
         assert "  1) play the Savage (3: Leaves, Wyrms)\n" in out
@@ -580,7 +582,7 @@ class TestCardLabels:
         game = ruledsl.load_game("quasenbo", players=2)
         state = game.new_initial_state(seed=3)
         labels = records.labels_by_name(state.prog)
-        shown = "\n".join(cli._describe_view(state, 0))
+        shown = "\n".join(keyboard.view_lines(state, 0))
         others = cards_in(state, "hand", 1)
         assert len(others) == 7 and not any(name in shown for name in others)
         assert all(labels[name] in shown for name in cards_in(state, "hand", 0))
@@ -593,7 +595,7 @@ class TestCardLabels:
         log = tmp_path / "left.jsonl"
         monkeypatch.setattr(sys, "stdin", io.StringIO("1\nq\n"))
         argv = ["play", "quasenbo", "--players", "2", "--seats", "human,random", "--seed", "3", "--log", str(log)]
-        assert run_cli(argv)[0] == cli.EXIT_UNFINISHED
+        assert run_cli(argv)[0] == exits.EXIT_UNFINISHED
         code, out, _ = run_cli(["replay", str(log), "--as", "P0"])
         assert code == 0
         before_end = out.split("Result: the game was left unfinished")[0].splitlines()

@@ -137,7 +137,6 @@ def test_nodes_and_unparse_import_no_parser() -> None:
         assert ruledsl_imports(path) & front_end == set(), rel(path)
 
 
-@pytest.mark.xfail(strict=True, reason="ruledsl/__init__ is made lazy on the cli branch")
 @pytest.mark.parametrize("module", ["ruledsl.syntax.nodes", "ruledsl.format.unparse"])
 def test_importing_loads_no_lark(module: str) -> None:
     # A fresh interpreter: this one has long loaded lark.
@@ -187,7 +186,7 @@ def test_render_imports_only_source_and_errors() -> None:
 
 def test_only_the_cli_prints() -> None:
     printers = [rel(p) for p in MODULES if calls_to(p, "print")]
-    assert printers == ["ruledsl/cli/app.py"]
+    assert printers and all(p.startswith("ruledsl/cli/") for p in printers)
 
 
 def test_no_eval_anywhere() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.cli import app as cli
+from ruledsl import cli
 from ruledsl.format import unparse
 from ruledsl.syntax.parser import parse_source
 from ruledsl.text.errors import IllegalActionError, RuleRuntimeError

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import math
 from pathlib import Path
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import ruledsl
-from ruledsl.cli import app as cli
+from ruledsl import cli
+from ruledsl.agents import AGENTS
 from ruledsl.resources import bundled_games
 from ruledsl.tools import simulate
 from ruledsl.tools.simulate import (
@@ -451,7 +453,7 @@ class TestSimulateCommand:
         with pytest.raises(SystemExit):
             cli.main(["simulate", "--help"])
         out = capsys.readouterr().out
-        for name, factory in cli.AGENTS.items():
+        for name, factory in AGENTS.items():
             assert f"\n  {name} " in out
             for key in factory.OPTIONS:
                 assert f" {key}=" in out or "the options of ismcts" in out
@@ -524,8 +526,8 @@ class TestSimulateCommand:
     def test_plot_without_matplotlib(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        real = cli.importlib.util.find_spec
-        monkeypatch.setattr(cli.importlib.util, "find_spec", lambda name: None if name == "matplotlib" else real(name))
+        real = importlib.util.find_spec
+        monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "matplotlib" else real(name))
         with pytest.raises(SystemExit) as info:
             cli.main(["simulate", "quasenbo", "-n", "2", "--plot", str(tmp_path / "p.png")])
         assert info.value.code == 2

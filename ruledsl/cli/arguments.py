@@ -1,0 +1,115 @@
+"""The arguments several commands share: declaring them, and reading them (options, bounds, the game to load)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ruledsl.cli.exits import Usage
+from ruledsl.cli.seats import check_specs
+from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
+
+if TYPE_CHECKING:
+    from ruledsl.engine.game import Game
+
+
+def add_load_arguments(
+    p: argparse.ArgumentParser, players_help: str = "number of players (default: the least the game allows)"
+) -> None:
+    """Declare the game to load: GAME, --players and --option."""
+    p.add_argument("game", metavar="GAME", help="a .game file or a bundled game's name")
+    p.add_argument("--players", type=int, default=None, help=players_help)
+    p.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME=VALUE",
+        help="set a game option (repeatable); see 'ruledsl info GAME'",
+    )
+
+
+def add_game_arguments(p: argparse.ArgumentParser, seed_help: str, seats_help: str, seed: int | None) -> None:
+    """Declare the game to play and who plays it: the load arguments, --seed and --seats."""
+    add_load_arguments(p, "number of players (default: as many as --seats names, else the least the game allows)")
+    p.add_argument("--seed", type=int, default=seed, help=seed_help)
+    p.add_argument("--seats", metavar="AGENT,...", help=seats_help)
+
+
+def add_max_actions_argument(p: argparse.ArgumentParser) -> None:
+    """Declare --max-actions, the bound on a game's length."""
+    p.add_argument(
+        "--max-actions",
+        type=int,
+        default=DEFAULT_MAX_ACTIONS,
+        metavar="N",
+        help=f"stop a game after N actions, counted as stopped at the action bound (default {DEFAULT_MAX_ACTIONS:,})",
+    )
+
+
+def add_batch_arguments(p: argparse.ArgumentParser, n: int, n_help: str, printed: str) -> None:
+    """Declare the arguments of a batch of bot games: how many, how long at most, in how many processes."""
+    p.add_argument("-n", type=int, default=n, help=n_help)
+    add_max_actions_argument(p)
+    p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
+    p.add_argument("--json", action="store_true", help=f"print {printed} as JSON")
+    p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """Read the NAME=VALUE pairs of --option."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not name:
+            raise Usage(f"--option takes NAME=VALUE, not '{pair}'")
+        if name.strip() in options:
+            raise Usage(f"--option {name.strip()} is given twice ({name.strip()}={options[name.strip()]}, {pair})")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def options_text(options: dict[str, Any]) -> str:
+    """The options a game is played with, as --option would give them: 'decks=1, double=no'."""
+    from ruledsl.text.render import show_value
+
+    return ", ".join(f"{k}={show_value(v)}" for k, v in sorted(options.items()))
+
+
+def load_from(args: argparse.Namespace, extra: dict[str, str] | None = None) -> Game:
+    """Load the game the arguments name; ``extra`` adds options to --option's."""
+    from ruledsl.loading import load_game
+    from ruledsl.text.errors import OptionError
+
+    players = args.players
+    seats = getattr(args, "seats", None)
+    options = {**parse_options(args.option or []), **(extra or {})}
+    max_actions = args.max_actions
+    if seats:
+        check_specs(seats)  # a mistyped agent is the mistake to report, not the count it implies
+    if players is not None or not seats:
+        return load_game(args.game, players=players, options=options, max_actions=max_actions)
+    players = len(seats.split(","))  # '--seats human,random,random' says how many play
+    try:
+        return load_game(args.game, players=players, options=options, max_actions=max_actions)
+    except OptionError as exc:
+        if exc.diagnostics[0].code != "E603":
+            raise
+        s = "s" if players != 1 else ""
+        raise Usage(
+            f"--seats names {players} seat{s}: {exc.diagnostics[0].message}; name one agent per player"
+        ) from None
+
+
+def check_max_actions(args: argparse.Namespace) -> None:
+    """Refuse an action bound below 1: before loading the game."""
+    if args.max_actions < 1:
+        raise Usage(f"--max-actions takes a number of actions of at least 1, not {args.max_actions}")
+
+
+def check_batch(args: argparse.Namespace) -> None:
+    """Refuse the numbers of a batch of bot games that cannot be: before loading the game."""
+    check_max_actions(args)
+    if args.n < 1:
+        raise Usage("-n must be at least 1")
+    if args.jobs < 1:
+        raise Usage("--jobs must be at least 1")

@@ -1,0 +1,156 @@
+"""The check command: check rule files, and with --simulate play random games to find rules that fail in play."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ruledsl.cli.arguments import parse_options
+from ruledsl.cli.command import Command
+from ruledsl.cli.exits import EXIT_INVALID, EXIT_OK, EXIT_RUNTIME, Usage, exit_code, print_diagnostics
+from ruledsl.cli.progress import Progress
+
+if TYPE_CHECKING:
+    from ruledsl.text.errors import Diagnostic
+    from ruledsl.tools.validate import Report
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the files to check, the output format, and what --simulate plays."""
+    p.add_argument("files", nargs="+", metavar="FILE", help="rule files (or bundled game names)")
+    p.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output for people (text) or tools (json)"
+    )
+    p.add_argument(
+        "--simulate",
+        type=int,
+        metavar="N",
+        help="then play N random games with every player count and option variant, to find rules that fail "
+        "in play, states where nobody can act, and rules that never come into play",
+    )
+    p.add_argument(
+        "--players", type=int, help="with --simulate: play only this number of players (and no option variant)"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME=VALUE",
+        help="with --simulate: play only with this option set, the others at their defaults (repeatable)",
+    )
+    p.add_argument("--seed", type=int, help="with --simulate: the seed of the first game (default 0)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check each file and print what was found; return the worst exit code of them."""
+    import json
+
+    from ruledsl.loading import check_file
+    from ruledsl.text.errors import RuleDslError, sort_diagnostics
+    from ruledsl.text.render import summary
+    from ruledsl.tools.validate import deal_diagnostics, validate_checked
+
+    simulate = args.simulate is not None
+    if not simulate and (args.players is not None or args.option or args.seed is not None):
+        raise Usage("--players, --option and --seed choose how to play: they go with --simulate N")
+    if simulate and args.simulate < 1:
+        raise Usage(f"--simulate takes a number of games of at least 1, not {args.simulate}")
+    options = parse_options(args.option or [])
+    status = EXIT_OK
+    all_diagnostics: list[Diagnostic] = []
+    reports: list[Report] = []
+    for name in args.files:
+        report = None
+        try:
+            checked = check_file(name)
+            # Deals larger than the deck are found by loading the game at each player count, not playing.
+            deals = deal_diagnostics(checked, probes=simulate)
+            diagnostics: Sequence[Diagnostic] = sort_diagnostics([*checked.warnings, *deals])
+            if simulate:
+                with Progress(checked.source.path) as bar:
+                    report = validate_checked(
+                        checked, args.simulate, args.seed or 0, bar.count, players=args.players, options=options
+                    )
+                reports.append(report)
+                # The validator finds those deals again (with --players or --option, for that configuration),
+                # and a game that no player count can load.
+                dealt = {(d.code, d.span) for d in deals}
+                found = [d for d in report.to_diagnostics() if (d.code, d.span) not in dealt]
+                diagnostics = sort_diagnostics([*diagnostics, *found])
+            code = _check_code(diagnostics)
+        except RuleDslError as exc:
+            diagnostics = exc.diagnostics
+            code = exit_code(exc)
+        status = max(status, code)
+        all_diagnostics.extend(diagnostics)
+        if args.format == "text":
+            stream = sys.stdout if code == EXIT_OK else sys.stderr
+            print_diagnostics(diagnostics, stream)
+            if code == EXIT_OK:
+                print(f"{checked.source.path}: ok" + (f" ({summary(diagnostics)})" if diagnostics else ""))
+            else:
+                path = diagnostics[0].path if diagnostics else name
+                print(f"{path}: {summary(diagnostics)}", file=sys.stderr)
+            if report is not None:
+                for line in _simulation_lines(report):
+                    print(line)
+    if args.format == "json":
+        as_json = [d.to_json() for d in all_diagnostics]
+        if simulate:
+            simulations = [{k: v for k, v in r.to_json().items() if k != "diagnostics"} for r in reports]
+            print(json.dumps({"diagnostics": as_json, "simulations": simulations}, ensure_ascii=False, indent=2))
+        else:
+            print(json.dumps(as_json, ensure_ascii=False, indent=2))
+    return status
+
+
+def _check_code(diagnostics: Sequence[Diagnostic]) -> int:
+    """The exit code of a file that checked: 70 for a rule that failed in play, 65 for another error."""
+    errors = [d for d in diagnostics if d.is_error]
+    if any(d.code.startswith("R") for d in errors):
+        return EXIT_RUNTIME
+    return EXIT_INVALID if errors else EXIT_OK
+
+
+def _simulation_lines(report: Report) -> list[str]:
+    """Render what the random games of ``check --simulate`` came to, per configuration (no timings)."""
+    n = report.games
+    seeds = f"seed {report.seed}" if n == 1 else f"seeds {report.seed} to {report.seed + n - 1}"
+    lines = [f"  random games: {n:,} per configuration, {seeds}"]
+    rows: list[tuple[Any, ...]] = [("configuration", "games", "ended", "stopped", "stuck", "failed", "mean actions")]
+    for r in report.results:
+        rows.append((r.config.describe(), r.games, r.ended, r.truncated, r.stuck, r.failed, _mean(r.actions, r.games)))
+    if len(report.results) > 1:
+        totals = [
+            sum(getattr(r, k) for r in report.results) for k in ("games", "ended", "truncated", "stuck", "failed")
+        ]
+        actions = sum(r.actions for r in report.results)
+        rows.append((f"all {len(report.results)} configurations", *totals, _mean(actions, totals[0])))
+    width = max(len(row[0]) for row in rows) + 2
+    for row in rows:
+        lines.append(f"    {row[0]:<{width}}" + "".join(f"{_thousands(v):>8}" for v in row[1:6]) + f"{row[6]:>14}")
+    lines.append(
+        f"  (stopped: at the bound of {report.max_actions:,} actions; stuck: the player to act had no legal action; "
+        "failed: a rule failed)"
+    )
+    for s in report.skipped:
+        lines.append(f"  not played: {s.what} ({s.reason})")
+    return lines
+
+
+def _mean(total: int, count: int) -> str:
+    return f"{total / count:,.1f}" if count else "-"
+
+
+def _thousands(v: Any) -> str:
+    return f"{v:,}" if isinstance(v, int) else str(v)
+
+
+COMMAND = Command(
+    "check",
+    help="validate rule files",
+    description="Check rule files and print every problem found.",
+    add_arguments=add_arguments,
+    run=run,
+)
