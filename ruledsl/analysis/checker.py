@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 from attrs import define, field, frozen
 
+from ruledsl.analysis.constants import constant_number
 from ruledsl.analysis.disclosure import told_hidden
 from ruledsl.analysis.refs import (
     BuiltinRef,
@@ -499,7 +500,7 @@ class _Checker:
             scope = _Scope(has_player=False, load_time=True, options_visible=set())
             for e in (d.low, d.high):
                 self._expect(e, scope, NUMBER)
-            low, high = _constant_number(d.low), _constant_number(d.high)
+            low, high = constant_number(d.low), constant_number(d.high)
             dash = d.low if d.low is d.high and not valid_players(low, high) else None
             if (
                 isinstance(dash, n.Arith)
@@ -1155,7 +1156,7 @@ class _Checker:
         if not self._fits(t, want, s.value):
             self.error("E301", f"this variable holds {want}, not {t}", s.value)
         elif self._is_direction(s.target):
-            value = "none" if isinstance(s.value, n.NoneLit) else _constant_number(s.value)
+            value = "none" if isinstance(s.value, n.NoneLit) else constant_number(s.value)
             if value is not None and value not in (1, -1):
                 self._bad_direction(f", not {value}", s.value)
 
@@ -1181,7 +1182,7 @@ class _Checker:
 
     def _direction_change(self, target: n.Expr, value: n.Expr, sign: int) -> None:
         """'add' or 'subtract' on the direction: refused when it can give neither 1 nor -1."""
-        amount = _constant_number(value) if self._is_direction(target) else None
+        amount = constant_number(value) if self._is_direction(target) else None
         if amount is not None and not {1 + sign * amount, -1 + sign * amount} & {1, -1}:
             verb = "adding" if sign == 1 else "subtracting"
             self._bad_direction(f": {verb} {amount} makes it {1 + sign * amount} or {-1 + sign * amount}", value)
@@ -1722,7 +1723,7 @@ class _Checker:
                     f"write {last.name} to {first.name} (a range runs in the order of the 'values' list)",
                 )
             return
-        a, b = _constant_number(low), _constant_number(high)
+        a, b = constant_number(low), constant_number(high)
         if a is not None and b is not None and a > b and self.types.get(id(low), NUMBER).kind == "number":
             self.error(
                 "E305",
@@ -2121,12 +2122,12 @@ class _Checker:
         decl = next((d for d in self.file.decls if isinstance(d, n.PlayersDecl)), None)
         if decl is None:
             return
-        low, high = _constant_number(decl.low), _constant_number(decl.high)
+        low, high = constant_number(decl.low), constant_number(decl.high)
         if not valid_players(low, high):
             return
         assert low is not None and high is not None
         for e, guarded in self._seats.values():
-            seats = {p: _constant_number(e.index, p) for p in range(low, high + 1)}
+            seats = {p: constant_number(e.index, p) for p in range(low, high + 1)}
             if any(i is None for i in seats.values()):
                 continue  # known only while playing
             missing = [p for p, i in seats.items() if not 0 <= i < p]  # type: ignore[operator]
@@ -2249,35 +2250,6 @@ def valid_players(low: object, high: object) -> bool:
 
 def players_message(low: object, high: object) -> str:
     return f"cannot play with {low} to {high} players"
-
-
-def _constant_number(e: n.Expr, players: int | None = None) -> int | None:
-    """The value of a number written with literals alone (``0+0``, ``-1``), else None.
-
-    With ``players``, a number may also use 'players' (``players - 1``).
-    """
-    if isinstance(e, n.Number):
-        return e.value
-    if isinstance(e, n.AllPlayers) and players is not None:
-        return players
-    if isinstance(e, n.Negate):
-        value = _constant_number(e.operand, players)
-        return None if value is None else -value
-    if isinstance(e, n.Arith):
-        a, b = _constant_number(e.left, players), _constant_number(e.right, players)
-        if a is None or b is None or (e.op in ("/", "%") and b == 0):
-            return None
-        if e.op == "/":
-            return a // b
-        return a % b if e.op == "%" else {"+": a + b, "-": a - b, "*": a * b}[e.op]
-    if isinstance(e, n.Call) and e.name in ("max", "min", "abs"):
-        args = [a for a in (_constant_number(x, players) for x in e.args) if a is not None]
-        if len(args) != len(e.args) or not args or (len(args) == 1) != (e.name == "abs"):
-            return None  # not constant, or the wrong number of arguments (an error of its own)
-        if e.name == "abs":
-            return abs(args[0])
-        return max(args) if e.name == "max" else min(args)
-    return None
 
 
 def _mentions_players(e: n.Node) -> bool:
