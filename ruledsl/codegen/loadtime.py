@@ -8,7 +8,7 @@ from ruledsl.analysis.constants import ConstantValues, LoadTimeError
 from ruledsl.text.errors import Diagnostic, OptionError
 
 if TYPE_CHECKING:
-    from ruledsl.analysis.checker import CheckedGame
+    from ruledsl.analysis.checked import CheckedGame
 
 __all__ = ["LoadTimeError", "LoadTimeValues", "load_error"]
 

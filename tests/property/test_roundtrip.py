@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruledsl.analysis.checker import RESERVED
+from ruledsl.analysis.context import RESERVED
 from ruledsl.format.unparse import format_source, unparse
 from ruledsl.syntax import nodes as n
 from ruledsl.syntax.parser import keywords, parse, parse_expr
