@@ -13,7 +13,8 @@ from typing import Any
 
 from attrs import define
 
-from ruledsl.analysis.checker import PLAYERS_HINT, CheckedGame, check, players_message, valid_players
+from ruledsl.analysis.checker import CheckedGame, check
+from ruledsl.analysis.declarations import PLAYERS_HINT, players_message, valid_players
 from ruledsl.codegen.compiler import compile_game, option_values
 from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues, load_error
 from ruledsl.engine.game import Game

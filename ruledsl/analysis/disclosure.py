@@ -38,7 +38,7 @@ from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, Severity
 
 if TYPE_CHECKING:
-    from ruledsl.analysis.checker import CheckedGame
+    from ruledsl.analysis.checked import CheckedGame
 
 
 @frozen

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruledsl.analysis.checker import RESERVED
+from ruledsl.analysis.context import RESERVED
 from ruledsl.format.fmt import format_source
 from ruledsl.format.unparse import unparse
 from ruledsl.syntax import nodes as n

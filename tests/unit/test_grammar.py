@@ -9,7 +9,7 @@ import pytest
 from lark import Lark
 from lark.exceptions import GrammarError
 
-from ruledsl.analysis.checker import RESERVED
+from ruledsl.analysis.context import RESERVED
 from ruledsl.resources import grammar_path
 from ruledsl.syntax.grammar import BlockIndenter, grammar
 

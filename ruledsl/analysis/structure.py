@@ -1,0 +1,542 @@
+"""Check a game's turn structure: phases, windows, actions and choices, triggers, and the game as a whole."""
+
+from __future__ import annotations
+
+import collections
+import re
+from collections.abc import Iterator
+
+from ruledsl.analysis.constants import constant_number
+from ruledsl.analysis.context import BUILTIN_NAMES, CheckerPart
+from ruledsl.analysis.declarations import valid_players
+from ruledsl.analysis.expressions import mentions_players
+from ruledsl.analysis.refs import DefineRef, LocalRef, ZoneFamilyRef, ZoneRef
+from ruledsl.analysis.scope import Scope
+from ruledsl.analysis.statements import child_stmts
+from ruledsl.analysis.symbols import (
+    ANY,
+    CARD,
+    CARDS,
+    FLAG,
+    NUMBER,
+    PLAYER,
+    TEXT,
+    ZONE,
+    LocalSym,
+    PhaseSym,
+    Type,
+    WindowSym,
+    ZoneSym,
+    value_type,
+)
+from ruledsl.syntax import nodes as n
+from ruledsl.text.render import did_you_mean, or_list
+from ruledsl.text.source import Pos, Span
+
+
+class StructureChecker(CheckerPart):
+    """Check how a game is played: its phases and windows, their actions and choices, the rules
+    on cards entering a zone, and, once every rule is checked, the game as a whole."""
+
+    def check_phase(self, d: n.PhaseDecl, phase: PhaseSym) -> None:
+        """Check a phase (or an auction): its 'on enter', its actions, and an auction's handlers."""
+        scope = Scope(has_player=True)
+        enters = [i for i in d.items if isinstance(i, n.OnEnter)]
+        for extra in enters[1:]:
+            self.error("E202", f"phase '{d.name}' has a second 'on enter:'", extra)
+        for item in d.items:
+            if isinstance(item, n.OnEnter):
+                self.ctx.stmts.block(item.body, scope.child())
+            elif isinstance(item, n.ActionDecl):
+                self._check_action(item, scope, is_bid=d.is_auction)
+            elif isinstance(item, n.PassDecl):
+                if not d.is_auction:
+                    self.error(
+                        "E406",
+                        "'pass:' belongs in an auction or a window",
+                        item,
+                        "in a phase, write an action named pass",
+                    )
+                self._check_pass(item, scope)
+            elif isinstance(item, n.WonHandler):
+                if not d.is_auction:
+                    self.error(
+                        "E406", "'when won' belongs in an auction", item, "declare the phase with 'auction name:'"
+                    )
+                inner = scope.child()
+                inner.locals[item.var] = LocalSym(item.var, item, PLAYER, "param")
+                self.ctx.stmts.block(item.body, inner)
+            elif isinstance(item, n.UnsoldHandler):
+                if not d.is_auction:
+                    self.error(
+                        "E406", "'when unsold' belongs in an auction", item, "declare the phase with 'auction name:'"
+                    )
+                self.ctx.stmts.block(item.body, scope.child())
+        if d.is_auction:
+            if not any(isinstance(i, n.WonHandler) for i in d.items):
+                self.error("E403", f"auction '{d.name}' has no 'when won by <name>:'", d, "say what the winner gets")
+            if not any(isinstance(i, n.UnsoldHandler) for i in d.items):
+                self.error(
+                    "E403", f"auction '{d.name}' has no 'when unsold:'", d, "say what happens when everybody passes"
+                )
+        if not any(isinstance(i, n.ActionDecl) for i in d.items):
+            self.error(
+                "E403", f"phase '{d.name}' has no action", d, "a phase lists what its player may do: action name: ..."
+            )
+
+    def check_window(self, d: n.WindowDecl, window: WindowSym) -> None:
+        """Check a window: who may act in it, and its actions."""
+        scope = Scope(has_player=True)
+        t = self.ctx.exprs.check(d.who, scope)
+        if t.kind not in ("player", "players", "any"):
+            self.error("E301", f"a window is for a player or players, not {t}", d.who)
+        for item in d.items:
+            if isinstance(item, n.ActionDecl):
+                self._check_action(item, scope, is_bid=False)
+            elif isinstance(item, n.PassDecl):
+                self._check_pass(item, scope)
+        if not any(isinstance(i, n.ActionDecl) for i in d.items):
+            self.error("E403", f"window '{d.name}' has no action", d)
+
+    def _check_pass(self, item: n.PassDecl, scope: Scope) -> None:
+        inner = scope.child()
+        if item.label is not None:
+            self.ctx.exprs.expect(item.label, inner, TEXT)
+        self.ctx.stmts.block(item.body, inner)
+
+    def _check_action(self, a: n.ActionDecl, scope: Scope, is_bid: bool) -> None:
+        inner = scope.child()
+        for choice in a.choices:
+            t = self._choice(choice.shape, inner)
+            self.ctx.reserved(choice.name, choice)
+            if choice.name in inner.locals:
+                self.error("E202", f"choice '{choice.name}' is already used in this action", choice)
+            inner.locals[choice.name] = LocalSym(choice.name, choice, t, "choice")
+            self.types[id(choice)] = t
+        if a.when is not None:
+            self.ctx.exprs.expect(a.when, inner, FLAG)
+            if mentions_players(a.when):
+                inner = inner.child(players_guard=True)
+        for clause in a.requires:
+            self.ctx.exprs.expect(clause.cond, inner, FLAG)
+            # The reason is read when its condition fails: before that condition guards anything.
+            self.ctx.exprs.expect(clause.reason, inner, TEXT)
+            if mentions_players(clause.cond):
+                inner = inner.child(players_guard=True)
+        if a.label is not None:
+            self.ctx.exprs.expect(a.label, inner, TEXT)
+        if is_bid:
+            if a.strength is None:
+                self.error(
+                    "E403",
+                    f"bid '{a.name}' has no 'strength'",
+                    a,
+                    "give each bid a strength such as: strength (count, 1, value)",
+                )
+            else:
+                t = self.ctx.exprs.check(a.strength, inner)
+                if t.kind not in ("number", "tuple", "any"):
+                    self.error("E301", f"a bid's strength is a number or a tuple of numbers, not {t}", a.strength)
+        elif a.strength is not None:
+            self.error(
+                "E406",
+                "'strength' belongs to the bids of an auction",
+                a.strength,
+                "declare the phase with 'auction name:'",
+            )
+        if a.otherwise and is_bid:
+            self.error("E406", "a bid cannot be 'otherwise': passing is always possible in an auction", a)
+        self.ctx.stmts.block(a.body, inner)
+
+    def _choice(self, shape: n.ChoiceShape, scope: Scope) -> Type:
+        if isinstance(shape, n.NumberChoice):
+            self.ctx.exprs.expect(shape.low, scope, NUMBER)
+            self.ctx.exprs.expect(shape.high, scope, NUMBER)
+            return NUMBER
+        if isinstance(shape, n.ValueChoice):
+            if shape.type_name in self.symbols.values:
+                return value_type(shape.type_name)
+            self.error(
+                "E210",
+                f"unknown values '{shape.type_name}'",
+                shape,
+                did_you_mean(shape.type_name, self.symbols.values, "values"),
+            )
+            return ANY
+        if isinstance(shape, n.PlayerChoice):
+            t = self.ctx.exprs.check(shape.pool, scope)
+            if t.kind not in ("players", "any"):
+                self.error("E301", f"choose a player from players, not from {t}", shape.pool)
+            return PLAYER
+        assert isinstance(shape, (n.CardChoice, n.CardsChoice, n.SameChoice, n.ValuedChoice, n.DifferentChoice))
+        t = self.ctx.exprs.check(shape.pool, scope)
+        if t.kind not in ("zone", "cards", "any"):
+            self.error("E301", f"choose cards from a zone or some cards, not from {t}", shape.pool)
+        if shape.wild is not None:
+            self._card_predicate(shape.wild, shape, "wild")
+        count = getattr(shape, "count", None)
+        if count is not None:
+            self.ctx.exprs.expect(count, scope, NUMBER)
+        if isinstance(shape, (n.SameChoice, n.ValuedChoice, n.DifferentChoice)):
+            attr = self.symbols.attributes.get(shape.attr)
+            if attr is None:
+                self.error(
+                    "E203",
+                    f"cards have no attribute '{shape.attr}'",
+                    shape,
+                    did_you_mean(shape.attr, self.symbols.attributes, "attributes"),
+                )
+            else:
+                self.refs[id(shape)] = attr
+                if attr.type.kind not in ("number", "value", "text", "flag", "any"):
+                    self.error(
+                        "E301", f"cards can be grouped by a single value, but '{shape.attr}' is {attr.type}", shape
+                    )
+                if isinstance(shape, n.ValuedChoice):
+                    vt = self.ctx.exprs.check(shape.value, scope, attr.type)
+                    if not self.ctx.exprs.fits(vt, attr.type, shape.value):
+                        self.error("E301", f"'{shape.attr}' is {attr.type}, not {vt}", shape.value)
+        return CARD if isinstance(shape, n.CardChoice) else CARDS
+
+    def _card_predicate(self, name: str, node: n.Node, what: str) -> None:
+        """Resolve a name that must be a flag attribute or a one-card yes/no definition."""
+        attr = self.symbols.attributes.get(name)
+        if attr is not None:
+            if attr.type.kind not in ("flag", "any"):
+                self.error("E301", f"'{name}' must be yes or no to mark {what} cards, but it is {attr.type}", node)
+            self.ctx.wilds[id(node)] = attr
+            return
+        d = self.symbols.defines.get(name)
+        if d is not None:
+            t = self.ctx.decls.define_type(d)
+            if len(d.params) != 1 or d.params[0][1].kind != "card" or t.kind not in ("flag", "any"):
+                self.error("E301", f"'{name}' must take one card and say yes or no", node)
+            self.ctx.wilds[id(node)] = d
+            return
+        self.error(
+            "E203",
+            f"'{name}' is neither a card attribute nor a definition",
+            node,
+            did_you_mean(name, [*self.symbols.attributes, *self.symbols.defines], "names"),
+        )
+
+    def check_trigger(self, d: n.TriggerDecl, scope: Scope) -> None:
+        """Check a 'when ... enter' rule: the zone it watches, the names it binds, its effects."""
+        zone = self._static_zone(d.zone)
+        if not self.ctx.reserved(d.var, d):
+            scope.locals[d.var] = LocalSym(d.var, d, CARDS, "param")
+        if zone is not None:
+            self.refs[id(d)] = zone
+        if d.owner is not None:
+            self._bind_owner(d, zone, scope)
+        self.ctx.stmts.block(d.body, scope)
+
+    def _static_zone(self, e: n.Expr) -> ZoneSym | None:
+        if isinstance(e, n.Name) and e.id in self.symbols.zones:
+            z = self.symbols.zones[e.id]
+            self.refs[id(e)] = ZoneFamilyRef(z)
+            self.types[id(e)] = ZONE
+            return z
+        if isinstance(e, n.Name) and self.ctx.names.is_unknown(e.id, Scope()):
+            self.ctx.undeclared_name("zone", e.id, e, did_you_mean(e.id, self.symbols.zones, "zones"))
+            return None
+        self.error(
+            "E303",
+            "a 'when ... enter' rule watches a zone, named plainly",
+            e,
+            "write the zone's name, such as: when cs enter pile: (or, for a zone of each player, "
+            "when cs enter p.hand: which names p the player whose hand received them)",
+        )
+        return None
+
+    def _bind_owner(self, d: n.TriggerDecl, zone: ZoneSym | None, scope: Scope) -> None:
+        """``when cs enter p.hand``: bind p, in the rule's effects, to the player whose zone received the cards."""
+        assert d.owner is not None
+        owner = d.owner
+        if zone is not None and not zone.per_player:
+            self.error(
+                "E303",
+                f"'{zone.name}' is shared; 'when {d.var} enter {owner}.{zone.name}' needs a zone of each player",
+                d.zone,
+                f"write 'when {d.var} enter {zone.name}:' for a shared zone",
+            )
+        if self.ctx.reserved(owner, d):
+            return
+        if owner == d.var:
+            self.error(
+                "E202",
+                f"'{owner}' already names the cards that entered",
+                self._owner_span(d),
+                "choose another name for the player whose zone received them",
+            )
+        elif owner in self.ctx.claimed or owner in BUILTIN_NAMES:
+            # A game's name here would read as that player only, but the rule watches every player's zone.
+            self.error(
+                "E202",
+                f"'{owner}' already names something else; here it would name the player whose zone received the cards",
+                self._owner_span(d),
+                f"choose a new name (when {d.var} enter p.{d.zone.id if isinstance(d.zone, n.Name) else 'hand'}:); "
+                f"to act for one player only, test him in the effects: if p == {owner}:",
+            )
+        scope.locals[owner] = LocalSym(owner, d, PLAYER, "param")
+
+    def _owner_span(self, d: n.TriggerDecl) -> Span:
+        """Where the owner of ``when cs enter p.hand`` is written: just before its zone's dot."""
+        zone = d.zone.span.start
+        before = re.search(r"(\w+)\s*\.\s*$", self.ctx.source.line_text(zone.line)[: zone.col - 1])
+        if before is None:
+            return d.zone.span
+        width = zone.col - 1 - before.start(1)
+        start = Pos(zone.line, before.start(1) + 1, zone.offset - width)
+        return Span(start, Pos(zone.line, before.end(1) + 1, start.offset + len(before.group(1))))
+
+    def zone_families(self, e: n.Expr) -> set[str]:
+        """Return the names of the zones an expression may denote (for trigger analysis)."""
+        families: set[str] = set()
+        followed: set[int] = set()  # definitions and lets, each followed once (they may form a cycle)
+        stack = [e]
+        while stack:
+            e = stack.pop()
+            ref = self.refs.get(id(e))
+            if isinstance(ref, (ZoneRef, ZoneFamilyRef)):
+                families.add(ref.zone.name)
+            elif isinstance(e, n.IfExpr):
+                stack += [e.then, e.else_]
+            elif isinstance(ref, DefineRef):
+                decl = ref.define.decl
+                if isinstance(decl, n.DefineDecl) and id(decl) not in followed:
+                    followed.add(id(decl))
+                    stack.append(decl.body)
+            elif isinstance(ref, LocalRef) and isinstance(ref.local.decl, n.Let):
+                decl = ref.local.decl  # let there = south
+                if id(decl) not in followed:
+                    followed.add(id(decl))
+                    stack.append(decl.value)
+            elif isinstance(e, n.Call):
+                return set(self.symbols.zones)
+        return families
+
+    def check(self) -> None:
+        """Check the game as a whole, once every rule is checked: its end, what is never reached, cycles, seats."""
+        sy = self.symbols
+        has_round_end = any(isinstance(d, n.RoundEndDecl) for d in self.ctx.file.decls)
+        if self.ctx.stmts.first_end_round is not None and not has_round_end:
+            # The runtime ends the game there (by the ranking); a designer who wrote 'end round'
+            # most likely meant another round to follow.
+            self.warning(
+                "W405",
+                "'end round' ends the game: there is no 'round end:' section",
+                self.ctx.stmts.first_end_round,
+                "to play another round, add 'round end:' (with 'end game' after the last round); "
+                "to end the game, write 'end game'",
+            )
+        elif not self.ctx.stmts.end_game_seen and sy.phases:
+            self.error(
+                "E402",
+                "the game never ends: no rule says 'end game'",
+                self.ctx.file.header,
+                "add a rule such as: if hand is empty: end game, winner player",
+            )
+        # Phases reached by no 'go to' are dead, except the first, where play starts.
+        first = next(iter(sy.phases.values()), None)
+        for phase in sy.phases.values():
+            if phase is not first and phase.name not in self.ctx.stmts.goto_targets:
+                self.warning(
+                    "W401",
+                    f"phase '{phase.name}' is never reached: no rule goes to it",
+                    phase.decl,
+                    f"write 'go to {phase.name}' where it should begin, or remove it",
+                )
+        for window in sy.windows.values():
+            if window.name not in self.ctx.stmts.opened_windows:
+                self.warning(
+                    "W402",
+                    f"window '{window.name}' is never opened",
+                    window.decl,
+                    f"write 'open {window.name}' in the rule after which it applies",
+                )
+        for d in self.ctx.file.decls:
+            if isinstance(d, n.TriggerDecl):
+                zone = self.refs.get(id(d))
+                if isinstance(zone, ZoneSym) and zone.name not in self.ctx.stmts.move_targets:
+                    self.warning("W403", f"this rule never runs: no card is ever moved to '{zone.name}'", d)
+        # A procedure that runs itself, even through others, would never end.
+        looping = _reaching_cycles(self.ctx.stmts.procedure_calls)
+        for name in sy.procedures:
+            path = _find_cycle(name, self.ctx.stmts.procedure_calls) if name in looping else None
+            if path:
+                decl = sy.procedures[name].decl
+                self.error(
+                    "E405",
+                    f"procedure '{name}' runs itself ({' -> '.join(path)})",
+                    decl,
+                    "use 'repeat' or 'while' for a rule that repeats",
+                )
+                break
+        self._check_trigger_cycles()
+        self._check_seats()
+
+    def _check_seats(self) -> None:
+        """A 'seat N' past the last player (or below 0), worked out from numbers and 'players'
+        alone at each player count the game allows: an error when no count has that seat, a
+        warning when some have not (unless it is used under a test of 'players')."""
+        decl = next((d for d in self.ctx.file.decls if isinstance(d, n.PlayersDecl)), None)
+        if decl is None:
+            return
+        low, high = constant_number(decl.low), constant_number(decl.high)
+        if not valid_players(low, high):
+            return
+        assert low is not None and high is not None
+        for e, guarded in self.ctx.exprs.seats.values():
+            seats = {p: constant_number(e.index, p) for p in range(low, high + 1)}
+            if any(i is None for i in seats.values()):
+                continue  # known only while playing
+            missing = [p for p, i in seats.items() if not 0 <= i < p]  # type: ignore[operator]
+            if not missing:
+                continue
+            first = missing[0]
+            what = f"seat {seats[first]}"
+            if len(set(seats.values())) > 1:
+                what = f"'{self._text(e)}' (seat {seats[first]} with {first} players)"
+            if len(missing) == len(seats):
+                self.error(
+                    "E409",
+                    f"{what} does not exist with any number of players the game allows ({_players_range(low, high)})",
+                    e,
+                    f"seats are numbered from 0: with {high} players they are seat 0 to seat {high - 1}; "
+                    "the last player is 'seat (players - 1)'",
+                )
+            elif not guarded:
+                self.warning(
+                    "W404",
+                    f"{what} does not exist with {or_list(missing)} players",
+                    e,
+                    f"seats are numbered from 0: with {first} players they are seat 0 to seat {first - 1}; "
+                    "test 'players' first, or refuse fewer players with 'require'",
+                )
+
+    def _text(self, node: n.Node) -> str:
+        """The text of a node as written (its first line)."""
+        span = node.span
+        text = self.ctx.source.line_text(span.start.line)
+        end = span.end.col - 1 if span.end.line == span.start.line else len(text)
+        return text[span.start.col - 1 : end]
+
+    def _check_trigger_cycles(self) -> None:
+        """A rule on cards entering a zone must not move cards into that zone again, even
+        through the rules of other zones: they would set each other off without end."""
+        hint = "move the cards elsewhere, or run the effect from the action instead"
+        watched: dict[str, list[n.TriggerDecl]] = {}  # zone -> the rules on cards entering it
+        for t in (d for d in self.ctx.file.decls if isinstance(d, n.TriggerDecl)):
+            zone = self.refs.get(id(t))
+            if isinstance(zone, ZoneSym):
+                watched.setdefault(zone.name, []).append(t)
+        # What each rule moves cards into (only zones that are watched), in file order.
+        fills: dict[int, list[tuple[n.Stmt, str]]] = {}
+        for rules in watched.values():
+            for t in rules:
+                found: list[tuple[n.Stmt, str]] = []
+                for s in self._reachable_stmts(t.body):
+                    if isinstance(s, n.Move):
+                        found += [(s, z) for z in sorted(self.zone_families(s.to)) if z in watched]
+                    elif isinstance(s, n.Deal):
+                        dealt_to = self.refs.get(id(s))
+                        if isinstance(dealt_to, ZoneSym) and dealt_to.name in watched:
+                            found.append((s, dealt_to.name))
+                fills[id(t)] = sorted(found, key=lambda f: (f[0].span.start.offset, f[1]))
+        in_a_cycle: set[int] = set()  # rules already reported, so that a cycle is reported once
+        for t in (d for d in self.ctx.file.decls if isinstance(d, n.TriggerDecl)):
+            own = self.refs.get(id(t))
+            if not isinstance(own, ZoneSym) or id(t) in in_a_cycle:
+                continue
+            for s, zone in fills[id(t)]:
+                if zone == own.name:
+                    self.error("E405", f"this rule moves cards into '{own.name}', which sets itself off again", s, hint)
+                    in_a_cycle.add(id(t))
+            for s, zone in fills[id(t)]:
+                if id(t) in in_a_cycle:
+                    break
+                path = self._trigger_path(zone, own.name, watched, fills)
+                if path is not None:
+                    chain = " -> ".join([own.name, *path])
+                    back = f"which sets off rules that move cards back into '{own.name}' ({chain})"
+                    self.error("E405", f"this rule moves cards into '{zone}', {back}", s, hint)
+                    in_a_cycle.add(id(t))
+                    in_a_cycle.update(id(r) for z in path for r in watched[z])
+
+    def _trigger_path(
+        self, start: str, goal: str, watched: dict[str, list[n.TriggerDecl]], fills: dict[int, list[tuple[n.Stmt, str]]]
+    ) -> list[str] | None:
+        """The zones from ``start`` to ``goal``, each filled by a rule on the one before (breadth first)."""
+        came_from: dict[str, str | None] = {start: None}
+        queue = collections.deque([start])
+        while queue:
+            zone = queue.popleft()
+            for rule in watched[zone]:
+                for _s, nxt in fills[id(rule)]:
+                    if nxt == goal:
+                        path = [goal, zone]
+                        while came_from[path[-1]] is not None:
+                            path.append(came_from[path[-1]])  # type: ignore[arg-type]
+                        return path[::-1]
+                    if nxt not in came_from:
+                        came_from[nxt] = zone
+                        queue.append(nxt)
+        return None
+
+    def _reachable_stmts(self, body: tuple[n.Stmt, ...]) -> Iterator[n.Stmt]:
+        seen: set[str] = set()
+        stack = list(body)
+        while stack:
+            s = stack.pop()
+            yield s
+            for child in child_stmts(s):
+                stack.append(child)
+            if isinstance(s, n.CallStmt) and s.name in self.symbols.procedures and s.name not in seen:
+                seen.add(s.name)
+                decl = self.symbols.procedures[s.name].decl
+                if isinstance(decl, n.ProcedureDecl):
+                    stack.extend(decl.body)
+
+
+def _players_range(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def _find_cycle(start: str, calls: dict[str, set[str]]) -> list[str] | None:
+    stack = [start]
+    came_from: dict[str, str] = {}  # the path is rebuilt from these only when found: no copy per step
+    while stack:
+        node = stack.pop()
+        for callee in calls.get(node, ()):
+            if callee == start:
+                path = [node]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return [*reversed(path), start]
+            if callee not in came_from:
+                came_from[callee] = node
+                stack.append(callee)
+    return None
+
+
+def _reaching_cycles(calls: dict[str, set[str]]) -> set[str]:
+    """The procedures from which a cycle of calls can be reached: all but those whose calls
+    all end. Only these can be on a cycle, so a long chain of calls (p1 calls p2 ... calls
+    p3000) is not searched again from each of its procedures."""
+    callers: dict[str, set[str]] = {}
+    waiting = dict.fromkeys(calls, 0)  # each procedure's callees not yet known to end
+    for name, callees in calls.items():
+        for callee in callees & calls.keys():  # a name that calls nothing ends
+            callers.setdefault(callee, set()).add(name)
+            waiting[name] += 1
+    ends = [name for name in calls if waiting[name] == 0]
+    ended: set[str] = set()
+    while ends:
+        name = ends.pop()
+        ended.add(name)
+        for caller in callers.get(name, ()):
+            waiting[caller] -= 1
+            if waiting[caller] == 0:
+                ends.append(caller)
+    return set(calls) - ended
