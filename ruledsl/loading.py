@@ -15,8 +15,7 @@ from attrs import define
 
 from ruledsl.analysis.checker import CheckedGame, check
 from ruledsl.analysis.declarations import PLAYERS_HINT, players_message, valid_players
-from ruledsl.codegen.compiler import compile_game, option_values
-from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues, load_error
+from ruledsl.analysis.loadtime import LoadTimeError, LoadTimeValues, load_error, option_values
 from ruledsl.engine.game import Game
 from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
 from ruledsl.engine.program import Program
@@ -333,5 +332,8 @@ def load_checked(
 def _compile_cached(
     checked: CheckedGame, players: int, options: tuple[tuple[str, Any], ...], probes: bool = False
 ) -> Program:
+    # Imported here: checking a game (list, info, an editor) needs no code generator.
+    from ruledsl.codegen.compiler import compile_game
+
     with gc_paused():  # it makes many objects and few cycles, like parsing
         return compile_game(checked, players, dict(options), probes)

@@ -20,6 +20,7 @@ from typing import Any
 from attrs import define, field, frozen
 
 from ruledsl.analysis.checker import CheckedGame
+from ruledsl.analysis.loadtime import LoadTimeError, LoadTimeValues, load_error
 from ruledsl.analysis.refs import (
     BuiltinRef,
     CardAttrRef,
@@ -48,7 +49,6 @@ from ruledsl.analysis.symbols import (
     WindowSym,
     ZoneSym,
 )
-from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues, load_error
 from ruledsl.codegen.probes import LineProbes, compile_with_probes
 from ruledsl.codegen.refusal import RuleWords
 from ruledsl.engine import ops
@@ -2526,40 +2526,3 @@ def compile_game(checked: CheckedGame, players: int, options: dict[str, Any], pr
         return _Compiler(checked, players, options, probes).compile()
     except LoadTimeError as exc:
         raise load_error(checked, exc) from None
-
-
-def option_values(checked: CheckedGame, players: int, given: dict[str, Any]) -> dict[str, Any]:
-    """Return every option's value: the given ones (checked) and the defaults of the others."""
-    load = LoadTimeValues(checked, players, {})
-    values: dict[str, Any] = {}
-    for decl in checked.options:
-        load.options = values
-        try:
-            default = load.value(decl.default)
-        except LoadTimeError as exc:
-            raise load_error(checked, exc) from None
-        if decl.name in given:
-            values[decl.name] = given[decl.name]
-        else:
-            values[decl.name] = default
-        if isinstance(decl.domain, n.RangeDomain):
-            low, high = load.value(decl.domain.low), load.value(decl.domain.high)
-            value = values[decl.name]
-            # An 'if' in the default or the bounds may give none for some player counts.
-            if None in (low, high, value) or not low <= value <= high:
-                shown = ["none" if x is None else x for x in (low, high, value, default)]
-                raise OptionError(
-                    [
-                        Diagnostic(
-                            "E602",
-                            f"option '{decl.name}' must be from {shown[0]} to {shown[1]}, not {shown[2]}",
-                            decl.span,
-                            f"the default is {shown[3]}"
-                            if decl.name in given
-                            else f"the default is {shown[3]} for {players} players: make it a number in the range "
-                            "for every player count",
-                            source=checked.source,
-                        )
-                    ]
-                )
-    return values

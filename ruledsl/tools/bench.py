@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ruledsl.analysis.checker import check
-from ruledsl.codegen.compiler import compile_game, option_values
+from ruledsl.analysis.loadtime import option_values
+from ruledsl.codegen.compiler import compile_game
 from ruledsl.engine.failures import stuck_error
 from ruledsl.engine.game import Game
 from ruledsl.engine.state import GameState

@@ -40,8 +40,7 @@ from attrs import field, frozen
 
 from ruledsl.agents import agent_seed
 from ruledsl.analysis.checker import CheckedGame
-from ruledsl.codegen.compiler import option_values
-from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues
+from ruledsl.analysis.loadtime import LoadTimeError, LoadTimeValues, option_values
 from ruledsl.engine.failures import STUCK_FIX, describe_table, stuck_message
 from ruledsl.engine.game import Game
 from ruledsl.engine.program import Program

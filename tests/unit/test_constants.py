@@ -6,7 +6,7 @@ import pytest
 
 from ruledsl.analysis.checker import check
 from ruledsl.analysis.constants import ConstantValues, LoadTimeError, constant_number
-from ruledsl.codegen.loadtime import LoadTimeValues
+from ruledsl.analysis.loadtime import LoadTimeValues
 from ruledsl.syntax import nodes as n
 from ruledsl.syntax.parser import parse, parse_expr
 from ruledsl.text.source import Source

@@ -79,12 +79,6 @@ def test_a_commands_help_loads_neither_lark_nor_the_compiler(command: str) -> No
     assert heavy(loaded_by_cli(command, "--help")) == set()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="players_range and options_of evaluate the rules' constants with the compiler's _Load and "
-    "option_values (ruledsl/codegen/compiler.py), and engine/state.py imports STEP_BUDGET from the compiler; "
-    "passes once both leave ruledsl.codegen (other branches of issue 25)",
-)
 @pytest.mark.parametrize("argv", [["list"], ["info", "quasenbo"]], ids=["list", "info"])
 def test_list_and_info_do_not_load_the_code_generator(argv: list[str]) -> None:
     loaded = loaded_by_cli(*argv)
