@@ -57,9 +57,9 @@ def resolve_path(game: str | Path) -> Path:
         if path.exists():
             return path  # a folder: read_source says so
         raise SourceError([_file_diagnostic(str(game), "E001", f"cannot read '{game}': no such file", None)])
-    bundled = named_games()
-    if str(game) in bundled:
-        return bundled[str(game)]
+    games = named_games()
+    if str(game) in games:
+        return games[str(game)]
     if path.exists():
         return path  # a folder: read_source says so
     raise SourceError(
@@ -68,7 +68,7 @@ def resolve_path(game: str | Path) -> Path:
                 str(game),
                 "E004",
                 f"unknown game '{game}': not a file, nor a bundled game",
-                did_you_mean(str(game), bundled, "games") or "give the path of a .game file",
+                did_you_mean(str(game), games, "games") or "give the path of a .game file",
             )
         ]
     )

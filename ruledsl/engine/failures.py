@@ -13,6 +13,7 @@ import traceback
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import ops
+from ruledsl.engine.fields import StateFields
 from ruledsl.engine.limits import STEP_BUDGET
 from ruledsl.text.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError, Severity
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from ruledsl.engine.state import GameState
 
 
-class Failures:
+class Failures(StateFields):
     """The errors a GameState raises, placed at the rule they come from (see ``ruledsl.engine.state``)."""
 
     __slots__ = ()
@@ -47,7 +48,7 @@ class Failures:
             # first of them reached when tied (max keeps the first), is a rule of the cycle.
             counts = collections.Counter(spans)
             span = max(counts, key=counts.__getitem__) if counts else None
-            if counts and counts[span] == 1:
+            if span is not None and counts[span] == 1:
                 # No rule twice on the stack: no cycle, but a chain of rules too long to run.
                 message = f"the rules nested too deeply while running: at least {len(spans):,} rules inside one another"
                 hint = (

@@ -30,11 +30,12 @@ class Game:
 
     @property
     def source(self) -> Source:
-        return self.checked.source
+        source: Source = self.checked.source  # checked is typed Any: the engine names no analysis type
+        return source
 
     @property
     def path(self) -> str:
-        return self.checked.source.path
+        return self.source.path
 
     @property
     def players(self) -> int:

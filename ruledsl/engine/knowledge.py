@@ -22,9 +22,12 @@ until it does, and failing that, the cards of the player to move stay where they
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import chance
+
+if TYPE_CHECKING:
+    from ruledsl.engine.state import GameState
 
 
 def start(st: Any) -> None:
@@ -98,7 +101,7 @@ def refresh(st: Any, cards: list[int]) -> None:
 TRIES = 50
 
 
-def resample(st: Any, player: int, rng: random.Random) -> Any:
+def resample(st: GameState, player: int, rng: random.Random) -> GameState:
     """Return a copy of ``st`` in which the cards ``player`` cannot see are dealt anew."""
     if st.terminal:
         return _resample_once(st, player, rng, keep=())
@@ -112,7 +115,7 @@ def resample(st: Any, player: int, rng: random.Random) -> Any:
     return _resample_once(st, player, rng, keep=keep)
 
 
-def deal_unseen(st: Any, player: int, rng: random.Random) -> Any:
+def deal_unseen(st: GameState, player: int, rng: random.Random) -> GameState:
     """Return a copy of ``st`` with the cards ``player`` cannot see dealt anew, once.
 
     Unlike ``resample``, the copy need not let anyone act: it is for asking what would
@@ -121,7 +124,9 @@ def deal_unseen(st: Any, player: int, rng: random.Random) -> Any:
     return _resample_once(st, player, rng, keep=(), shuffled=True)
 
 
-def _resample_once(st: Any, player: int, rng: random.Random, keep: tuple[int, ...], shuffled: bool = False) -> Any:
+def _resample_once(
+    st: GameState, player: int, rng: random.Random, keep: tuple[int, ...], shuffled: bool = False
+) -> GameState:
     """One new deal of the unseen cards. ``shuffled``: where nothing is tracked (any unseen
     card may be in any unseen place), a plain shuffle deals them, in linear time."""
     copy = st.clone()

@@ -9,16 +9,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ruledsl.engine.fields import StateFields
 from ruledsl.engine.values import HIDDEN_CARD, Action
 
-if TYPE_CHECKING:
-    from ruledsl.engine.state import GameState
 
-
-class Observer:
+class Observer(StateFields):
     """What each player (or a spectator, ``None``) sees of a GameState (see ``ruledsl.engine.state``)."""
 
     __slots__ = ()
+
+    if TYPE_CHECKING:
+        # GameState's own, which an Observer is always a part of.
+        def current_player(self) -> int: ...
+
+        def returns(self) -> list[float]: ...
+
+        def legal_actions(self) -> list[Action]: ...
 
     def observation(self, player: int) -> dict[str, Any]:
         """Return exactly what ``player`` may see, as a JSON-serialisable dict."""
@@ -107,7 +113,7 @@ class Observer:
         return self.prog.card_names[c] if self.sees(viewer, c) else HIDDEN_CARD
 
 
-def _observe(st: GameState, player: int) -> dict[str, Any]:
+def _observe(st: Observer, player: int) -> dict[str, Any]:
     prog = st.prog
     names = prog.card_names
     zones: dict[str, Any] = {}

@@ -137,7 +137,7 @@ def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[
 def move_zone(st: Any, src: int, dst: int) -> list[int]:
     """Move every card of zone ``src`` on top of zone ``dst``; return them."""
     zones = st.zones
-    moved = zones[src]
+    moved: list[int] = zones[src]
     if not moved or src == dst:
         return []
     seen = [knowledge.seen_by(st, c) for c in moved] if st.known is not None else None
@@ -194,7 +194,7 @@ def position(st: Any, c: int | None) -> int | None:
     """Return a card's place in its zone, 1 being the top."""
     if c is None:
         return None
-    cards = st.zones[st.loc[c]]
+    cards: list[int] = st.zones[st.loc[c]]
     return len(cards) - cards.index(c)
 
 
@@ -404,7 +404,8 @@ DIRECTION_HINT = "'reverse direction' turns play around; to skip players, give t
 def direction(d: Any) -> int:
     """A new direction of play, checked: 1 (clockwise) or -1 (counterclockwise), nothing else."""
     if d == 1 or d == -1:
-        return d
+        checked: int = d
+        return checked
     raise RuleFailed(f"{DIRECTION_RULE}, not {'none' if d is None else d}", DIRECTION_HINT)
 
 

@@ -33,50 +33,7 @@ class GameState(TurnMachine, Observer, Failures):
     game's data (zones, gv/pv/cv variables).
     """
 
-    __slots__ = (
-        "game",
-        "prog",
-        "n",
-        "zones",
-        "loc",
-        "gv",
-        "pv",
-        "cv",
-        "phase",
-        "turn",
-        "actor",
-        "direction",
-        "out",
-        "finished",
-        "rng",
-        "_hist",
-        "n_actions",
-        "terminal",
-        "ret",
-        "round",
-        "auction",
-        "windows",
-        "pending_phase",
-        "face",
-        "log",
-        "last_args",
-        "last_actor",
-        "last_shown",
-        "last_revealed",
-        "truncated",
-        "max_actions",
-        "known",
-        "track",
-        "fired",
-        # transient, while an action runs:
-        "next_kind",
-        "next_goto",
-        "steps",
-        "calls",
-        "opened",
-        "memo",
-        "_legal",
-    )
+    __slots__ = ()  # the fields are StateFields'
 
     # ------------------------------------------------------------------ creation
 

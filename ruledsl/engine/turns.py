@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import knowledge, ops
+from ruledsl.engine.fields import StateFields
 from ruledsl.engine.limits import MAX_CHAINED_PHASES
 from ruledsl.engine.values import AGAIN, GO_TO, NEXT_TURN, Action, ActionDef, GameOver, RoundOver
 from ruledsl.text.errors import Diagnostic, RuleRuntimeError
@@ -17,10 +18,16 @@ if TYPE_CHECKING:
     from ruledsl.engine.state import GameState
 
 
-class TurnMachine:
+class TurnMachine(StateFields):
     """The turn, window, auction and round machine of a GameState (see ``ruledsl.engine.state``)."""
 
     __slots__ = ()
+
+    if TYPE_CHECKING:
+        # GameState's and Observer's own, which a TurnMachine is always a part of.
+        def clone(self) -> GameState: ...
+
+        def _describe_now(self, action: Action, viewer: int | None) -> str: ...
 
     # ------------------------------------------------------------------ turns
 
@@ -46,6 +53,7 @@ class TurnMachine:
         kind = self.next_kind
         target = None
         if kind == GO_TO:
+            assert self.next_goto is not None  # a 'go to' sets both
             target, player, _where = self.next_goto
             if player is not None:
                 self.turn = player
@@ -97,6 +105,7 @@ class TurnMachine:
         self.next_goto = None
         phase.enter(self, self.turn)
         if self.next_kind == GO_TO:
+            assert self.next_goto is not None  # a 'go to' sets both
             target, player, _where = self.next_goto
             if player is not None:
                 self.turn = player
@@ -204,6 +213,7 @@ class TurnMachine:
         try:
             self.prog.setup(self, 0)
             if self.next_kind == GO_TO:
+                assert self.next_goto is not None  # a 'go to' sets both
                 target, player, _where = self.next_goto
                 if player is not None:
                     self.turn = player
@@ -308,7 +318,7 @@ class _FirstAction(list):  # type: ignore[type-arg]
         raise _Found
 
 
-def offers(st: GameState, legal: Any, q: int) -> bool:
+def offers(st: StateFields, legal: Any, q: int) -> bool:
     """Whether the compiled legal function ``legal`` offers ``q`` an action (a window's pass aside),
     found without listing them all: the groups of cards still to build are never built."""
     try:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ruledsl.engine.program import Program
 
 #: current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL).
 TERMINAL = -4
@@ -82,7 +85,7 @@ class ActionDef:
         self.card_choices = card_choices
         self.strength = strength
         self.span = span
-        self.game: Any = None
+        self.game: Program | None = None  # set when its program is built
         self.checks: ActionChecks | None = None  # what refusing it is explained with (not for a pass)
 
     def __repr__(self) -> str:

@@ -1,0 +1,113 @@
+"""The fields of a game state, declared once: ``GameState`` holds them, and each of its parts reads them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from ruledsl.engine.game import Game
+    from ruledsl.engine.program import Program
+    from ruledsl.engine.values import Action
+    from ruledsl.text.source import Span
+
+#: The actions so far, newest first, as (action, older) pairs: never changed in place, so
+#: clones share it, and ``is`` tells whether anything was played since.
+History: TypeAlias = "tuple[Action, History] | None"
+
+#: Windows still to offer: (window index, the players still to be asked), first first.
+Windows: TypeAlias = "list[tuple[int, list[int]]]"
+
+
+class StateFields:
+    """The data of one play of a game; ``GameState`` and its mixins (see ``ruledsl.engine.state``) add the behaviour.
+
+    The slots are here, beside their types, so that every part of a state is checked against
+    the same fields; the compiled rules read and write them by these names.
+    """
+
+    __slots__ = (
+        "game",
+        "prog",
+        "n",
+        "zones",
+        "loc",
+        "gv",
+        "pv",
+        "cv",
+        "phase",
+        "turn",
+        "actor",
+        "direction",
+        "out",
+        "finished",
+        "rng",
+        "_hist",
+        "n_actions",
+        "terminal",
+        "ret",
+        "round",
+        "auction",
+        "windows",
+        "pending_phase",
+        "face",
+        "log",
+        "last_args",
+        "last_actor",
+        "last_shown",
+        "last_revealed",
+        "truncated",
+        "max_actions",
+        "known",
+        "track",
+        "fired",
+        # transient, while an action runs:
+        "next_kind",
+        "next_goto",
+        "steps",
+        "calls",
+        "opened",
+        "memo",
+        "_legal",
+    )
+
+    game: Game
+    prog: Program
+    n: int  # players
+    zones: list[list[int]]  # the cards of each zone instance, bottom to top
+    loc: list[int]  # the zone instance each card is in
+    gv: list[Any]  # game variables
+    pv: list[list[Any]]  # player variables: [variable][player]
+    cv: list[list[Any]]  # card variables: [variable][card]
+    phase: int
+    turn: int  # whose turn it is; the actor differs while a window or an auction asks others
+    actor: int
+    direction: int  # 1 clockwise, -1 counterclockwise
+    out: list[bool]  # players out of the game
+    finished: list[int]  # players in the order they finished
+    rng: int  # the state of ``chance``'s generator
+    _hist: History
+    n_actions: int
+    terminal: bool
+    ret: list[float] | None  # the returns, once the game is over
+    round: int
+    auction: list[Any] | None  # [standing strength, bidder, who passed, standing bid Action]
+    windows: Windows | None
+    pending_phase: int | None  # where play goes once the open windows pass
+    face: list[bool | None] | None  # each card face up, face down or as its zone shows it
+    log: list[str] | None  # lines said by the rules, when kept
+    last_args: tuple[Any, ...]  # the chosen values of the last action
+    last_actor: int | None
+    last_shown: tuple[History, list[str]] | None  # the last action's text per viewer, fixed at a round's end
+    last_revealed: tuple[History, frozenset[int]] | None  # the cards the last action revealed
+    truncated: bool  # stopped at max_actions
+    max_actions: int
+    known: list[list[int]] | None  # [player][card]: the zones it could be in, as bits (see knowledge)
+    track: bool
+    fired: list[int] | None  # times each of prog.events ran, when counted
+    next_kind: int  # NEXT_TURN, AGAIN or GO_TO
+    next_goto: tuple[int, int | None, Span | None] | None  # (phase, player, where) of a 'go to'
+    steps: int
+    calls: int
+    opened: Windows | None  # windows the action opened
+    memo: dict[Any, Any] | None  # definitions' values while legal actions are listed
+    _legal: list[Action] | None
