@@ -130,7 +130,7 @@ def make_agent(spec: str, seed: int) -> Any:
 def decide(agent: Any, state: GameState, seat: int) -> Action:
     """Ask ``agent`` for its action at ``seat``, showing it only that seat's view."""
     view = OmniscientView(state, seat) if agent.omniscient else SeatView(state, seat)
-    return agent.choose(view)  # type: ignore[no-any-return]
+    return agent.choose(view)
 
 
 def needs_tracking(agents: Iterable[Any]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from typing import Any
+from typing import Any, cast
 
 from lark import Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -121,8 +121,10 @@ def syntax_diagnostic(source: Source, text: str, exc: UnexpectedInput, start: st
 
 def _character_diagnostic(source: Source, text: str, exc: UnexpectedCharacters, line: int, column: int) -> Diagnostic:
     """Name a character the lexer could not read: an unclosed string, or a character of no token."""
-    char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
-    span = Span(Pos(line, column, exc.pos_in_stream), Pos(line, column + 1, exc.pos_in_stream + 1))
+    pos = exc.pos_in_stream
+    assert pos is not None  # the lexer always says where it stopped
+    char = text[pos] if pos < len(text) else ""
+    span = Span(Pos(line, column, pos), Pos(line, column + 1, pos + 1))
     if char == '"':
         return Diagnostic(
             "E105",
@@ -262,7 +264,7 @@ def _chained_comparison(source: Source, text: str, exc: UnexpectedToken) -> Diag
         if isinstance(value, Token) and value.type in ("_NL", "_INDENT", "_DEDENT", COLON, "LPAR", "LBRACE"):
             break
         if isinstance(value, Tree) and value.data == "aggregate_op":
-            opener = value.children[0]
+            opener = cast(Token, value.children[0])  # the aggregate's keyword
         elif isinstance(value, Token) and value.type != "NAME" and str(value) in QUANTIFIERS:
             opener = value
         else:

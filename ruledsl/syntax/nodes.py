@@ -26,7 +26,8 @@ class Node:
 
     def children(self) -> Iterator[Node]:
         """Yield the nodes directly below this one, in source order."""
-        for name in _child_fields(type(self)):
+        # mypy takes a node class's __hash__ for its instances' (a class is hashable).
+        for name in _child_fields(type(self)):  # type: ignore[arg-type]
             yield from _nodes_in(getattr(self, name))
 
 

@@ -137,7 +137,7 @@ class _Tokens:
         except UnexpectedInput as exc:
             col = base.col + max(0, (getattr(exc, "column", 1) or 1) - 1)
             span = Span(Pos(base.line, col, base.offset), Pos(base.line, col + 1, base.offset))
-            if isinstance(exc, UnexpectedCharacters) and inner[exc.pos_in_stream : exc.pos_in_stream + 1] == '"':
+            if isinstance(exc, UnexpectedCharacters) and inner[exc.pos_in_stream :].startswith('"'):
                 hint = "an expression in a string cannot contain another string; name it with 'define'"
             elif isinstance(exc, UnexpectedToken):
                 hint = f"expected {describe_expected(set(exc.expected))}"

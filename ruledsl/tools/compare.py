@@ -93,13 +93,21 @@ def outcome_rows(records: Sequence[GameRecord], players: int, rotate: bool) -> d
     }
     if rotate:
         for spec in sorted({a for r in records for a in r.agents}):
-            rows[f"{spec} won"] = lambda r, spec=spec: any(r.agents[q] == spec for q in r.winners)
+            rows[f"{spec} won"] = _agent_won(spec)
     else:
         agents = records[0].agents if records else ["?"] * players
         for q in range(players):
-            rows[f"P{q} ({agents[q]}) won"] = lambda r, q=q: q in r.winners
+            rows[f"P{q} ({agents[q]}) won"] = _seat_won(q)
     rows["no winner (draw or bound)"] = lambda r: not r.winners
     return rows
+
+
+def _agent_won(spec: str) -> Callable[[GameRecord], bool]:
+    return lambda r: any(r.agents[q] == spec for q in r.winners)
+
+
+def _seat_won(q: int) -> Callable[[GameRecord], bool]:
+    return lambda r: q in r.winners
 
 
 def compare(

@@ -27,9 +27,10 @@ from attrs import define
 
 from ruledsl import __version__
 from ruledsl.engine.failures import stuck_error
+from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
 from ruledsl.engine.ops import winners_of
 from ruledsl.format.unparse import RECORD1, UNBROKEN, unparse
-from ruledsl.loading import DEFAULT_MAX_ACTIONS, check_source, load_checked, read_source, resolve_path, shown_path
+from ruledsl.loading import check_source, load_checked, read_source, resolve_path, shown_path
 from ruledsl.resources import bundled_name, named_games
 from ruledsl.syntax.parser import parse_source
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError
@@ -177,6 +178,7 @@ def record_of_state(
     """
     labels = [str(a) for a in state.history()]
     if error is not None and len(labels) > len(actors):
+        assert state.last_actor is not None  # an action was applied
         actors = [*actors, state.last_actor]
     labels = labels[: len(actors)]
     if error is None and state.is_terminal() and len(labels) == state.n_actions:

@@ -43,11 +43,12 @@ from ruledsl.analysis.checker import CheckedGame
 from ruledsl.analysis.loadtime import LoadTimeError, LoadTimeValues, option_values
 from ruledsl.engine.failures import STUCK_FIX, describe_table, stuck_message
 from ruledsl.engine.game import Game
+from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
 from ruledsl.engine.program import Program
 from ruledsl.engine.reading import normalise
 from ruledsl.engine.state import GameState
 from ruledsl.engine.values import Action, ActionDef
-from ruledsl.loading import DEFAULT_MAX_ACTIONS, check_file, load_checked, players_range
+from ruledsl.loading import check_file, load_checked, players_range
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
 from ruledsl.text.render import or_list
