@@ -197,7 +197,7 @@ def options_of(checked: CheckedGame, players: int | None = None) -> list[OptionI
     return infos
 
 
-def _coerce_options(checked: CheckedGame, given: dict[str, Any]) -> dict[str, Any]:
+def coerce_options(checked: CheckedGame, given: dict[str, Any]) -> dict[str, Any]:
     """Check option names and turn command-line strings into values of the right kind."""
     out: dict[str, Any] = {}
     decls = {d.name: d for d in checked.options}
@@ -323,7 +323,7 @@ def load_checked(
                 )
             ]
         )
-    values = option_values(checked, players, _coerce_options(checked, dict(options or {})))
+    values = option_values(checked, players, coerce_options(checked, dict(options or {})))
     program = _compile_cached(checked, players, tuple(sorted(values.items(), key=lambda kv: kv[0])), probes)
     return Game(checked, program, max_actions, file)
 

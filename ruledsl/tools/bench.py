@@ -25,7 +25,7 @@ from ruledsl.codegen.compiler import compile_game
 from ruledsl.engine.failures import stuck_error
 from ruledsl.engine.game import Game
 from ruledsl.engine.state import GameState
-from ruledsl.loading import _coerce_options, load_game, read_source, resolve_path
+from ruledsl.loading import coerce_options, load_game, read_source, resolve_path
 from ruledsl.syntax.parser import parse_source
 
 
@@ -121,7 +121,7 @@ def load_time(path: Path, players: int, options: dict[str, Any], repeats: int = 
         start = time.perf_counter()
         source = read_source(path)
         checked = check(parse_source(source), source)
-        values = option_values(checked, players, _coerce_options(checked, options))
+        values = option_values(checked, players, coerce_options(checked, options))
         compile_game(checked, players, values)
         times.append(time.perf_counter() - start)
     return round(statistics.median(times) * 1000, 1)
