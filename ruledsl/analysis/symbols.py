@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from attrs import define, field, frozen
 
 if TYPE_CHECKING:
-    from ruledsl import nodes as n
+    from ruledsl.syntax import nodes as n
 
 
 # ============================================================================ types
