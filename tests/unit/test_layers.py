@@ -6,8 +6,10 @@ import ast
 import functools
 import io
 import itertools
+import shutil
 import subprocess
 import sys
+import sysconfig
 import tokenize
 from pathlib import Path
 
@@ -39,19 +41,24 @@ def code_tokens(path: Path) -> tuple[tokenize.TokenInfo, ...]:
     return tuple(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
 
 
-def imports(path: Path) -> set[str]:
-    """Every module a file imports, anywhere in it (``from ruledsl import nodes`` counts as ruledsl.syntax.nodes)."""
-    tree = syntax_tree(path)
+def source_module(path: Path, node: ast.ImportFrom) -> str:
+    """The absolute name of the module a ``from ... import`` in ``path`` reads, relative forms resolved."""
     package = module_name(path).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
+    base = package[: len(package) - node.level + 1] if node.level else []
+    return ".".join([*base, *(node.module.split(".") if node.module else [])])
+
+
+def imports(path: Path) -> set[str]:
+    """Every module a file imports, anywhere in it (``from ruledsl import nodes`` counts as ruledsl.syntax.nodes)."""
+    tree = syntax_tree(path)
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            module = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            module = source_module(path, node)
             found.add(module)
             # `from ruledsl import nodes`: the names may be submodules.
             for alias in node.names:
@@ -62,8 +69,26 @@ def imports(path: Path) -> set[str]:
     return found
 
 
+def is_ruledsl(module: str) -> bool:
+    return module == "ruledsl" or module.startswith("ruledsl.")
+
+
 def ruledsl_imports(path: Path) -> set[str]:
-    return {m for m in imports(path) if m == "ruledsl" or m.startswith("ruledsl.")}
+    return {m for m in imports(path) if is_ruledsl(m)}
+
+
+def imported_names(path: Path) -> set[tuple[str, str]]:
+    """Every (module, name) a file takes with ``from module import name``, anywhere in it."""
+    return {
+        (source_module(path, node), alias.name)
+        for node in ast.walk(syntax_tree(path))
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+
+
+def is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def calls_to(path: Path, name: str) -> list[int]:
@@ -111,6 +136,32 @@ def test_import_reader_sees_every_form() -> None:
         transform
     )
     assert "ruledsl.engine" in imports(PACKAGE / "engine" / "ops.py")
+
+
+def test_the_import_contract_holds() -> None:
+    # pyproject.toml's [tool.importlinter]: the layers of the packages, what the engine and the
+    # agents never import, and Lark for syntax/ alone; indirect imports count.
+    lint_imports = shutil.which("lint-imports", path=sysconfig.get_path("scripts"))
+    assert lint_imports is not None, "import-linter is a test dependency: pip install -e '.[test]'"
+    done = subprocess.run([lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_name_reader_sees_every_form() -> None:
+    # Guard for the test below: it reads the names, and the module they come from.
+    assert ("ruledsl.loading", "coerce_options") in imported_names(PACKAGE / "tools" / "bench.py")
+    assert ("ruledsl.engine", "knowledge") in imported_names(PACKAGE / "agents" / "view.py")
+
+
+def test_no_module_imports_another_ones_private_names() -> None:
+    # A name starting with '_' is its module's own: one that others need is public, and named so.
+    found = sorted(
+        f"{rel(p)}: {name} from {module}"
+        for p in MODULES
+        for module, name in imported_names(p)
+        if is_ruledsl(module) and is_private(name)
+    )
+    assert found == []
 
 
 def test_only_syntax_imports_lark() -> None:
