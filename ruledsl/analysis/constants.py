@@ -11,7 +11,7 @@ from ruledsl.analysis.symbols import Type
 from ruledsl.engine import ops
 from ruledsl.syntax import nodes as n
 
-_NOTHING: Mapping[int, Any] = MappingProxyType({})
+_NOTHING: Mapping[Any, Any] = MappingProxyType({})
 
 #: What the checker works out alone: numbers written with literals, and 'players' when told how many.
 _NUMBER_NODES = (n.Number, n.AllPlayers, n.Negate, n.Arith, n.Call)
@@ -111,13 +111,14 @@ class ConstantValues:
             # The wrong number of arguments is an error of its own (E302), not a number.
             raise LoadTimeError(e, f"'{e.name}' has the wrong number of arguments")
         args = [self.value(a) for a in e.args]
-        return {"max": max, "min": min, "abs": abs}[e.name](*args)
+        builtins: dict[str, Any] = {"max": max, "min": min, "abs": abs}
+        return builtins[e.name](*args)
 
     def _collection(self, e: n.Expr) -> Any:
         """The value of a seat, a set, a range, the deck or a size (known at load time only)."""
         if isinstance(e, n.Seat):
             i = self.value(e.index)
-            if not 0 <= i < self.players:  # type: ignore[operator]
+            if not 0 <= i < self.players:
                 raise LoadTimeError(e, f"there is no seat {i} with {self.players} players")
             return i
         if isinstance(e, n.SetLiteral):
@@ -154,6 +155,6 @@ def constant_number(e: n.Expr, players: int | None = None) -> int | None:
     With ``players``, a number may also use 'players' (``players - 1``).
     """
     try:
-        return ConstantValues(players=players, numbers_only=True).value(e)  # type: ignore[no-any-return]
+        return ConstantValues(players=players, numbers_only=True).value(e)
     except LoadTimeError:
         return None

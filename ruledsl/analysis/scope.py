@@ -23,7 +23,7 @@ class Scope:
 
     def child(self, **changes: Any) -> Scope:
         """Return a scope inside this one, with what it may use unless ``changes`` says otherwise."""
-        kw = dict(
+        kw: dict[str, Any] = dict(
             parent=self,
             has_player=self.has_player,
             load_time=self.load_time,
