@@ -14,6 +14,7 @@ from ruledsl.analysis.refs import (
 from ruledsl.analysis.symbols import (
     AttributeSym,
 )
+from ruledsl.codegen import names
 from ruledsl.codegen.context import ActionInfo, CompileContext, CompilerPart, Scope
 from ruledsl.codegen.labels import label_is_static
 from ruledsl.engine.limits import STEP_BUDGET
@@ -34,8 +35,8 @@ class Actions(CompilerPart):
             return "None"
         wild = self.c.wilds[id(shape)]
         if isinstance(wild, AttributeSym):
-            return f"A{wild.index}.__getitem__"
-        return f"(lambda c_: D{wild.index}(st, {player}, c_))"
+            return f"{names.ATTRIBUTE(wild.index)}.__getitem__"
+        return f"(lambda c_: {names.DEFINE(wild.index)}(st, {player}, c_))"
 
     def new_action(self, item: n.ActionDecl | n.PassDecl, owner: str, owner_kind: str) -> ActionInfo:
         info = ActionInfo(
@@ -83,8 +84,8 @@ class Actions(CompilerPart):
     def _enumerate(self, a: n.ActionDecl, info: ActionInfo, bid: bool) -> None:
         """Emit, inside a legal function, the loops that list this action's legal choices."""
         scope = Scope()
-        names = [self.fresh() for _ in a.choices]
-        for ch, py in zip(a.choices, names):
+        choice_names = [self.fresh() for _ in a.choices]
+        for ch, py in zip(a.choices, choice_names):
             scope.names[ch.name] = py
         # Each condition is tested in the loop of the last choice it uses, so that
         # conditions on no choice are tested once, before any loop.
@@ -92,14 +93,14 @@ class Actions(CompilerPart):
         for cond, _reason, level in action_clauses(a):
             levels[level].append(cond)
         self.em.at(a.span)
-        self._emit_level(a, info, bid, names, scope, levels, 0, [])
+        self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
 
     def _emit_level(
         self,
         a: n.ActionDecl,
         info: ActionInfo,
         bid: bool,
-        names: list[str],
+        choice_names: list[str],
         scope: Scope,
         levels: list[list[n.Expr]],
         i: int,
@@ -110,7 +111,7 @@ class Actions(CompilerPart):
         if levels[i]:
             test = " and ".join(self.exprs.ex(cj, scope) for cj in levels[i])
             if i > 0 and isinstance(a.choices[i - 1].shape, n.CardChoice):
-                test = self._read_attributes_once(test, names[i - 1])
+                test = self._read_attributes_once(test, choice_names[i - 1])
             em.line("if " + test + ":")
             em.indent += 1
             opened += 1
@@ -121,18 +122,18 @@ class Actions(CompilerPart):
             # before the first loop, once the loops have been written.
             at, indent = len(em.lines), em.indent
             sink: dict[str, str] = {}
-            loop_ctx = Scope(scope.names, scope.player, scope.overrides, sink, frozenset(names))
-            self._emit_level(a, info, bid, names, loop_ctx, [[], *levels[1:]], 0, key_parts)
+            loop_scope = Scope(scope.names, scope.player, scope.overrides, sink, frozenset(choice_names))
+            self._emit_level(a, info, bid, choice_names, loop_scope, [[], *levels[1:]], 0, key_parts)
             lines = ["    " * indent + f"{name} = {code}" for code, name in sink.items()]
             em.lines[at:at] = lines
             em.spans[at:at] = [a.span] * len(lines)
         else:
-            ch, py = a.choices[i], names[i]
+            ch, py = a.choices[i], choice_names[i]
             em.at(ch.span)
 
             def inner(key: str) -> None:
                 key_parts.append(key)
-                self._emit_level(a, info, bid, names, scope, levels, i + 1, key_parts)
+                self._emit_level(a, info, bid, choice_names, scope, levels, i + 1, key_parts)
                 key_parts.pop()
 
             if isinstance(ch.shape, n.CardChoice):
@@ -151,7 +152,7 @@ class Actions(CompilerPart):
                         ]
                         value_ok = self._value_filter(by_value, ch, scope)
                 opened += self._emit_loop(ch.shape, py, scope, key_parts, value_ok)
-                self._emit_level(a, info, bid, names, scope, levels, i + 1, key_parts)
+                self._emit_level(a, info, bid, choice_names, scope, levels, i + 1, key_parts)
                 key_parts.pop()
         em.indent -= opened
 
@@ -159,7 +160,7 @@ class Actions(CompilerPart):
         """Read each attribute of the chosen card that a test reads twice or more once, before it."""
         for read in sorted(set(r for r in _ATTRIBUTE_READ.findall(test) if r.endswith(f"[({card})]"))):
             if test.count(read) > 1:
-                name = self.fresh("t")
+                name = self.fresh(names.READ_ONCE)
                 self.em.line(f"{name} = {read}")  # a card's attribute is always there: safe before the test
                 test = test.replace(read, name)
         return test
@@ -167,7 +168,7 @@ class Actions(CompilerPart):
     def _emit_card_loop(self, shape: n.CardChoice, py: str, scope: Scope, inner: Callable[[str], None]) -> None:
         """Loop over one card choice: by kind over cards the chooser sees, by place otherwise."""
         em = self.em
-        pool = self.fresh("pool")
+        pool = self.fresh(names.POOL)
         em.line(f"{pool} = {self.exprs.cards(shape.pool, scope)}")
         visible = self._pool_visibility(shape.pool)
 
@@ -177,7 +178,7 @@ class Actions(CompilerPart):
                 with em.block():
                     inner(py)
                 return
-            seen, k, j = self.fresh("seen"), self.fresh("k"), self.fresh("j")
+            seen, k, j = self.fresh(names.SEEN), self.fresh(names.KIND_KEY), self.fresh(names.PLACE_INDEX)
             em.line(f"{seen} = set()")
             em.line(f"for {j}, {py} in enumerate(reversed({pool})):")
             with em.block():
@@ -192,7 +193,7 @@ class Actions(CompilerPart):
                 inner(k)
 
         def by_place() -> None:
-            j = self.fresh("j")
+            j = self.fresh(names.PLACE_INDEX)
             em.line(f"for {j}, {py} in enumerate(reversed({pool})):")
             with em.block():
                 inner(f"-1 - {j}")
@@ -214,7 +215,7 @@ class Actions(CompilerPart):
 
     def _value_filter(self, conjuncts: list[n.Expr], ch: n.Choice, scope: Scope) -> str:
         """A lambda testing conditions on a group's shared value alone."""
-        value = self.fresh("val")
+        value = self.fresh(names.GROUP_VALUE)
         overrides = dict(scope.overrides)
         for cj in conjuncts:
             for x in n.walk(cj):
@@ -230,7 +231,7 @@ class Actions(CompilerPart):
         em = self.em
         if isinstance(shape, n.NumberChoice):
             # Every number is an action: they count against the step budget, once per loop.
-            numbers = self.fresh("r")
+            numbers = self.fresh(names.NUMBERS)
             em.line(f"{numbers} = range({self.exprs.ex(shape.low, scope)}, {self.exprs.ex(shape.high, scope)} + 1)")
             em.line(f"st.steps += len({numbers})")
             em.line(f"if st.steps > {STEP_BUDGET}:")
@@ -250,7 +251,7 @@ class Actions(CompilerPart):
             em.indent += 1
             key_parts.append(py)
             return 1
-        pool = self.fresh("pool")
+        pool = self.fresh(names.POOL)
         em.line(f"{pool} = {self.exprs.cards(shape.pool, scope)}")
         if self._pool_visibility(shape.pool) is not True:
             # A group is chosen by its kinds, which name its cards: never from cards the
@@ -278,13 +279,14 @@ class Actions(CompilerPart):
         wild = self._wild(shape, scope.player)
         if isinstance(shape, n.CardsChoice):
             return f"op_combinations({pool}, KIND, {size})"
+        table = names.ATTRIBUTE(self.ref(shape).index)  # the attribute the group's cards share, or differ by
         if isinstance(shape, n.SameChoice):
-            return f"op_same_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild}, {value_ok or 'None'})"
+            return f"op_same_groups({pool}, KIND, {table}, {size}, {wild}, {value_ok or 'None'})"
         if isinstance(shape, n.ValuedChoice):
             value = self.exprs.ex(shape.value, scope)
-            return f"op_valued_groups({pool}, KIND, A{self.ref(shape).index}, {value}, {size}, {wild})"
+            return f"op_valued_groups({pool}, KIND, {table}, {value}, {size}, {wild})"
         assert isinstance(shape, n.DifferentChoice)
-        return f"op_different_groups({pool}, KIND, A{self.ref(shape).index}, {size}, {wild})"
+        return f"op_different_groups({pool}, KIND, {table}, {size}, {wild})"
 
     def _pool_visibility(self, pool: n.Expr) -> bool | None:
         """Whether the acting player surely sees (True) or surely does not see (False) a pool's cards."""
@@ -306,7 +308,7 @@ class Actions(CompilerPart):
         idx = info.index
         opened = 0
         if bid:
-            strength = self.fresh("s")
+            strength = self.fresh(names.SHOWN)
             assert a.strength is not None
             em.line(f"{strength} = {self.exprs.ex(a.strength, scope)}")
             em.line(f"if st.auction[0] is None or {strength} > st.auction[0]:")
@@ -315,11 +317,11 @@ class Actions(CompilerPart):
         key = "(" + "".join(k + ", " for k in key_parts) + ")"
         if info.static_label:
             if not key_parts:
-                em.line(f"out.append(CONST{idx})")  # an action with no choice is always the same object
+                em.line(f"out.append({names.ACTION_CONST(idx)})")  # an action with no choice is always the same object
             else:
                 # One card chosen: the card is the cache's key, with no tuple to build.
                 info.single = len(key_parts) == 1 and isinstance(a.choices[0].shape, n.CardChoice)
-                em.line(f"out.append(ACT{idx}[{key_parts[0] if info.single else key}])")
+                em.line(f"out.append({names.ACTION_CACHE(idx)}[{key_parts[0] if info.single else key}])")
         else:
             assert a.label is not None
             labels = []
@@ -331,7 +333,8 @@ class Actions(CompilerPart):
                     if isinstance(a.label, n.Text)
                     else self.exprs.show(a.label, scope, show)
                 )
-            em.line(f"out.append(Action(AD{idx}, {key}, {labels[0]}, {labels[1]} if st.log is not None else None))")
+            seen_by_all = f"{labels[1]} if st.log is not None else None"  # the label a log shows
+            em.line(f"out.append(Action({names.ACTION_DEF(idx)}, {key}, {labels[0]}, {seen_by_all}))")
         em.indent -= opened
 
     def _unseen_choices_read_none(self, a: n.ActionDecl, scope: Scope, key_parts: list[str]) -> Scope:
@@ -367,7 +370,7 @@ class Actions(CompilerPart):
         idx = info.index
         choices = item.choices if isinstance(item, n.ActionDecl) else ()
         scope = Scope()
-        block = self.cx.function(f"X{idx}", ["st", "p", "key"], item.span)
+        block = self.cx.function(names.APPLY(idx), ["st", "p", "key"], item.span, info.construct)
         self._emit_resolve(choices, scope)
         # What was chosen, shown later (describe_last) as each player sees it.
         self.em.line("st.last_args = (" + "".join(scope.names[ch.name] + ", " for ch in choices) + ")")
@@ -376,7 +379,9 @@ class Actions(CompilerPart):
         self.labels.emit_label(item, info, choices)
         if bid and isinstance(item, n.ActionDecl) and item.strength is not None:
             scope = Scope()
-            block = self.cx.function(f"ST{idx}", ["st", "p", "key"], item.strength.span)
+            block = self.cx.function(
+                names.STRENGTH(idx), ["st", "p", "key"], item.strength.span, f"{info.construct}: its strength"
+            )
             self._emit_resolve(choices, scope)
             self.em.line(f"return {self.exprs.ex(item.strength, scope)}")
             self.cx.end_function(block)
@@ -406,7 +411,7 @@ class Actions(CompilerPart):
 
 
 #: An attribute table read at a card, as the compiler writes it: ``A3[(v12)]``.
-_ATTRIBUTE_READ = re.compile(r"(?<![\w.])A\d+\[\(\w+\)\]")
+_ATTRIBUTE_READ = re.compile(rf"(?<![\w.]){names.ATTRIBUTE.text}\d+\[\(\w+\)\]")
 
 
 def action_clauses(a: n.ActionDecl) -> list[tuple[n.Expr, n.Expr | None, int]]:

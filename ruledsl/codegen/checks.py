@@ -10,6 +10,7 @@ from ruledsl.analysis.refs import (
     GameVarRef,
     PlayerVarRef,
 )
+from ruledsl.codegen import names
 from ruledsl.codegen.actions import action_clauses
 from ruledsl.codegen.context import ActionInfo, CompileContext, CompilerPart, Indent, Scope
 from ruledsl.engine.values import (
@@ -48,8 +49,8 @@ class Checks(CompilerPart):
         em = self.em
         idx = info.index
 
-        def open_function(name: str, params: list[str], span: Span | None) -> tuple[Indent, Scope]:
-            block = self.cx.function(name, ["st", "p", "args", *params], span)
+        def open_function(name: str, params: list[str], span: Span | None, what: str) -> tuple[Indent, Scope]:
+            block = self.cx.function(name, ["st", "p", "args", *params], span, f"{info.construct}: {what}")
             scope = Scope()
             for i, ch in enumerate(a.choices):
                 py = self.fresh()
@@ -60,7 +61,7 @@ class Checks(CompilerPart):
         kinds = []
         for i, ch in enumerate(a.choices):
             shape = ch.shape
-            block, scope = open_function(f"DM{idx}_{i}", [], ch.span)
+            block, scope = open_function(names.DOMAIN(idx, i), [], ch.span, f"what {ch.name} may be")
             if isinstance(shape, n.CardChoice):
                 em.line(f"return {self.exprs.cards(shape.pool, scope)}")
             elif isinstance(shape, n.NumberChoice):
@@ -76,17 +77,19 @@ class Checks(CompilerPart):
                 em.line(f"return ({self.exprs.cards(shape.pool, scope)}, {size}, {value})")
             self.cx.end_function(block)
             if isinstance(shape, (n.CardsChoice, n.SameChoice, n.ValuedChoice, n.DifferentChoice)):
-                block, scope = open_function(f"GR{idx}_{i}", ["cards", "size"], ch.span)
+                block, scope = open_function(
+                    names.GROUPS(idx, i), ["cards", "size"], ch.span, f"the groups {ch.name} may be"
+                )
                 em.line(f"return list({self.actions.groups(shape, 'cards', 'size', scope)})")
                 self.cx.end_function(block)
             kinds.append(_CHOICE_KINDS[type(shape)])
         clauses = []
         for j, (cond, reason, level) in enumerate(action_clauses(a)):
-            block, scope = open_function(f"CK{idx}_{j}", [], cond.span)
+            block, scope = open_function(names.CHECK(idx, j), [], cond.span, f"condition {j}")
             em.line(f"return {self.exprs.ex(cond, scope)}")
             self.cx.end_function(block)
             if reason is not None:
-                block, scope = open_function(f"RS{idx}_{j}", [], reason.span)
+                block, scope = open_function(names.REASON(idx, j), [], reason.span, f"the reason for condition {j}")
                 # Read by the player refused, and by him alone: cards as he sees them.
                 show = "st.show_card(p, {})"
                 text = (
@@ -125,15 +128,15 @@ class Checks(CompilerPart):
             ChoiceCheck(
                 ch.name,
                 kind,
-                namespace[f"DM{idx}_{i}"],
-                namespace.get(f"GR{idx}_{i}"),
+                namespace[names.DOMAIN(idx, i)],
+                namespace.get(names.GROUPS(idx, i)),
                 getattr(ch.shape, "attr", None),
                 getattr(ch.shape, "wild", None),
             )
             for i, (ch, kind) in enumerate(zip(a.choices, kinds))
         ]
         checks = [
-            ClauseCheck(level, namespace[f"CK{idx}_{j}"], namespace.get(f"RS{idx}_{j}"), cond, is_open)
+            ClauseCheck(level, namespace[names.CHECK(idx, j)], namespace.get(names.REASON(idx, j)), cond, is_open)
             for j, (level, cond, is_open) in enumerate(clauses)
         ]
         return ActionChecks(choices, checks, a.otherwise, a)

@@ -20,6 +20,7 @@ from typing import Any
 
 from ruledsl.analysis.checked import CheckedGame
 from ruledsl.analysis.symbols import ZoneSym
+from ruledsl.codegen import names
 from ruledsl.codegen.actions import Actions
 from ruledsl.codegen.checks import Checks
 from ruledsl.codegen.context import ActionInfo, CompileContext
@@ -89,9 +90,11 @@ def _compile(cx: CompileContext) -> Program:
     phases.compile_defines()
     phases.compile_procedures()
     phases.compile_triggers()
-    phases.compile_block_fn("SETUP", checked.setup.body, checked.setup.span)
+    phases.compile_block_fn(names.SETUP(), checked.setup.body, checked.setup.span, "setup")
     if checked.round_end is not None:
-        phases.compile_block_fn("ROUND_END", checked.round_end.body, checked.round_end.span, event="round end")
+        phases.compile_block_fn(
+            names.ROUND_END(), checked.round_end.body, checked.round_end.span, "round end", event="round end"
+        )
     phases.compile_phases()
     phases.compile_windows()
     ranking = phases.compile_ranking()

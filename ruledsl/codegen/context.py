@@ -10,6 +10,7 @@ from attrs import define, field
 
 from ruledsl.analysis.refs import Ref
 from ruledsl.analysis.symbols import Type
+from ruledsl.codegen import names
 from ruledsl.codegen.layout import Layout, lay_out
 from ruledsl.codegen.loadtime import LoadTimeValues
 from ruledsl.syntax import nodes as n
@@ -45,6 +46,11 @@ class Output:
 
     def at(self, span: Span | None) -> None:
         self._span = span
+
+    def comment(self, text: str) -> None:
+        """A comment line: no rule's code, so it has no span (a rule failing is never there)."""
+        self.lines.append("    " * self.indent + names.comment(text))
+        self.spans.append(None)
 
     def block(self) -> Indent:
         return Indent(self)
@@ -104,6 +110,11 @@ class ActionInfo:
     choice_kinds: list[str] = field(factory=list)
     clauses: list[tuple[int, n.Expr, bool]] = field(factory=list)
 
+    @property
+    def construct(self) -> str:
+        """How a listing names it: ``action place``, or a phase's or window's pass."""
+        return f"{self.owner_kind} {self.owner}: pass" if self.is_pass else f"action {self.name}"
+
 
 class CompileContext:
     """The state one compilation shares: its parts reach each other through it (``cx.exprs.ex``)."""
@@ -140,8 +151,9 @@ class CompileContext:
         self.checks: Checks
         self.phases: Phases
 
-    def fresh(self, prefix: str = "v") -> str:
-        return f"{prefix}{next(self.counter)}"
+    def fresh(self, prefix: names.Prefix = names.LOCAL) -> str:
+        """A new name, never made before in this compilation."""
+        return prefix(next(self.counter))
 
     def type_of(self, e: n.Expr) -> Type:
         return self.checked.types.get(id(e)) or Type("any")
@@ -149,8 +161,9 @@ class CompileContext:
     def ref(self, node: n.Node) -> Ref | None:
         return self.checked.refs.get(id(node))
 
-    def const(self, value: Any, prefix: str = "K") -> str:
-        name = f"{prefix}{len(self.constants)}"
+    def const(self, value: Any, prefix: names.Prefix = names.CONSTANT) -> str:
+        """The name of a new constant of the generated code, holding ``value``."""
+        name = prefix(len(self.constants))
         self.constants[name] = value
         return name
 
@@ -177,8 +190,14 @@ class CompileContext:
         first = min(texts_in(message), key=lambda t: t.span.start.offset if t.span else 0, default=None)
         return self.source_of(message, REPORT_WIDTH) if first is None else self.source_of(first, REPORT_WIDTH) + " …"
 
-    def function(self, name: str, params: list[str], span: Span | None) -> Indent:
-        """Open a generated function (its body indented until ``end_function``)."""
+    def header(self, construct: str, span: Span | None) -> None:
+        """The comment opening a generated function: the rule file's line and what is there."""
+        where = self.checked.source.path if span is None else f"{self.checked.source.path}:{span.start.line}"
+        self.em.comment(f"{where}: {construct}")
+
+    def function(self, name: str, params: list[str], span: Span | None, construct: str) -> Indent:
+        """Open a generated function for ``construct`` (its body indented until ``end_function``)."""
+        self.header(construct, span)
         self.em.at(span)
         self.em.line(f"def {name}({', '.join(params)}):")
         block = self.em.block()

@@ -25,9 +25,9 @@ from ruledsl.analysis.symbols import (
     DefineSym,
     Type,
 )
+from ruledsl.codegen import names
 from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
 from ruledsl.codegen.folding import PyName, simple_code
-from ruledsl.codegen.names import display_table
 from ruledsl.syntax import nodes as n
 
 
@@ -56,7 +56,7 @@ class Expressions(CompilerPart):
             # is the same value, since listing changes nothing.
             name = scope.hoist.get(code)
             if name is None:
-                name = scope.hoist[code] = self.fresh("h")
+                name = scope.hoist[code] = self.fresh(names.HOISTED)
             return name
         return code
 
@@ -114,13 +114,13 @@ class Expressions(CompilerPart):
         if t.kind == "flag":
             return f"op_show_flag({x})"
         if t.kind == "value":
-            return f"op_show_value({display_table(t.of or '')}, {x})"
+            return f"op_show_value({self.layout.display_table(t.of)}, {x})"
         if t.kind == "set" and t.of != "number":
-            return f"op_show_bits({display_table(t.of or '')}, {x})"
+            return f"op_show_bits({self.layout.display_table(t.of)}, {x})"
         if t.kind == "card":
             return show_card.format(x)
         if t.kind in ("cards", "zone"):
-            v = self.fresh("s")
+            v = self.fresh(names.SHOWN)
             return "op_show_cards([" + show_card.format(v) + f" for {v} in {self.cards(e, scope)}])"
         if t.kind == "player":
             return f"op_show_player({x})"
@@ -161,7 +161,7 @@ class Expressions(CompilerPart):
             if inlined is not None:
                 return inlined
             self.cx.listing_calls_defines |= self.cx.listing
-            return f"D{ref.define.index}(st, {scope.player})"
+            return f"{names.DEFINE(ref.define.index)}(st, {scope.player})"
         raise AssertionError(f"unresolved name {e.id}: {ref}")
 
     def inline(self, d: DefineSym, args: tuple[n.Expr, ...], scope: Scope) -> str | None:
@@ -212,14 +212,14 @@ class Expressions(CompilerPart):
         if inlined is not None:
             return inlined
         self.cx.listing_calls_defines |= self.cx.listing
-        return f"D{d.index}(st, {scope.player}{self.call_args(e.args, d.params, scope)})"
+        return f"{names.DEFINE(d.index)}(st, {scope.player}{self.call_args(e.args, d.params, scope)})"
 
     def _ex_Attribute(self, e: n.Attribute, scope: Scope) -> str:
         ref = self.ref(e)
         if isinstance(ref, MemberRef):
             return repr(ref.member.index)
         if isinstance(ref, CardAttrRef):
-            table = f"A{ref.attr.index}"
+            table = names.ATTRIBUTE(ref.attr.index)
             if (
                 isinstance(e.obj, n.TopOf)
                 and e.obj.count is None
@@ -236,7 +236,7 @@ class Expressions(CompilerPart):
                 return f"op_attr({table}, {obj})"
             return f"{table}[{obj}]"
         if isinstance(ref, CardsAttrRef):
-            return f"op_first_attr(A{ref.attr.index}, {self.cards(e.obj, scope)})"
+            return f"op_first_attr({names.ATTRIBUTE(ref.attr.index)}, {self.cards(e.obj, scope)})"
         if isinstance(ref, CardVarRef):
             obj = self.ex(e.obj, scope)
             if self.type_of(e.obj).nullable:
@@ -322,7 +322,7 @@ class Expressions(CompilerPart):
     def _ex_IsNamed(self, e: n.IsNamed, scope: Scope) -> str:
         ids = frozenset(i for i, card in enumerate(self.layout.deck) if card.name == e.card_name)
         if e.card_name not in self.cx.named:
-            self.cx.named[e.card_name] = self.cx.const(ids, "NAMED")
+            self.cx.named[e.card_name] = self.cx.const(ids, names.NAMED)
         test = f"{self.ex(e.operand, scope)} in {self.cx.named[e.card_name]}"
         return f"not ({test})" if e.negated else test
 
@@ -434,19 +434,20 @@ class Expressions(CompilerPart):
         if isinstance(ref, RunKeyAttrRef):
             attr = ref.attr
             if attr.type.kind == "set" and attr.type.of != "number":
-                return f"op_run_sets({cards}, A{attr.index}.__getitem__)"
-            return f"op_run({cards}, A{attr.index})"
+                return f"op_run_sets({cards}, {names.ATTRIBUTE(attr.index)}.__getitem__)"
+            return f"op_run({cards}, {names.ATTRIBUTE(attr.index)})"
         assert isinstance(ref, DefineRef)
         d = ref.define
-        card = self.fresh("c")
+        card = self.fresh(names.CARD)
         body = self.inline(d, (PyName(code=card),), scope) if d.params else None
-        table = re.fullmatch(r"\(*A(\d+)\[\(*" + card + r"\)*\]\)*", body) if body is not None else None
+        table = re.fullmatch(rf"\(*{names.ATTRIBUTE.text}(\d+)\[\(*{card}\)*\]\)*", body) if body is not None else None
         if table is not None:
-            key = f"A{table.group(1)}.__getitem__"  # the key is an attribute: read its table directly
+            # The key is an attribute: read its table directly.
+            key = f"{names.ATTRIBUTE(int(table.group(1)))}.__getitem__"
         elif body is not None:
             key = f"lambda {card}: {body}"
         else:
-            key = f"lambda c_: D{d.index}(st, {scope.player}, c_)"
+            key = f"lambda c_: {names.DEFINE(d.index)}(st, {scope.player}, c_)"
         if d.type.kind == "set" and d.type.of != "number":
             return f"op_run_sets({cards}, {key})"
         return f"op_run_key({cards}, {key})"

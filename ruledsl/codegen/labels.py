@@ -11,8 +11,8 @@ from ruledsl.analysis.refs import (
     MemberRef,
     OptionRef,
 )
+from ruledsl.codegen import names
 from ruledsl.codegen.context import ActionInfo, CompileContext, CompilerPart, Scope
-from ruledsl.codegen.names import display_table
 from ruledsl.syntax import nodes as n
 
 
@@ -28,7 +28,9 @@ class Labels(CompilerPart):
         (None being one chosen by its place) — and LB(key, show), which reads the key."""
         em = self.em
         idx = info.index
-        em.line(f"def LBA{idx}(args, show=SHOW_NAME):")
+        label_span = a.label.span if a.label is not None else a.span
+        self.cx.header(f"{info.construct}: its label, from the values chosen", label_span)
+        em.line(f"def {names.LABEL_ARGS(idx)}(args, show=SHOW_NAME):")
         with em.block():
             scope = Scope()
             for i, ch in enumerate(choices):
@@ -54,7 +56,8 @@ class Labels(CompilerPart):
             finally:
                 self.cx.label_mode = False
         em.line("")
-        em.line(f"def LB{idx}(key, show=SHOW_NAME):")
+        self.cx.header(f"{info.construct}: its label, from its key", label_span)
+        em.line(f"def {names.LABEL(idx)}(key, show=SHOW_NAME):")
         with em.block():
             parts = []
             for i, ch in enumerate(choices):
@@ -65,7 +68,7 @@ class Labels(CompilerPart):
                     parts.append(f"key[{i}]")
                 else:
                     parts.append(f"[REP[k_] for k_ in key[{i}]]")
-            em.line(f"return LBA{idx}((" + "".join(f"{x}, " for x in parts) + "), show)")
+            em.line(f"return {names.LABEL_ARGS(idx)}((" + "".join(f"{x}, " for x in parts) + "), show)")
         em.line("")
 
     def _show_choice(self, ch: n.Choice, scope: Scope) -> str:
@@ -76,7 +79,7 @@ class Labels(CompilerPart):
         if isinstance(shape, (n.CardsChoice, n.SameChoice, n.ValuedChoice, n.DifferentChoice)):
             return f"' '.join(show(c_) for c_ in {py})"
         if isinstance(shape, n.ValueChoice):
-            return f"{display_table(shape.type_name)}[{py}]"
+            return f"{self.layout.display_table(shape.type_name)}[{py}]"
         if isinstance(shape, n.PlayerChoice):
             return f"op_show_player({py})"
         return f"str({py})"

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import define, frozen
 
+from ruledsl.codegen import names
 from ruledsl.codegen.loadtime import LoadTimeError
-from ruledsl.codegen.names import display_table
 from ruledsl.engine.program import ZoneLayout
 from ruledsl.syntax import nodes as n
 
@@ -89,10 +89,18 @@ class Layout:
     zone_layout: list[ZoneLayout]
     zone_family: tuple[int, ...]  # each zone list's declaration
     zone_owner: tuple[int, ...]  # each zone list's owner (-1: shared)
+    display_tables: dict[str, str]  # a values declaration's name -> its table of how members are shown
 
     def zone_base(self, z: ZoneSym) -> int:
         """The index of a zone's first list (a per-player zone has one per player after it)."""
         return self.zone_layout[z.index].base
+
+    def display_table(self, values_name: str | None) -> str:
+        """The name of the table showing the members of a values declaration.
+
+        A set of no declared values (``{}``) has none: the name is then one no table has.
+        """
+        return self.display_tables.get(values_name or "", names.DISPLAY.text + "_")
 
 
 def lay_out(checked: CheckedGame, load: LoadTimeValues, players: int, constants: dict[str, Any]) -> Layout:
@@ -119,7 +127,7 @@ def lay_out(checked: CheckedGame, load: LoadTimeValues, players: int, constants:
             default = False
         attr_tables[a] = tuple(card.values.get(a, default) for card in deck)
     for a, table in attr_tables.items():
-        constants[f"A{sy.attributes[a].index}"] = table
+        constants[names.ATTRIBUTE(sy.attributes[a].index)] = table
     constants["KIND"] = tuple(card_kind)
     constants["REP"] = tuple(reps)
     constants["NAMES"] = tuple(card.name for card in deck)
@@ -135,8 +143,10 @@ def lay_out(checked: CheckedGame, load: LoadTimeValues, players: int, constants:
         owners.extend(range(count) if z.per_player else [-1])
         base += count
     constants["ZFAM"] = tuple(families)
+    # Named by their order, not by their names: a name may hold any letter, Python's names may not.
+    display_tables = {vals.name: names.DISPLAY(i) for i, vals in enumerate(sy.values.values())}
     for vals in sy.values.values():
-        constants[display_table(vals.name)] = vals.displays
+        constants[display_tables[vals.name]] = vals.displays
     return Layout(
         deck=deck,
         card_kind=tuple(card_kind),
@@ -146,6 +156,7 @@ def lay_out(checked: CheckedGame, load: LoadTimeValues, players: int, constants:
         zone_layout=zone_layout,
         zone_family=tuple(families),
         zone_owner=tuple(owners),
+        display_tables=display_tables,
     )
 
 

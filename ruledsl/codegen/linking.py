@@ -13,6 +13,7 @@ from ruledsl.analysis.symbols import (
     Type,
     VarSym,
 )
+from ruledsl.codegen import names
 from ruledsl.codegen.context import CompileContext, CompilerPart
 from ruledsl.codegen.loadtime import LoadTimeError, load_error
 from ruledsl.codegen.probes import LineProbes, compile_with_probes
@@ -46,14 +47,14 @@ class Linker(CompilerPart):
             if not name.startswith("_") and callable(getattr(ops, name)):
                 namespace[f"op_{name}"] = getattr(ops, name)
         namespace.update(self.cx.constants)
-        names = self.cx.constants["NAMES"]
+        card_names = self.cx.constants["NAMES"]
         namespace.update(
             ANY_ERROR=Exception,
             ALLP=tuple(range(self.players)),
             ALLCARDS=tuple(range(len(self.layout.deck))),
             MISS=object(),
             PLACE=Place,
-            SHOW_NAME=lambda c: names[c] if type(c) is int else unseen(c),
+            SHOW_NAME=lambda c: card_names[c] if type(c) is int else unseen(c),
         )
         source_code = "\n".join(self.em.lines) + "\n"
         code = compile_with_probes(source_code, filename) if probes else compile(source_code, filename, "exec")
@@ -83,13 +84,13 @@ class Linker(CompilerPart):
         probes = LineProbes(namespace) if self.cx.probes else None
         self.run_source(namespace, filename, self.cx.probes)
         defs = self.defs = self._action_defs(namespace, intern)
-        names = self.cx.constants["NAMES"]
+        card_names = self.cx.constants["NAMES"]
         program = Program(
             name=self.c.file.name,
             players=self.players,
             options=dict(self.options),
-            card_names=names,
-            card_labels=self._card_labels(namespace.get("CARD_LABEL"), names),
+            card_names=card_names,
+            card_labels=self._card_labels(namespace.get(names.CARD_LABEL()), card_names),
             card_kinds=self.layout.card_kind,
             kind_reps=self.layout.kind_reps,
             unique_kinds=self.layout.unique,
@@ -99,11 +100,11 @@ class Linker(CompilerPart):
             zone_owner=self.layout.zone_owner,
             phases=self._phases(namespace, defs),
             windows=self._windows(namespace, defs),
-            setup=namespace["SETUP"],
-            round_end=namespace.get("ROUND_END"),
-            rank_key=namespace.get("RANK_KEY"),
+            setup=namespace[names.SETUP()],
+            round_end=namespace.get(names.ROUND_END()),
+            rank_key=namespace.get(names.RANK_KEY()),
             ranking=ranking,
-            standing_key=namespace.get("STANDING_KEY"),
+            standing_key=namespace.get(names.STANDING_KEY()),
             game_var_init=self._var_inits("game"),
             player_var_init=self._var_inits("player"),
             card_var_init=self._var_inits("card"),
@@ -155,11 +156,11 @@ class Linker(CompilerPart):
                 owner=info.owner,
                 owner_kind=info.owner_kind,
                 is_pass=info.is_pass,
-                apply=namespace[f"X{idx}"],
-                label=namespace[f"LB{idx}"],
-                label_args=namespace[f"LBA{idx}"],
+                apply=namespace[names.APPLY(idx)],
+                label=namespace[names.LABEL(idx)],
+                label_args=namespace[names.LABEL_ARGS(idx)],
                 label_is_static=info.static_label,
-                strength=namespace.get(f"ST{idx}"),
+                strength=namespace.get(names.STRENGTH(idx)),
                 span=item.span,
                 card_choices=tuple(
                     i
@@ -167,9 +168,9 @@ class Linker(CompilerPart):
                     if isinstance(ch.shape, n.CardChoice)
                 ),
             )
-            namespace[f"AD{idx}"] = d
-            namespace[f"CONST{idx}"] = intern(d, ())
-            namespace[f"ACT{idx}"] = ActionCache(functools.partial(intern, d), info.single)
+            namespace[names.ACTION_DEF(idx)] = d
+            namespace[names.ACTION_CONST(idx)] = intern(d, ())
+            namespace[names.ACTION_CACHE(idx)] = ActionCache(functools.partial(intern, d), info.single)
             defs.append(d)
         return defs
 
@@ -184,10 +185,10 @@ class Linker(CompilerPart):
                     index=phase.index,
                     is_auction=phase.is_auction,
                     actions=actions,
-                    legal=namespace[f"L{phase.index}"],
-                    enter=namespace.get(f"E{phase.index}"),
-                    won=namespace.get(f"W{phase.index}"),
-                    unsold=namespace.get(f"U{phase.index}"),
+                    legal=namespace[names.LEGAL(phase.index)],
+                    enter=namespace.get(names.ENTER(phase.index)),
+                    won=namespace.get(names.WON(phase.index)),
+                    unsold=namespace.get(names.UNSOLD(phase.index)),
                     pass_def=passes[0] if passes else None,
                     span=phase.decl.span,
                 )
@@ -204,26 +205,26 @@ class Linker(CompilerPart):
                     name=window.name,
                     index=window.index,
                     actions=actions,
-                    legal=namespace[f"WL{window.index}"],
-                    who=namespace[f"WHO{window.index}"],
+                    legal=namespace[names.WINDOW_LEGAL(window.index)],
+                    who=namespace[names.WINDOW_WHO(window.index)],
                     pass_def=passes[0],
                     span=window.decl.span,
                 )
             )
         return windows
 
-    def _card_labels(self, label: Callable[..., str] | None, names: tuple[str, ...]) -> tuple[str, ...]:
+    def _card_labels(self, label: Callable[..., str] | None, card_names: tuple[str, ...]) -> tuple[str, ...]:
         """Each card's label, refused when two cards of one name read differently.
 
         People pick cards by name, and a view lists names: one name, one label.
         """
         if label is None:
-            return names
+            return card_names
         decl = self.c.label
         assert decl is not None
         labels: dict[str, str] = {}
-        naming = _Naming(names)
-        for c, name in enumerate(names):
+        naming = _Naming(card_names)
+        for c, name in enumerate(card_names):
             try:
                 text = label(naming, None, c)
             except Exception as exc:  # a rule file's arithmetic: reported, never a traceback
@@ -243,7 +244,7 @@ class Linker(CompilerPart):
                         )
                     ]
                 )
-        return tuple(labels[name] for name in names)
+        return tuple(labels[name] for name in card_names)
 
     def _var_inits(self, scope: str) -> list[Any]:
         out = []

@@ -6,10 +6,18 @@ from ruledsl.analysis.symbols import (
     Type,
     ZoneSym,
 )
+from ruledsl.codegen import names
 from ruledsl.codegen.context import REPORT_WIDTH, CompileContext, CompilerPart, Scope
 from ruledsl.engine.limits import STEP_BUDGET
 from ruledsl.syntax import nodes as n
 from ruledsl.text.source import Span
+
+#: A phase's blocks run at a moment of its own: each one's function, and how a report names it.
+_HANDLERS: dict[type, tuple[names.Prefix, str]] = {
+    n.OnEnter: (names.ENTER, "on enter"),
+    n.WonHandler: (names.WON, "when won"),
+    n.UnsoldHandler: (names.UNSOLD, "when unsold"),
+}
 
 
 class Phases(CompilerPart):
@@ -24,19 +32,19 @@ class Phases(CompilerPart):
     def _signature(self, params: tuple[tuple[str, Type], ...]) -> tuple[Scope, list[str]]:
         """Return the scope binding a definition's or procedure's parameters, and their Python names."""
         scope = Scope()
-        names = ["st", "p"]
+        py_names = ["st", "p"]
         for pname, _ in params:
             py = self.fresh()
             scope.names[pname] = py
-            names.append(py)
-        return scope, names
+            py_names.append(py)
+        return scope, py_names
 
     def compile_defines(self) -> None:
         for d in self.sy.defines.values():
             decl = d.decl
             assert isinstance(decl, n.DefineDecl)
             scope, params = self._signature(d.params)
-            block = self.cx.function(f"D{d.index}", params, decl.span)
+            block = self.cx.function(names.DEFINE(d.index), params, decl.span, f"define {d.name}")
             self._count_call()
             self.em.at(decl.body.span)
             body = self.exprs.ex(decl.body, scope)
@@ -67,7 +75,7 @@ class Phases(CompilerPart):
             decl = proc.decl
             assert isinstance(decl, n.ProcedureDecl)
             scope, params = self._signature(proc.params)
-            block = self.cx.function(f"PR{proc.index}", params, decl.span)
+            block = self.cx.function(names.PROCEDURE(proc.index), params, decl.span, f"to {proc.name}")
             self._count_call()
             self.cx.count_event(f"to {decl.name}")
             self.stmts.body(decl.body, scope)
@@ -91,7 +99,7 @@ class Phases(CompilerPart):
         for family, triggers in by_family.items():
             parts: list[str] = []
             for t in triggers:
-                fn = self.fresh("TR")
+                fn = self.fresh(names.TRIGGER)
                 scope = Scope()
                 moved = self.fresh()
                 scope.names[t.var] = moved
@@ -100,9 +108,10 @@ class Phases(CompilerPart):
                     owner = self.fresh()
                     scope.names[t.owner] = owner
                     params.insert(2, owner)
-                block = self.cx.function(fn, params, t.span)
-                line = t.span.start.line if t.span is not None else 0
                 owner_text = "" if t.owner is None else t.owner + "."
+                zone = zone_of[id(t)]
+                block = self.cx.function(fn, params, t.span, f"when {t.var} enter {owner_text}{zone.name}")
+                line = t.span.start.line if t.span is not None else 0
                 self.cx.count_event(
                     f"line {line}: when {t.var} enter {owner_text}{self.cx.source_of(t.zone, REPORT_WIDTH)}"
                 )
@@ -111,16 +120,19 @@ class Phases(CompilerPart):
                 base = self.layout.zone_base(zone_of[id(t)])
                 parts.append(f"{fn}(st, p, dst - {base}, moved)" if t.owner is not None else f"{fn}(st, p, moved)")
             self.em.at(None)  # dispatching is no rule of the file
+            zone_name = zone_of[id(triggers[0])].name
+            self.cx.header(f"the 'when ... enter' rules of {zone_name}, in order", None)
             if family in self.cx.owner_families:
-                self.em.line(f"def TRIG{family}(st, p, dst, moved):")
+                self.em.line(f"def {names.TRIGGERS(family)}(st, p, dst, moved):")
             else:
-                self.em.line(f"def TRIG{family}(st, p, moved):")
+                self.em.line(f"def {names.TRIGGERS(family)}(st, p, moved):")
             with self.em.block():
                 for call in parts:
                     self.em.line(call)
             self.em.line("")
         self.em.at(None)
-        self.em.line("def FIRE(st, p, dst, moved):")
+        self.cx.header("the 'when ... enter' rules of the zone cards entered", None)
+        self.em.line(f"def {names.FIRE()}(st, p, dst, moved):")
         with self.em.block():
             self.em.line("fam = ZFAM[dst]")
             for family in by_family:
@@ -135,16 +147,18 @@ class Phases(CompilerPart):
         name: str,
         body: tuple[n.Stmt, ...],
         span: Span | None,
+        construct: str,
         extra: list[str] | None = None,
         event: str | None = None,
     ) -> None:
+        """Emit NAME(st, p, extra...): a block of statements (setup, on enter...), counted as ``event``."""
         scope = Scope()
         params = ["st", "p"]
         for rule_name in extra or []:
             py = self.fresh()
             scope.names[rule_name] = py
             params.append(py)
-        block = self.cx.function(name, params, span)
+        block = self.cx.function(name, params, span, construct)
         if event is not None:
             self.cx.count_event(event)
         self.stmts.body(body, scope)
@@ -157,20 +171,20 @@ class Phases(CompilerPart):
             actions = self.actions.actions_of(
                 decl.items, phase.name, "auction" if phase.is_auction else "phase", phase.is_auction
             )
-            block = self.cx.function(f"L{phase.index}", ["st", "p", "out"], decl.span)
+            block = self.cx.function(
+                names.LEGAL(phase.index), ["st", "p", "out"], decl.span, f"phase {phase.name}: its legal actions"
+            )
             self.actions.list_all(actions, phase.is_auction)
             self.cx.end_function(block)
             for item, info in actions:
                 self.actions.finish(item, info, bid=phase.is_auction)
             for item in decl.items:
-                if isinstance(item, n.OnEnter):
-                    self.compile_block_fn(f"E{phase.index}", item.body, item.span, event=f"{phase.name}: on enter")
-                elif isinstance(item, n.WonHandler):
-                    self.compile_block_fn(
-                        f"W{phase.index}", item.body, item.span, [item.var], event=f"{phase.name}: when won"
-                    )
-                elif isinstance(item, n.UnsoldHandler):
-                    self.compile_block_fn(f"U{phase.index}", item.body, item.span, event=f"{phase.name}: when unsold")
+                handler = _HANDLERS.get(type(item))
+                if handler is not None:
+                    prefix, what = handler
+                    event = f"{phase.name}: {what}"
+                    extra = [item.var] if isinstance(item, n.WonHandler) else None
+                    self.compile_block_fn(prefix(phase.index), item.body, item.span, f"phase {event}", extra, event)
             self.cx.phase_infos.append((phase, [info for _, info in actions]))
 
     def compile_windows(self) -> None:
@@ -178,14 +192,21 @@ class Phases(CompilerPart):
             decl = window.decl
             assert isinstance(decl, n.WindowDecl)
             actions = self.actions.actions_of(decl.items, window.name, "window", True)
-            block = self.cx.function(f"WL{window.index}", ["st", "p", "out"], decl.span)
+            block = self.cx.function(
+                names.WINDOW_LEGAL(window.index),
+                ["st", "p", "out"],
+                decl.span,
+                f"window {window.name}: its legal actions",
+            )
             self.actions.list_all(actions, False)
             self.cx.end_function(block)
             for item, info in actions:
                 self.actions.finish(item, info, bid=False)
             # Who may act, in priority order; computed when the window opens.
             self.cx.listing = True  # a window's players are listed as its actions are
-            block = self.cx.function(f"WHO{window.index}", ["st", "p"], decl.who.span)
+            block = self.cx.function(
+                names.WINDOW_WHO(window.index), ["st", "p"], decl.who.span, f"window {window.name}: who may act"
+            )
             who = self.exprs.ex(decl.who, Scope())
             self.em.line(f"return [{who}]" if self.type_of(decl.who).kind == "player" else f"return list({who})")
             self.cx.end_function(block)
@@ -195,17 +216,17 @@ class Phases(CompilerPart):
     def compile_ranking(self) -> str:
         ranking = self.c.ranking
         if self.c.standing is not None:
-            self._key_function("STANDING_KEY", self.c.standing)
+            self._key_function(names.STANDING_KEY(), self.c.standing, "standing")
         if ranking is None:
             return "none"
         if all(k.order == "finishing" for k in ranking.keys):
             return "finishing"
-        self._key_function("RANK_KEY", ranking)
+        self._key_function(names.RANK_KEY(), ranking, "ranking")
         return "keys"
 
-    def _key_function(self, name: str, decl: n.RankingDecl | n.StandingDecl) -> None:
+    def _key_function(self, name: str, decl: n.RankingDecl | n.StandingDecl, construct: str) -> None:
         """Emit NAME(st, p): a player's sort key, best first (highest values negated)."""
-        block = self.cx.function(name, ["st", "p"], decl.span)
+        block = self.cx.function(name, ["st", "p"], decl.span, construct)
         parts = []
         scope = Scope()
         for key in decl.keys:
@@ -231,8 +252,9 @@ class Phases(CompilerPart):
             return
         scope = Scope()
         scope.names[decl.var] = "c"
+        self.cx.header("label", decl.span)
         self.em.at(decl.span)
-        self.em.line("def CARD_LABEL(st, p, c):")
+        self.em.line(f"def {names.CARD_LABEL()}(st, p, c):")
         with self.em.block():
             self.em.at(decl.text.span)
             self.em.line(f"return {self.exprs.ex(decl.text, scope)}")

@@ -16,6 +16,7 @@ from ruledsl.analysis.symbols import (
     WindowSym,
     ZoneSym,
 )
+from ruledsl.codegen import names
 from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
 from ruledsl.engine.limits import STEP_BUDGET
 from ruledsl.engine.values import (
@@ -48,7 +49,7 @@ class Statements(CompilerPart):
             if static_family in self.cx.trigger_families:
                 self.em.line(self.trig_call(static_family, scope.player, dst, moved))
         elif self.cx.trigger_families:
-            self.em.line(f"FIRE(st, {scope.player}, {dst}, {moved})")
+            self.em.line(f"{names.FIRE()}(st, {scope.player}, {dst}, {moved})")
 
     def _static_family(self, e: n.Expr) -> int | None:
         ref = self.ref(e)
@@ -58,21 +59,21 @@ class Statements(CompilerPart):
 
     def _st_Move(self, s: n.Move, scope: Scope) -> None:
         em = self.em
-        dst = self.fresh("z")
+        dst = self.fresh(names.ZONE)
         em.line(f"{dst} = {self.exprs.ex(s.to, scope)}")
         where = {"top": 0, "bottom": 1, "random": 2}[s.placement]
         family = self._static_family(s.to)
         needs_fire = bool(self.cx.trigger_families) and (family is None or family in self.cx.trigger_families)
         t = self.type_of(s.what)
-        moved = self.fresh("m")
+        moved = self.fresh(names.MOVED)
         if (
             isinstance(s.what, n.TopOf)
             and s.what.count is None
             and self.type_of(s.what.zone).kind == "zone"
             and where == 0
         ):
-            src = self.fresh("z")
-            c = self.fresh("c")
+            src = self.fresh(names.ZONE)
+            c = self.fresh(names.CARD)
             em.line(f"{src} = Z[{self.exprs.ex(s.what.zone, scope)}]")
             em.line(f"if {src}:")
             with em.block():
@@ -84,7 +85,7 @@ class Statements(CompilerPart):
         if isinstance(s.what, n.AllOf) and self.type_of(s.what.zone).kind == "zone" and where == 0:
             em.line(f"{moved} = op_move_zone(st, {self.exprs.ex(s.what.zone, scope)}, {dst})")
         elif t.kind == "card":
-            c = self.fresh("c")
+            c = self.fresh(names.CARD)
             em.line(f"{c} = {self.exprs.ex(s.what, scope)}")
             if t.nullable:
                 em.line(f"if {c} is not None:")
@@ -137,7 +138,9 @@ class Statements(CompilerPart):
         zone = self.ref(s)
         assert isinstance(zone, ZoneSym)
         base = self.layout.zone_base(zone)
-        src, q, i, order, c, plain = (self.fresh(x) for x in ("z", "q", "i", "o", "c", "plain"))
+        src, q, i, order, c, plain = (
+            self.fresh(x) for x in (names.ZONE, names.DEALT, names.ROUND, names.ORDER, names.CARD, names.PLAIN)
+        )
         start = self.exprs.ex(s.start, scope) if s.start is not None else "0"
         em = self.em
         em.line(f"{src} = Z[{self.exprs.ex(s.source, scope)}]")
@@ -260,7 +263,7 @@ class Statements(CompilerPart):
     def _failing_if(self, code: str, test: str, message: str, hint: str) -> str:
         """Give ``code``'s value a name, the rule failing (R504) where ``test`` (``{}`` for the
         name) holds of it; return the name."""
-        name = self.fresh("w")
+        name = self.fresh(names.CHECKED)
         self.em.line(f"{name} = {code}")
         self.em.line(f"if {test.format(name)}:")
         with self.em.block():
@@ -273,7 +276,7 @@ class Statements(CompilerPart):
         player = "None"  # without 'with': the turn stays with its player
         if s.player is not None:
             # None must not slip through as if 'with' were left out: the same player would act again.
-            player = self.fresh("p")
+            player = self.fresh(names.PLAYER)
             text = self.cx.source_of(s.player)
             message = f"'go to {s.phase} with {text}': the player is none"
             hint = f"give '{text}' a player before, or guard the 'go to' with 'if {text} != none:'"
@@ -283,12 +286,12 @@ class Statements(CompilerPart):
                 self.em.line(f"op_fail({self.cx.const(message)}, {self.cx.const(hint)})")
         self.em.line(f"st.next_kind = {GO_TO}")
         # With its place in the file, for R502 when phases hand on to each other forever.
-        self.em.line(f"st.next_goto = ({phase.index}, {player}, {self.cx.const(s.span, 'S')})")
+        self.em.line(f"st.next_goto = ({phase.index}, {player}, {self.cx.const(s.span, names.SPAN)})")
 
     def _st_Open(self, s: n.Open, scope: Scope) -> None:
         window = self.ref(s)
         assert isinstance(window, WindowSym)
-        self.em.line(f"st.open_window({window.index}, WHO{window.index}(st, {scope.player}))")
+        self.em.line(f"st.open_window({window.index}, {names.WINDOW_WHO(window.index)}(st, {scope.player}))")
 
     def _st_Reverse(self, s: n.Reverse, scope: Scope) -> None:
         self.em.line("st.direction = -st.direction")
@@ -310,7 +313,9 @@ class Statements(CompilerPart):
     def _st_CallStmt(self, s: n.CallStmt, scope: Scope) -> None:
         proc = self.ref(s)
         assert isinstance(proc, ProcedureSym)
-        self.em.line(f"PR{proc.index}(st, {scope.player}{self.exprs.call_args(s.args, proc.params, scope)})")
+        self.em.line(
+            f"{names.PROCEDURE(proc.index)}(st, {scope.player}{self.exprs.call_args(s.args, proc.params, scope)})"
+        )
 
     def _st_If(self, s: n.If, scope: Scope) -> None:
         # Branches an option rules out for this load are not compiled at all.
@@ -354,14 +359,14 @@ class Statements(CompilerPart):
             seq = self.exprs.iterable(s.iterable, scope)
         if t.kind in ("zone", "cards"):
             seq = f"list({seq})"  # the body may move these very cards
-        rounds = self.fresh("seq")
+        rounds = self.fresh(names.ROUNDS)
         em.line(f"{rounds} = {seq}")
         # Its rounds count against the step budget all at once, before the first (a range
         # may be huge): no cost per round. A 'stop' gives back the rounds it skips.
         self._count_step(f"len({rounds})")
         outer_rest = self._loop_rest
         if _stops_its_loop(s.body):
-            self._loop_rest = self.fresh("it")
+            self._loop_rest = self.fresh(names.ROUNDS_LEFT)
             em.line(f"{self._loop_rest} = iter({rounds})")
             em.line(f"for {v} in {self._loop_rest}:")
         else:
@@ -404,8 +409,8 @@ class Statements(CompilerPart):
         """The call of the rules on cards entering zone ``family``: told which zone (``dst``)
         only when a rule names its owner (``when cs enter p.hand``), the rest as fast as before."""
         if family in self.cx.owner_families:
-            return f"TRIG{family}(st, {player}, {dst}, {moved})"
-        return f"TRIG{family}(st, {player}, {moved})"
+            return f"{names.TRIGGERS(family)}(st, {player}, {dst}, {moved})"
+        return f"{names.TRIGGERS(family)}(st, {player}, {moved})"
 
 
 def _stops_its_loop(body: tuple[n.Stmt, ...]) -> bool:

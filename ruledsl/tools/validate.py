@@ -42,6 +42,7 @@ from ruledsl.agents import agent_seed
 from ruledsl.analysis.checker import CheckedGame
 from ruledsl.codegen.compiler import option_values
 from ruledsl.codegen.loadtime import LoadTimeError, LoadTimeValues
+from ruledsl.codegen.names import RULE_FUNCTION
 from ruledsl.engine.failures import STUCK_FIX, describe_table, stuck_message
 from ruledsl.engine.game import Game
 from ruledsl.engine.program import Program
@@ -61,7 +62,7 @@ MAX_CONFIGS = 40
 #: effects (X), procedures (PR), triggers (TR), setup, round end, on enter (E), when won (W),
 #: when unsold (U). Other functions (listing actions, labels, the trigger dispatchers)
 #: carry the span of whatever the compiler wrote before them, so they do not count.
-_RULE_FUNCTIONS = re.compile(r"(X|PR|TR|E|W|U)\d+|SETUP|ROUND_END")
+_RULE_FUNCTIONS = RULE_FUNCTION
 _DEF_LINE = re.compile(r"def (\w+)\(")
 
 #: The type of the progress callback: called with (games played, games to play).

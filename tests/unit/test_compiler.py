@@ -75,3 +75,31 @@ def test_an_argument_that_may_fail_is_not_computed_ahead_of_its_turn(tmp_path: P
     path.write_text(SHORT_CIRCUIT, encoding="utf-8")
     state = load_game(path, players=2).new_initial_state(seed=0)
     assert [str(a) for a in state.legal_actions()] == ["stay"]
+
+
+# 'é' was written '_e9_' in the names of generated tables: the table of 'é' and that of
+# '_e9_' were one name, and each value showed as a member of the other.
+TWO_VALUES_ONE_IDENTIFIER = """\
+game "colliding names"
+players 2
+values é: un, deux
+values _e9_: three, four
+card rank: é
+zone deck: shared, hidden
+deck:
+    card "One": rank un
+setup:
+    go to play with seat 0
+phase play:
+    action name(v: é):
+        end game
+    action other(w: _e9_):
+        end game
+"""
+
+
+def test_values_whose_names_look_alike_in_python_each_show_as_themselves(tmp_path: Path) -> None:
+    path = tmp_path / "colliding_names.game"
+    path.write_text(TWO_VALUES_ONE_IDENTIFIER, encoding="utf-8")
+    state = load_game(path, players=2).new_initial_state(seed=0)
+    assert [str(a) for a in state.legal_actions()] == ["name un", "name deux", "other three", "other four"]
