@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ruledsl.analysis.refs import (
@@ -121,22 +122,25 @@ class Checks(CompilerPart):
                     return True
         return False
 
-    def action_checks(self, a: n.ActionDecl, info: ActionInfo, namespace: dict[str, Any]) -> ActionChecks:
+    def action_checks(
+        self, a: n.ActionDecl, info: ActionInfo, functions: dict[str, Callable[..., Any]]
+    ) -> ActionChecks:
+        """An action's ActionChecks, its functions linked from those ``emit_checks`` wrote."""
         idx = info.index
         kinds, clauses = info.choice_kinds, info.clauses
         choices = [
             ChoiceCheck(
                 ch.name,
                 kind,
-                namespace[names.DOMAIN(idx, i)],
-                namespace.get(names.GROUPS(idx, i)),
+                functions[names.DOMAIN(idx, i)],
+                functions.get(names.GROUPS(idx, i)),
                 getattr(ch.shape, "attr", None),
                 getattr(ch.shape, "wild", None),
             )
             for i, (ch, kind) in enumerate(zip(a.choices, kinds))
         ]
         checks = [
-            ClauseCheck(level, namespace[names.CHECK(idx, j)], namespace.get(names.REASON(idx, j)), cond, is_open)
+            ClauseCheck(level, functions[names.CHECK(idx, j)], functions.get(names.REASON(idx, j)), cond, is_open)
             for j, (level, cond, is_open) in enumerate(clauses)
         ]
         return ActionChecks(choices, checks, a.otherwise, a)

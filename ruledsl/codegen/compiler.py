@@ -36,8 +36,9 @@ from ruledsl.engine.program import Program
 from ruledsl.engine.values import ActionDef
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, OptionError
+from ruledsl.text.render import show_value
 
-__all__ = ["MAX_DECK", "compile_game", "option_values"]
+__all__ = ["MAX_DECK", "compile_game", "listing", "listing_of", "option_values"]
 
 
 def compile_game(checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> Program:
@@ -49,6 +50,24 @@ def compile_game(checked: CheckedGame, players: int, options: dict[str, Any], pr
         return _compile(start(checked, players, options, probes))
     except LoadTimeError as exc:
         raise load_error(checked, exc) from None
+
+
+def listing(checked: CheckedGame, players: int, options: dict[str, Any] | None = None) -> str:
+    """The Python a game compiles to, for a designer to read: the glossary of its names, then
+    each function under a comment naming its rule-file line and construct.
+
+    ``options`` are option values (those left out take their defaults), as ``compile_game`` takes them.
+    """
+    return listing_of(compile_game(checked, players, option_values(checked, players, options or {})))
+
+
+def listing_of(program: Program) -> str:
+    """The listing of a compiled program: its glossary, then its source."""
+    chosen = ", ".join(f"{name}={show_value(value)}" for name, value in sorted(program.options.items()))
+    title = f"The Python {program.name!r} compiles to, for {program.players} players" + (
+        f" ({chosen})" if chosen else ""
+    )
+    return names.comment(title) + "\n#\n" + names.glossary() + "\n\n" + program.source_code
 
 
 def start(checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> CompileContext:
@@ -65,6 +84,7 @@ def start(checked: CheckedGame, players: int, options: dict[str, Any], probes: b
 
 
 def _compile(cx: CompileContext) -> Program:
+    """Write every function of the game, in the order they are listed, then link them into a Program."""
     checked, load = cx.checked, cx.load
     for req in checked.requires:
         if not load.value(req.cond):
@@ -125,10 +145,9 @@ def _compile_checks(
     cx.phases.compile_defines()
     for info, _defn in explained:
         cx.checks.emit_checks(info.item, info)  # type: ignore[arg-type]
-    namespace: dict[str, Any] = {}
-    Linker(cx).run_source(namespace, f"<ruledsl {checked.source.path} (reasons)>")
+    functions = Linker(cx).run_source({}, f"<ruledsl {checked.source.path} (reasons)>")
     for info, defn in explained:
-        defn.checks = cx.checks.action_checks(info.item, info, namespace)  # type: ignore[arg-type]
+        defn.checks = cx.checks.action_checks(info.item, info, functions)  # type: ignore[arg-type]
 
 
 @functools.lru_cache(maxsize=16)

@@ -137,6 +137,7 @@ class CompileContext:
         self.trigger_families: set[int] = set()
         self.owner_families: set[int] = set()  # those with a rule naming the owner (when cs enter p.hand)
         self.events: list[str] = []
+        self.functions: dict[str, str] = {}  # each generated function written -> the construct it is for
         self.uses_faces = False
         # In a label made from an action's key, a card chosen by its place is None.
         self.label_mode = False
@@ -190,14 +191,18 @@ class CompileContext:
         first = min(texts_in(message), key=lambda t: t.span.start.offset if t.span else 0, default=None)
         return self.source_of(message, REPORT_WIDTH) if first is None else self.source_of(first, REPORT_WIDTH) + " …"
 
-    def header(self, construct: str, span: Span | None) -> None:
-        """The comment opening a generated function: the rule file's line and what is there."""
+    def header(self, name: str, construct: str, span: Span | None) -> None:
+        """The comment opening generated function ``name``: the rule file's line and what is there.
+
+        The function goes in the table of those written, by which linking finds it.
+        """
+        self.functions[name] = construct
         where = self.checked.source.path if span is None else f"{self.checked.source.path}:{span.start.line}"
         self.em.comment(f"{where}: {construct}")
 
     def function(self, name: str, params: list[str], span: Span | None, construct: str) -> Indent:
         """Open a generated function for ``construct`` (its body indented until ``end_function``)."""
-        self.header(construct, span)
+        self.header(name, construct, span)
         self.em.at(span)
         self.em.line(f"def {name}({', '.join(params)}):")
         block = self.em.block()

@@ -95,6 +95,7 @@ class Folding(CompilerPart):
         return isinstance(decl, n.DefineDecl) and self.total(decl.body)
 
     def is_constant(self, e: n.Expr) -> bool:
+        """Whether ``e`` is a number this load fixes: a literal, a member of a values list, an option."""
         if isinstance(e, n.Number):
             return True
         return isinstance(self.ref(e), (MemberRef, OptionRef))

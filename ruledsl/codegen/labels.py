@@ -29,7 +29,7 @@ class Labels(CompilerPart):
         em = self.em
         idx = info.index
         label_span = a.label.span if a.label is not None else a.span
-        self.cx.header(f"{info.construct}: its label, from the values chosen", label_span)
+        self.cx.header(names.LABEL_ARGS(idx), f"{info.construct}: its label, from the values chosen", label_span)
         em.line(f"def {names.LABEL_ARGS(idx)}(args, show=SHOW_NAME):")
         with em.block():
             scope = Scope()
@@ -56,7 +56,7 @@ class Labels(CompilerPart):
             finally:
                 self.cx.label_mode = False
         em.line("")
-        self.cx.header(f"{info.construct}: its label, from its key", label_span)
+        self.cx.header(names.LABEL(idx), f"{info.construct}: its label, from its key", label_span)
         em.line(f"def {names.LABEL(idx)}(key, show=SHOW_NAME):")
         with em.block():
             parts = []

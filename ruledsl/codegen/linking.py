@@ -40,9 +40,14 @@ class Linker(CompilerPart):
         super().__init__(cx)
         self.defs: list[ActionDef] = []  # each action's ActionDef, by index, once linked
 
-    def run_source(self, namespace: dict[str, Any], filename: str, probes: bool = False) -> None:
-        """Run the source written so far in ``namespace``, which gets the ops and constants first."""
-        namespace["__builtins__"] = _SAFE_BUILTINS
+    def run_source(
+        self, namespace: dict[str, Any], filename: str, probes: bool = False
+    ) -> dict[str, Callable[..., Any]]:
+        """Run the source written so far in ``namespace``, which gets the ops and constants first.
+
+        Return the functions it defines, by name: those the compiler's table says it wrote.
+        """
+        namespace["__builtins__"] = SAFE_BUILTINS
         for name in dir(ops):
             if not name.startswith("_") and callable(getattr(ops, name)):
                 namespace[f"op_{name}"] = getattr(ops, name)
@@ -60,6 +65,7 @@ class Linker(CompilerPart):
         code = compile_with_probes(source_code, filename) if probes else compile(source_code, filename, "exec")
         # The generated source names only identifiers this compiler made up; see the module docstring.
         exec(code, namespace)  # noqa: S102
+        return {name: namespace[name] for name in self.cx.functions}
 
     def link(self, ranking: str) -> Program:
         """Run the source written and build the Program around its functions.
@@ -82,15 +88,15 @@ class Linker(CompilerPart):
             LABEL_FAILED=self._label_failed(), Action=Action, INTERN=intern, GameOver=GameOver, RoundOver=RoundOver
         )
         probes = LineProbes(namespace) if self.cx.probes else None
-        self.run_source(namespace, filename, self.cx.probes)
-        defs = self.defs = self._action_defs(namespace, intern)
+        functions = self.run_source(namespace, filename, self.cx.probes)
+        defs = self.defs = self._action_defs(namespace, functions, intern)
         card_names = self.cx.constants["NAMES"]
         program = Program(
             name=self.c.file.name,
             players=self.players,
             options=dict(self.options),
             card_names=card_names,
-            card_labels=self._card_labels(namespace.get(names.CARD_LABEL()), card_names),
+            card_labels=self._card_labels(functions.get(names.CARD_LABEL()), card_names),
             card_kinds=self.layout.card_kind,
             kind_reps=self.layout.kind_reps,
             unique_kinds=self.layout.unique,
@@ -98,13 +104,13 @@ class Linker(CompilerPart):
             zones=self.layout.zone_layout,
             zone_family=self.layout.zone_family,
             zone_owner=self.layout.zone_owner,
-            phases=self._phases(namespace, defs),
-            windows=self._windows(namespace, defs),
-            setup=namespace[names.SETUP()],
-            round_end=namespace.get(names.ROUND_END()),
-            rank_key=namespace.get(names.RANK_KEY()),
+            phases=self._phases(functions, defs),
+            windows=self._windows(functions, defs),
+            setup=functions[names.SETUP()],
+            round_end=functions.get(names.ROUND_END()),
+            rank_key=functions.get(names.RANK_KEY()),
             ranking=ranking,
-            standing_key=namespace.get(names.STANDING_KEY()),
+            standing_key=functions.get(names.STANDING_KEY()),
             game_var_init=self._var_inits("game"),
             player_var_init=self._var_inits("player"),
             card_var_init=self._var_inits("card"),
@@ -142,7 +148,10 @@ class Linker(CompilerPart):
         return label_failed
 
     def _action_defs(
-        self, namespace: dict[str, Any], intern: Callable[[ActionDef, tuple[Any, ...]], Action]
+        self,
+        namespace: dict[str, Any],
+        functions: dict[str, Callable[..., Any]],
+        intern: Callable[[ActionDef, tuple[Any, ...]], Action],
     ) -> list[ActionDef]:
         """Each action's ActionDef, its functions linked; the names generated code reads them by
         (its def, its one action without choices, its cache of actions) added to ``namespace``."""
@@ -156,11 +165,11 @@ class Linker(CompilerPart):
                 owner=info.owner,
                 owner_kind=info.owner_kind,
                 is_pass=info.is_pass,
-                apply=namespace[names.APPLY(idx)],
-                label=namespace[names.LABEL(idx)],
-                label_args=namespace[names.LABEL_ARGS(idx)],
+                apply=functions[names.APPLY(idx)],
+                label=functions[names.LABEL(idx)],
+                label_args=functions[names.LABEL_ARGS(idx)],
                 label_is_static=info.static_label,
-                strength=namespace.get(names.STRENGTH(idx)),
+                strength=functions.get(names.STRENGTH(idx)),
                 span=item.span,
                 card_choices=tuple(
                     i
@@ -174,7 +183,7 @@ class Linker(CompilerPart):
             defs.append(d)
         return defs
 
-    def _phases(self, namespace: dict[str, Any], defs: list[ActionDef]) -> list[PhaseInfo]:
+    def _phases(self, functions: dict[str, Callable[..., Any]], defs: list[ActionDef]) -> list[PhaseInfo]:
         phases = []
         for phase, infos in self.cx.phase_infos:
             actions = [defs[i.index] for i in infos if not i.is_pass]
@@ -185,17 +194,17 @@ class Linker(CompilerPart):
                     index=phase.index,
                     is_auction=phase.is_auction,
                     actions=actions,
-                    legal=namespace[names.LEGAL(phase.index)],
-                    enter=namespace.get(names.ENTER(phase.index)),
-                    won=namespace.get(names.WON(phase.index)),
-                    unsold=namespace.get(names.UNSOLD(phase.index)),
+                    legal=functions[names.LEGAL(phase.index)],
+                    enter=functions.get(names.ENTER(phase.index)),
+                    won=functions.get(names.WON(phase.index)),
+                    unsold=functions.get(names.UNSOLD(phase.index)),
                     pass_def=passes[0] if passes else None,
                     span=phase.decl.span,
                 )
             )
         return phases
 
-    def _windows(self, namespace: dict[str, Any], defs: list[ActionDef]) -> list[WindowInfo]:
+    def _windows(self, functions: dict[str, Callable[..., Any]], defs: list[ActionDef]) -> list[WindowInfo]:
         windows = []
         for window, infos in self.cx.window_infos:
             actions = [defs[i.index] for i in infos if not i.is_pass]
@@ -205,8 +214,8 @@ class Linker(CompilerPart):
                     name=window.name,
                     index=window.index,
                     actions=actions,
-                    legal=namespace[names.WINDOW_LEGAL(window.index)],
-                    who=namespace[names.WINDOW_WHO(window.index)],
+                    legal=functions[names.WINDOW_LEGAL(window.index)],
+                    who=functions[names.WINDOW_WHO(window.index)],
                     pass_def=passes[0],
                     span=window.decl.span,
                 )
@@ -268,7 +277,7 @@ class Linker(CompilerPart):
 
 
 #: The only built-ins generated code may call.
-_SAFE_BUILTINS = {
+SAFE_BUILTINS = {
     "len": len,
     "range": range,
     "list": list,

@@ -13,7 +13,7 @@ import re
 from attrs import frozen
 
 #: Every family of names, in the order the glossary lists them.
-_FAMILIES: list[Prefix] = []
+FAMILIES: list[Prefix] = []
 
 
 @frozen
@@ -31,7 +31,7 @@ class Prefix:
 
 def _family(text: str, meaning: str, *, numbered: bool = True, rule: bool = False) -> Prefix:
     prefix = Prefix(text, meaning, numbered, rule)
-    _FAMILIES.append(prefix)
+    FAMILIES.append(prefix)
     return prefix
 
 
@@ -105,8 +105,10 @@ FIXED: dict[str, str] = {
     "show": "how a label names a card",
     "dst, moved": "the zone cards entered, and those cards",
     "cards, size": "the cards groups are made from, and their size",
-    "m_, r_, fam, base_, c_, k_, exc_": "a function's temporaries",
+    "c": "the card CARD_LABEL shows",
+    "m_, r_, fam, base_, c_, k_, exc_, x, _": "a function's temporaries",
     "op_*": "the operations of ruledsl.engine.ops",
+    "len, range, sum...": "the only built-ins generated code may call (linking.SAFE_BUILTINS)",
     "KIND, REP": "each card's kind; each kind's first card",
     "NAMES": "each card's name",
     "ZFAM": "each zone list's declaration",
@@ -120,17 +122,18 @@ FIXED: dict[str, str] = {
 #: The functions whose lines are the rule's own: a tool reading the source tells them by name.
 RULE_FUNCTION = re.compile(
     "|".join(
-        [f"({'|'.join(f.text for f in _FAMILIES if f.rule and f.numbered)})\\d+"]
-        + [f.text for f in _FAMILIES if f.rule and not f.numbered]
+        [f"({'|'.join(f.text for f in FAMILIES if f.rule and f.numbered)})\\d+"]
+        + [f.text for f in FAMILIES if f.rule and not f.numbered]
     )
 )
 
 
 def glossary() -> str:
     """The glossary as comment lines, for the head of a listing."""
-    lines = ["# Names in this code (see ruledsl/codegen/names.py):"]
-    lines += [f"#   {f.text + ('…' if f.numbered else ''):<12} {f.meaning}" for f in _FAMILIES]
-    lines += [f"#   {name:<12} {meaning}" for name, meaning in FIXED.items()]
+    lines = ["# Names in this code (ruledsl/codegen/names.py): a prefix and a number, or a fixed name."]
+    lines += [f"#   {f.text + ('…' if f.numbered else ''):<12} {f.meaning}" for f in FAMILIES]
+    lines += ["# Fixed names:"]
+    lines += [f"#   {name}: {meaning}" for name, meaning in FIXED.items()]
     return "\n".join(lines)
 
 

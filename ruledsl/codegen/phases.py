@@ -121,7 +121,7 @@ class Phases(CompilerPart):
                 parts.append(f"{fn}(st, p, dst - {base}, moved)" if t.owner is not None else f"{fn}(st, p, moved)")
             self.em.at(None)  # dispatching is no rule of the file
             zone_name = zone_of[id(triggers[0])].name
-            self.cx.header(f"the 'when ... enter' rules of {zone_name}, in order", None)
+            self.cx.header(names.TRIGGERS(family), f"the 'when ... enter' rules of {zone_name}, in order", None)
             if family in self.cx.owner_families:
                 self.em.line(f"def {names.TRIGGERS(family)}(st, p, dst, moved):")
             else:
@@ -131,7 +131,7 @@ class Phases(CompilerPart):
                     self.em.line(call)
             self.em.line("")
         self.em.at(None)
-        self.cx.header("the 'when ... enter' rules of the zone cards entered", None)
+        self.cx.header(names.FIRE(), "the 'when ... enter' rules of the zone cards entered", None)
         self.em.line(f"def {names.FIRE()}(st, p, dst, moved):")
         with self.em.block():
             self.em.line("fam = ZFAM[dst]")
@@ -252,7 +252,7 @@ class Phases(CompilerPart):
             return
         scope = Scope()
         scope.names[decl.var] = "c"
-        self.cx.header("label", decl.span)
+        self.cx.header(names.CARD_LABEL(), "label", decl.span)
         self.em.at(decl.span)
         self.em.line(f"def {names.CARD_LABEL()}(st, p, c):")
         with self.em.block():
