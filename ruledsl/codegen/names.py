@@ -26,6 +26,8 @@ class Prefix:
     rule: bool = False  # a function whose lines carry the spans of their rule (tools.validate counts them)
 
     def __call__(self, *numbers: int) -> str:
+        if len(numbers) == 1:  # the common case, made thousands of times a load
+            return f"{self.text}{numbers[0]}"
         return self.text + "_".join(str(x) for x in numbers)
 
 
@@ -139,4 +141,6 @@ def glossary() -> str:
 
 def comment(text: str) -> str:
     """``text`` made safe as one comment line: nothing in it can end the comment."""
+    if text.isprintable():  # nearly always: no character to look at one by one
+        return "# " + text
     return "# " + "".join(ch if ch.isprintable() else "?" for ch in text)

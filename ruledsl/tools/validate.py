@@ -58,10 +58,10 @@ from ruledsl.text.source import Source, Span
 #: At most this many ways of loading the game (player count and options) are played.
 MAX_CONFIGS = 40
 
-#: The generated functions whose lines carry the span of the rule they run: an action's
-#: effects (X), procedures (PR), triggers (TR), setup, round end, on enter (E), when won (W),
-#: when unsold (U). Other functions (listing actions, labels, the trigger dispatchers)
-#: carry the span of whatever the compiler wrote before them, so they do not count.
+#: The generated functions whose lines carry the span of the rule they run, as the glossary
+#: of generated names marks them: an action's effects, procedures, triggers, setup, round end,
+#: on enter, when won, when unsold. Other functions (listing actions, labels, the trigger
+#: dispatchers) carry the span of whatever the compiler wrote before them, so they do not count.
 _RULE_FUNCTIONS = RULE_FUNCTION
 _DEF_LINE = re.compile(r"def (\w+)\(")
 
