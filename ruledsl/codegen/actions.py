@@ -5,15 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ruledsl.analysis.refs import (
-    CardAttrRef,
-    CardVarRef,
-    LocalRef,
-    ZoneRef,
-)
-from ruledsl.analysis.symbols import (
-    AttributeSym,
-)
+from ruledsl.analysis.refs import CardAttrRef, CardVarRef, LocalRef, ZoneRef
+from ruledsl.analysis.symbols import AttributeSym
 from ruledsl.codegen import names
 from ruledsl.codegen.context import ActionInfo, CompileContext, CompilerPart, Scope
 from ruledsl.codegen.labels import label_is_static
@@ -39,6 +32,7 @@ class Actions(CompilerPart):
         return f"(lambda c_: {names.DEFINE(wild.index)}(st, {player}, c_))"
 
     def new_action(self, item: n.ActionDecl | n.PassDecl, owner: str, owner_kind: str) -> ActionInfo:
+        """Number a new action (or pass) of a phase or window: its ActionDef's index."""
         info = ActionInfo(
             index=len(self.cx.action_defs),
             item=item,
@@ -54,6 +48,7 @@ class Actions(CompilerPart):
     def actions_of(
         self, items: tuple[n.Node, ...], owner: str, owner_kind: str, needs_pass: bool
     ) -> list[tuple[n.ActionDecl | n.PassDecl, ActionInfo]]:
+        """The actions of a phase or window, numbered; a pass added where one is needed and none is written."""
         listed: list[n.ActionDecl | n.PassDecl] = [i for i in items if isinstance(i, (n.ActionDecl, n.PassDecl))]
         if needs_pass and not any(isinstance(i, n.PassDecl) for i in listed):
             listed.append(n.PassDecl(label=None, body=()))

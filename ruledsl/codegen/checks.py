@@ -5,20 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ruledsl.analysis.refs import (
-    CardVarRef,
-    DefineRef,
-    GameVarRef,
-    PlayerVarRef,
-)
+from ruledsl.analysis.refs import CardVarRef, DefineRef, GameVarRef, PlayerVarRef
 from ruledsl.codegen import names
 from ruledsl.codegen.actions import action_clauses
 from ruledsl.codegen.context import ActionInfo, CompileContext, CompilerPart, Indent, Scope
-from ruledsl.engine.values import (
-    ActionChecks,
-    ChoiceCheck,
-    ClauseCheck,
-)
+from ruledsl.engine.values import ActionChecks, ChoiceCheck, ClauseCheck
 from ruledsl.syntax import nodes as n
 from ruledsl.text.source import Span
 

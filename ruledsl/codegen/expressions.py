@@ -21,10 +21,7 @@ from ruledsl.analysis.refs import (
     ZoneFamilyRef,
     ZoneRef,
 )
-from ruledsl.analysis.symbols import (
-    DefineSym,
-    Type,
-)
+from ruledsl.analysis.symbols import DefineSym, Type
 from ruledsl.codegen import names
 from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
 from ruledsl.codegen.folding import PyName, simple_code
@@ -43,6 +40,7 @@ class Expressions(CompilerPart):
         self._inline_depth = 0
 
     def ex(self, e: n.Expr, scope: Scope) -> str:
+        """Python for ``e`` in ``scope``, in parentheses (or the name of its value, computed before the loops)."""
         override = scope.overrides.get(id(e))
         if override is not None:
             return override

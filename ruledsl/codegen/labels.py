@@ -3,14 +3,7 @@
 from __future__ import annotations
 
 from ruledsl.analysis.checked import CheckedGame
-from ruledsl.analysis.refs import (
-    BuiltinRef,
-    CardAttrRef,
-    CardsAttrRef,
-    LocalRef,
-    MemberRef,
-    OptionRef,
-)
+from ruledsl.analysis.refs import BuiltinRef, CardAttrRef, CardsAttrRef, LocalRef, MemberRef, OptionRef
 from ruledsl.codegen import names
 from ruledsl.codegen.context import ActionInfo, CompileContext, CompilerPart, Scope
 from ruledsl.syntax import nodes as n

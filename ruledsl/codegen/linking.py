@@ -9,10 +9,7 @@ from typing import Any
 
 from attrs import define
 
-from ruledsl.analysis.symbols import (
-    Type,
-    VarSym,
-)
+from ruledsl.analysis.symbols import Type, VarSym
 from ruledsl.codegen import names
 from ruledsl.codegen.context import CompileContext, CompilerPart
 from ruledsl.codegen.loadtime import LoadTimeError, load_error
@@ -20,15 +17,7 @@ from ruledsl.codegen.probes import LineProbes, compile_with_probes
 from ruledsl.codegen.refusal import RuleWords
 from ruledsl.engine import ops
 from ruledsl.engine.program import PhaseInfo, Program, VarInfo, WindowInfo
-from ruledsl.engine.values import (
-    Action,
-    ActionCache,
-    ActionDef,
-    GameOver,
-    Place,
-    RoundOver,
-    unseen,
-)
+from ruledsl.engine.values import Action, ActionCache, ActionDef, GameOver, Place, RoundOver, unseen
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, OptionError, RuleRuntimeError
 

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from ruledsl.analysis.symbols import (
-    Type,
-    ZoneSym,
-)
+from ruledsl.analysis.symbols import Type, ZoneSym
 from ruledsl.codegen import names
 from ruledsl.codegen.context import REPORT_WIDTH, CompileContext, CompilerPart, Scope
 from ruledsl.engine.limits import STEP_BUDGET

@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-from ruledsl.analysis.refs import (
-    CardVarRef,
-    DirectionRef,
-    GameVarRef,
-    PlayerVarRef,
-    ZoneFamilyRef,
-    ZoneRef,
-)
-from ruledsl.analysis.symbols import (
-    PhaseSym,
-    ProcedureSym,
-    WindowSym,
-    ZoneSym,
-)
+from ruledsl.analysis.refs import CardVarRef, DirectionRef, GameVarRef, PlayerVarRef, ZoneFamilyRef, ZoneRef
+from ruledsl.analysis.symbols import PhaseSym, ProcedureSym, WindowSym, ZoneSym
 from ruledsl.codegen import names
 from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
 from ruledsl.engine.limits import STEP_BUDGET
-from ruledsl.engine.values import (
-    AGAIN,
-    GO_TO,
-    NEXT_TURN,
-)
+from ruledsl.engine.values import AGAIN, GO_TO, NEXT_TURN
 from ruledsl.syntax import nodes as n
 
 
@@ -37,6 +21,7 @@ class Statements(CompilerPart):
         self._loop_rest: str | None = None  # the iterator of the 'for each' a 'stop' leaves, if that is the loop
 
     def body(self, stmts: tuple[n.Stmt, ...], scope: Scope) -> None:
+        """Write rule statements, each one's lines carrying its span (``pass`` for none)."""
         if not stmts:
             self.em.line("pass")
             return
