@@ -1,4 +1,5 @@
-"""The check command: check rule files, and with --simulate play random games to find rules that fail in play."""
+"""The check command: check rule files, with --simulate play random games to find rules that fail in play,
+with --show-code print the Python they compile to."""
 
 from __future__ import annotations
 
@@ -31,13 +32,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "in play, states where nobody can act, and rules that never come into play",
     )
     p.add_argument(
-        "--players", type=int, help="with --simulate: play only this number of players (and no option variant)"
+        "--show-code",
+        action="store_true",
+        help="then print the Python each file compiles to (for --players, default the fewest; and --option), "
+        "each function under the rule-file line it comes from",
+    )
+    p.add_argument(
+        "--players",
+        type=int,
+        help="with --simulate: play only this number of players (and no option variant); "
+        "with --show-code: compile for this number",
     )
     p.add_argument(
         "--option",
         action="append",
         metavar="NAME=VALUE",
-        help="with --simulate: play only with this option set, the others at their defaults (repeatable)",
+        help="with --simulate: play only with this option set, the others at their defaults (repeatable); "
+        "with --show-code: compile with it",
     )
     p.add_argument("--seed", type=int, help="with --simulate: the seed of the first game (default 0)")
 
@@ -46,14 +57,18 @@ def run(args: argparse.Namespace) -> int:
     """Check each file and print what was found; return the worst exit code of them."""
     import json
 
-    from ruledsl.loading import check_file
+    from ruledsl.codegen.compiler import listing_of
+    from ruledsl.loading import check_file, load_checked
     from ruledsl.text.errors import RuleDslError, sort_diagnostics
     from ruledsl.text.render import summary
     from ruledsl.tools.validate import deal_diagnostics, validate_checked
 
     simulate = args.simulate is not None
-    if not simulate and (args.players is not None or args.option or args.seed is not None):
+    chosen = args.players is not None or args.option
+    if not simulate and (args.seed is not None or (chosen and not args.show_code)):
         raise Usage("--players, --option and --seed choose how to play: they go with --simulate N")
+    if args.show_code and args.format == "json":
+        raise Usage("--show-code prints the code as text: it does not go with --format json")
     if simulate and args.simulate < 1:
         raise Usage(f"--simulate takes a number of games of at least 1, not {args.simulate}")
     options = parse_options(args.option or [])
@@ -62,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
     reports: list[Report] = []
     for name in args.files:
         report = None
+        code_listing = None
         try:
             checked = check_file(name)
             # Deals larger than the deck are found by loading the game at each player count, not playing.
@@ -79,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
                 found = [d for d in report.to_diagnostics() if (d.code, d.span) not in dealt]
                 diagnostics = sort_diagnostics([*diagnostics, *found])
             code = _check_code(diagnostics)
+            if args.show_code and code == EXIT_OK:
+                code_listing = listing_of(load_checked(checked, args.players, options).program)
         except RuleDslError as exc:
             diagnostics = exc.diagnostics
             code = exit_code(exc)
@@ -95,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
             if report is not None:
                 for line in _simulation_lines(report):
                     print(line)
+            if code_listing is not None:
+                print(code_listing, end="")
     if args.format == "json":
         as_json = [d.to_json() for d in all_diagnostics]
         if simulate:

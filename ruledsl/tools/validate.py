@@ -41,6 +41,7 @@ from attrs import field, frozen
 from ruledsl.agents import agent_seed
 from ruledsl.analysis.checker import CheckedGame
 from ruledsl.analysis.loadtime import LoadTimeError, LoadTimeValues, option_values
+from ruledsl.codegen.names import RULE_FUNCTION
 from ruledsl.engine.failures import STUCK_FIX, describe_table, stuck_message
 from ruledsl.engine.game import Game
 from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
@@ -57,11 +58,11 @@ from ruledsl.text.source import Source, Span
 #: At most this many ways of loading the game (player count and options) are played.
 MAX_CONFIGS = 40
 
-#: The generated functions whose lines carry the span of the rule they run: an action's
-#: effects (X), procedures (PR), triggers (TR), setup, round end, on enter (E), when won (W),
-#: when unsold (U). Other functions (listing actions, labels, the trigger dispatchers)
-#: carry the span of whatever the compiler wrote before them, so they do not count.
-_RULE_FUNCTIONS = re.compile(r"(X|PR|TR|E|W|U)\d+|SETUP|ROUND_END")
+#: The generated functions whose lines carry the span of the rule they run, as the glossary
+#: of generated names marks them: an action's effects, procedures, triggers, setup, round end,
+#: on enter, when won, when unsold. Other functions (listing actions, labels, the trigger
+#: dispatchers) carry the span of whatever the compiler wrote before them, so they do not count.
+_RULE_FUNCTIONS = RULE_FUNCTION
 _DEF_LINE = re.compile(r"def (\w+)\(")
 
 #: The type of the progress callback: called with (games played, games to play).

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
-from ruledsl.loading import load_game
+from ruledsl import codegen
+from ruledsl.codegen import names
+from ruledsl.codegen.linking import SAFE_BUILTINS
+from ruledsl.loading import check_file, load_game
 
 # A line of a definition's function that computes its body (memoised or not).
 BODY_LINE = re.compile(r"(r_ = (m_\[.*?\] = )?|return )\(")
@@ -75,3 +79,74 @@ def test_an_argument_that_may_fail_is_not_computed_ahead_of_its_turn(tmp_path: P
     path.write_text(SHORT_CIRCUIT, encoding="utf-8")
     state = load_game(path, players=2).new_initial_state(seed=0)
     assert [str(a) for a in state.legal_actions()] == ["stay"]
+
+
+# 'é' was written '_e9_' in the names of generated tables: the table of 'é' and that of
+# '_e9_' were one name, and each value showed as a member of the other.
+TWO_VALUES_ONE_IDENTIFIER = """\
+game "colliding names"
+players 2
+values é: un, deux
+values _e9_: three, four
+card rank: é
+zone deck: shared, hidden
+deck:
+    card "One": rank un
+setup:
+    go to play with seat 0
+phase play:
+    action name(v: é):
+        end game
+    action other(w: _e9_):
+        end game
+"""
+
+
+def test_values_whose_names_look_alike_in_python_each_show_as_themselves(tmp_path: Path) -> None:
+    path = tmp_path / "colliding_names.game"
+    path.write_text(TWO_VALUES_ONE_IDENTIFIER, encoding="utf-8")
+    state = load_game(path, players=2).new_initial_state(seed=0)
+    assert [str(a) for a in state.legal_actions()] == ["name un", "name deux", "other three", "other four"]
+
+
+def test_the_listing_names_the_rule_line_of_each_function() -> None:
+    checked = check_file("games/quasenbo.game")
+    listing = codegen.listing(checked, 3)
+    glossary, source = listing.split("\n\n", 1)
+    assert "# Names in this code" in glossary and "#   LBA…" in glossary
+    lines = source.split("\n")
+    defs = [i for i, line in enumerate(lines) if line.startswith("def ")]
+    assert len(defs) > 20
+    for i in defs:  # each function opens with the comment naming where it comes from
+        assert lines[i - 1].startswith("# games/quasenbo.game"), lines[i]
+    headers = [
+        re.fullmatch(
+            r"# games/quasenbo\.game:(\d+): (action|phase|define|to) (\w+)(: its legal actions)?", lines[i - 1]
+        )
+        for i in defs
+    ]
+    named = [(int(m[1]), m[2], m[3]) for m in headers if m]
+    assert {kind for _, kind, _ in named} >= {"action", "phase", "define"}
+    for line, kind, name in named:  # ... and its line in the rule file is that construct's
+        assert re.match(rf"\s*{kind} {name}\b", checked.source.line_text(line)), (line, kind, name)
+
+
+def test_every_name_in_generated_code_is_in_the_glossary() -> None:
+    fixed = {name for names_ in names.FIXED for name in re.split(r", ", names_)}
+    families = sorted((f.text for f in names.FAMILIES if f.numbered), key=len, reverse=True)
+    made = re.compile(rf"({'|'.join(families)})\d+(_\d+)?")
+    allowed = fixed | {f.text for f in names.FAMILIES if not f.numbered} | set(SAFE_BUILTINS)
+    games = sorted((Path(__file__).parents[2] / "games").glob("**/*.game"))
+    assert len(games) > 5
+    for game in games:
+        source = load_game(game).program.source_code
+        found = {x.id for x in ast.walk(ast.parse(source)) if isinstance(x, ast.Name)}
+        found |= {x.name for x in ast.walk(ast.parse(source)) if isinstance(x, ast.FunctionDef)}
+        found |= {x.arg for x in ast.walk(ast.parse(source)) if isinstance(x, ast.arg)}
+        unexplained = {x for x in found if x not in allowed and not made.fullmatch(x) and not x.startswith("op_")}
+        assert unexplained == set(), game
+
+
+def test_a_comment_of_generated_code_cannot_be_ended_by_what_it_quotes() -> None:
+    # A listing's comments quote a path and names: nothing in them may start a line of code.
+    assert names.comment("x.game\nimport os\r\u2028\x0c: action é") == "# x.game?import os???: action é"

@@ -246,4 +246,4 @@ def test_no_eval_anywhere() -> None:
 
 def test_exec_only_in_the_compiler() -> None:
     users = [rel(p) for p in MODULES if text_calls(p, "exec") or calls_to(p, "exec")]
-    assert users == ["ruledsl/codegen/compiler.py"]
+    assert users == ["ruledsl/codegen/linking.py"]

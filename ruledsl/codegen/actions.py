@@ -1,0 +1,448 @@
+"""Write the functions that list an action's legal choices and apply the one chosen."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ruledsl.analysis.refs import CardAttrRef, CardVarRef, LocalRef, ZoneRef
+from ruledsl.analysis.symbols import AttributeSym
+from ruledsl.codegen import names
+from ruledsl.codegen.context import ActionInfo, CompileContext, CompilerPart, Scope
+from ruledsl.codegen.labels import label_is_static
+from ruledsl.engine.limits import STEP_BUDGET
+from ruledsl.syntax import nodes as n
+
+
+class Actions(CompilerPart):
+    """Listing functions (a loop per choice, each condition in the loop of its last choice) and apply functions."""
+
+    def __init__(self, cx: CompileContext) -> None:
+        super().__init__(cx)
+        self.exprs = cx.exprs
+        self.stmts = cx.stmts
+        self.labels = cx.labels
+
+    def _wild(self, shape: n.ChoiceShape, player: str) -> str:
+        if getattr(shape, "wild", None) is None:
+            return "None"
+        wild = self.c.wilds[id(shape)]
+        if isinstance(wild, AttributeSym):
+            return f"{names.ATTRIBUTE(wild.index)}.__getitem__"
+        return f"(lambda c_: {names.DEFINE(wild.index)}(st, {player}, c_))"
+
+    def new_action(self, item: n.ActionDecl | n.PassDecl, owner: str, owner_kind: str) -> ActionInfo:
+        """Number a new action (or pass) of a phase or window: its ActionDef's index."""
+        info = ActionInfo(
+            index=len(self.cx.action_defs),
+            item=item,
+            name=item.name if isinstance(item, n.ActionDecl) else "pass",
+            owner=owner,
+            owner_kind=owner_kind,
+            is_pass=isinstance(item, n.PassDecl),
+            static_label=item.label is None or label_is_static(item.label, self.c, item),
+        )
+        self.cx.action_defs.append(info)
+        return info
+
+    def actions_of(
+        self, items: tuple[n.Node, ...], owner: str, owner_kind: str, needs_pass: bool
+    ) -> list[tuple[n.ActionDecl | n.PassDecl, ActionInfo]]:
+        """The actions of a phase or window, numbered; a pass added where one is needed and none is written."""
+        listed: list[n.ActionDecl | n.PassDecl] = [i for i in items if isinstance(i, (n.ActionDecl, n.PassDecl))]
+        if needs_pass and not any(isinstance(i, n.PassDecl) for i in listed):
+            listed.append(n.PassDecl(label=None, body=()))
+        return [(item, self.new_action(item, owner, owner_kind)) for item in listed]
+
+    def list_all(self, actions: list[tuple[n.ActionDecl | n.PassDecl, ActionInfo]], bid: bool) -> None:
+        """List the ordinary actions, then, if there is none, the 'otherwise' ones."""
+        self.cx.listing = True
+        try:
+            self._enumerate_all_(actions, bid)
+        finally:
+            self.cx.listing = False
+
+    def _enumerate_all_(self, actions: list[tuple[n.ActionDecl | n.PassDecl, ActionInfo]], bid: bool) -> None:
+        ordinary = [(i, info) for i, info in actions if isinstance(i, n.ActionDecl) and not i.otherwise]
+        fallback = [(i, info) for i, info in actions if isinstance(i, n.ActionDecl) and i.otherwise]
+        if fallback:
+            self.em.line("base_ = len(out)")
+        for item, info in ordinary:
+            self._enumerate(item, info, bid)  # type: ignore[arg-type]
+        if fallback:
+            self.em.line("if len(out) == base_:")
+            with self.em.block():
+                for item, info in fallback:
+                    self._enumerate(item, info, bid)  # type: ignore[arg-type]
+        self.em.line("return None")
+
+    def _enumerate(self, a: n.ActionDecl, info: ActionInfo, bid: bool) -> None:
+        """Emit, inside a legal function, the loops that list this action's legal choices."""
+        scope = Scope()
+        choice_names = [self.fresh() for _ in a.choices]
+        for ch, py in zip(a.choices, choice_names):
+            scope.names[ch.name] = py
+        # Each condition is tested in the loop of the last choice it uses, so that
+        # conditions on no choice are tested once, before any loop.
+        levels: list[list[n.Expr]] = [[] for _ in range(len(a.choices) + 1)]
+        for cond, _reason, level in action_clauses(a):
+            levels[level].append(cond)
+        self.em.at(a.span)
+        self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
+
+    def _emit_level(
+        self,
+        a: n.ActionDecl,
+        info: ActionInfo,
+        bid: bool,
+        choice_names: list[str],
+        scope: Scope,
+        levels: list[list[n.Expr]],
+        i: int,
+        key_parts: list[str],
+    ) -> None:
+        em = self.em
+        opened = 0
+        if levels[i]:
+            test = " and ".join(self.exprs.ex(cj, scope) for cj in levels[i])
+            if i > 0 and isinstance(a.choices[i - 1].shape, n.CardChoice):
+                test = self._read_attributes_once(test, choice_names[i - 1])
+            em.line("if " + test + ":")
+            em.indent += 1
+            opened += 1
+        if i == len(a.choices):
+            self._emit_emission(a, info, bid, scope, key_parts)
+        elif i == 0 and scope.hoist is None:
+            # Open the hoisting sink for everything inside the loops; its lines go here,
+            # before the first loop, once the loops have been written.
+            at, indent = len(em.lines), em.indent
+            sink: dict[str, str] = {}
+            loop_scope = Scope(scope.names, scope.player, scope.overrides, sink, frozenset(choice_names))
+            self._emit_level(a, info, bid, choice_names, loop_scope, [[], *levels[1:]], 0, key_parts)
+            lines = ["    " * indent + f"{name} = {code}" for code, name in sink.items()]
+            em.lines[at:at] = lines
+            em.spans[at:at] = [a.span] * len(lines)
+        else:
+            ch, py = a.choices[i], choice_names[i]
+            em.at(ch.span)
+
+            def inner(key: str) -> None:
+                key_parts.append(key)
+                self._emit_level(a, info, bid, choice_names, scope, levels, i + 1, key_parts)
+                key_parts.pop()
+
+            if isinstance(ch.shape, n.CardChoice):
+                self._emit_card_loop(ch.shape, py, scope, inner)
+            else:
+                value_ok = None
+                if isinstance(ch.shape, n.SameChoice):
+                    # Conditions that use the group only through its shared value are
+                    # tested once per value, before any group of that value is built.
+                    by_value = [cj for cj in levels[i + 1] if _only_through(cj, ch.name, ch.shape.attr)]
+                    if by_value:
+                        levels = [
+                            *levels[: i + 1],
+                            [cj for cj in levels[i + 1] if cj not in by_value],
+                            *levels[i + 2 :],
+                        ]
+                        value_ok = self._value_filter(by_value, ch, scope)
+                opened += self._emit_loop(ch.shape, py, scope, key_parts, value_ok)
+                self._emit_level(a, info, bid, choice_names, scope, levels, i + 1, key_parts)
+                key_parts.pop()
+        em.indent -= opened
+
+    def _read_attributes_once(self, test: str, card: str) -> str:
+        """Read each attribute of the chosen card that a test reads twice or more once, before it."""
+        for read in sorted(set(r for r in _ATTRIBUTE_READ.findall(test) if r.endswith(f"[({card})]"))):
+            if test.count(read) > 1:
+                name = self.fresh(names.READ_ONCE)
+                self.em.line(f"{name} = {read}")  # a card's attribute is always there: safe before the test
+                test = test.replace(read, name)
+        return test
+
+    def _emit_card_loop(self, shape: n.CardChoice, py: str, scope: Scope, inner: Callable[[str], None]) -> None:
+        """Loop over one card choice: by kind over cards the chooser sees, by place otherwise."""
+        em = self.em
+        pool = self.fresh(names.POOL)
+        em.line(f"{pool} = {self.exprs.cards(shape.pool, scope)}")
+        visible = self._pool_visibility(shape.pool)
+
+        def by_kind() -> None:
+            if self.layout.unique and not self.cx.uses_faces:
+                em.line(f"for {py} in {pool}:")
+                with em.block():
+                    inner(py)
+                return
+            seen, k, j = self.fresh(names.SEEN), self.fresh(names.KIND_KEY), self.fresh(names.PLACE_INDEX)
+            em.line(f"{seen} = set()")
+            em.line(f"for {j}, {py} in enumerate(reversed({pool})):")
+            with em.block():
+                if self.cx.uses_faces:
+                    em.line(f"{k} = KIND[{py}] if st.sees({scope.player}, {py}) else -1 - {j}")
+                else:
+                    em.line(f"{k} = KIND[{py}]")
+                em.line(f"if {k} in {seen}:")
+                with em.block():
+                    em.line("continue")
+                em.line(f"{seen}.add({k})")
+                inner(k)
+
+        def by_place() -> None:
+            j = self.fresh(names.PLACE_INDEX)
+            em.line(f"for {j}, {py} in enumerate(reversed({pool})):")
+            with em.block():
+                inner(f"-1 - {j}")
+
+        if visible is True:
+            by_kind()
+        elif visible is False:
+            by_place()
+        else:
+            if self.type_of(shape.pool).kind == "zone":
+                em.line(f"if st.zone_visible({scope.player}, {self.exprs.ex(shape.pool, scope)}):")
+            else:
+                em.line(f"if st.all_visible({scope.player}, {pool}):")
+            with em.block():
+                by_kind()
+            em.line("else:")
+            with em.block():
+                by_place()
+
+    def _value_filter(self, conjuncts: list[n.Expr], ch: n.Choice, scope: Scope) -> str:
+        """A lambda testing conditions on a group's shared value alone."""
+        value = self.fresh(names.GROUP_VALUE)
+        overrides = dict(scope.overrides)
+        for cj in conjuncts:
+            for x in n.walk(cj):
+                if isinstance(x, n.Attribute) and isinstance(x.obj, n.Name) and x.obj.id == ch.name:
+                    overrides[id(x)] = value
+        inner = Scope(scope.names, scope.player, overrides, scope.hoist, scope.varying | {value})
+        return f"(lambda {value}: " + " and ".join(self.exprs.ex(cj, inner) for cj in conjuncts) + ")"
+
+    def _emit_loop(
+        self, shape: n.ChoiceShape, py: str, scope: Scope, key_parts: list[str], value_ok: str | None = None
+    ) -> int:
+        """Open the loop of a non-card choice; push its key; return the blocks opened."""
+        em = self.em
+        if isinstance(shape, n.NumberChoice):
+            # Every number is an action: they count against the step budget, once per loop.
+            numbers = self.fresh(names.NUMBERS)
+            em.line(f"{numbers} = range({self.exprs.ex(shape.low, scope)}, {self.exprs.ex(shape.high, scope)} + 1)")
+            em.line(f"st.steps += len({numbers})")
+            em.line(f"if st.steps > {STEP_BUDGET}:")
+            with em.block():
+                em.line("st.too_many_choices()")
+            em.line(f"for {py} in {numbers}:")
+            em.indent += 1
+            key_parts.append(py)
+            return 1
+        if isinstance(shape, n.ValueChoice):
+            em.line(f"for {py} in range({len(self.sy.values[shape.type_name].members)}):")
+            em.indent += 1
+            key_parts.append(py)
+            return 1
+        if isinstance(shape, n.PlayerChoice):
+            em.line(f"for {py} in {self.exprs.ex(shape.pool, scope)}:")
+            em.indent += 1
+            key_parts.append(py)
+            return 1
+        pool = self.fresh(names.POOL)
+        em.line(f"{pool} = {self.exprs.cards(shape.pool, scope)}")
+        if self._pool_visibility(shape.pool) is not True:
+            # A group is chosen by its kinds, which name its cards: never from cards the
+            # chooser cannot see (a single card is chosen by its place instead).
+            em.line(f"if not st.all_visible({scope.player}, {pool}):")
+            with em.block():
+                em.line(f"st.hidden_group({scope.player})")
+        count = getattr(shape, "count", None)
+        size = self.exprs.ex(count, scope) if count is not None else "None"
+        gen = self.groups(shape, pool, size, scope, value_ok)
+        em.line(f"for {py} in {gen}:")
+        em.indent += 1
+        # A hand's groups of cards may be countless (2 ** 30 subsets of 30 cards): each
+        # counts against the step budget, as numbers do.
+        em.line("st.steps += 1")
+        em.line(f"if st.steps > {STEP_BUDGET}:")
+        with em.block():
+            em.line("st.too_many_choices(True)")
+        # Sorted kinds: the same cards make the same action, whatever order they lie in.
+        key_parts.append(f"tuple(sorted(map(KIND.__getitem__, {py})))")  # map: no generator per group
+        return 1
+
+    def groups(self, shape: n.ChoiceShape, pool: str, size: str, scope: Scope, value_ok: str | None = None) -> str:
+        """Python for the groups of cards a choice of this shape offers from ``pool``."""
+        wild = self._wild(shape, scope.player)
+        if isinstance(shape, n.CardsChoice):
+            return f"op_combinations({pool}, KIND, {size})"
+        table = names.ATTRIBUTE(self.ref(shape).index)  # the attribute the group's cards share, or differ by
+        if isinstance(shape, n.SameChoice):
+            return f"op_same_groups({pool}, KIND, {table}, {size}, {wild}, {value_ok or 'None'})"
+        if isinstance(shape, n.ValuedChoice):
+            value = self.exprs.ex(shape.value, scope)
+            return f"op_valued_groups({pool}, KIND, {table}, {value}, {size}, {wild})"
+        assert isinstance(shape, n.DifferentChoice)
+        return f"op_different_groups({pool}, KIND, {table}, {size}, {wild})"
+
+    def _pool_visibility(self, pool: n.Expr) -> bool | None:
+        """Whether the acting player surely sees (True) or surely does not see (False) a pool's cards."""
+        ref = self.ref(pool)
+        if isinstance(ref, ZoneRef):
+            z = ref.zone
+            if z.visibility == "owner" and z.per_player and ref.owner is None:
+                return True  # the acting player's own zone: he sees its cards, even face down
+            if self.cx.uses_faces:
+                return None  # a card turned up or down lies otherwise than its zone shows it
+            if z.visibility == "public":
+                return True
+            if z.visibility == "hidden":
+                return False
+        return None
+
+    def _emit_emission(self, a: n.ActionDecl, info: ActionInfo, bid: bool, scope: Scope, key_parts: list[str]) -> None:
+        em = self.em
+        idx = info.index
+        opened = 0
+        if bid:
+            strength = self.fresh(names.SHOWN)
+            assert a.strength is not None
+            em.line(f"{strength} = {self.exprs.ex(a.strength, scope)}")
+            em.line(f"if st.auction[0] is None or {strength} > st.auction[0]:")
+            em.indent += 1
+            opened += 1
+        key = "(" + "".join(k + ", " for k in key_parts) + ")"
+        if info.static_label:
+            if not key_parts:
+                em.line(f"out.append({names.ACTION_CONST(idx)})")  # an action with no choice is always the same object
+            else:
+                # One card chosen: the card is the cache's key, with no tuple to build.
+                info.single = len(key_parts) == 1 and isinstance(a.choices[0].shape, n.CardChoice)
+                em.line(f"out.append({names.ACTION_CACHE(idx)}[{key_parts[0] if info.single else key}])")
+        else:
+            assert a.label is not None
+            labels = []
+            scope = self._unseen_choices_read_none(a, scope, key_parts)
+            for viewer in (scope.player, "None"):
+                show = f"st.show_card({viewer}, {{}})"
+                labels.append(
+                    self.exprs.text(a.label, scope, show)
+                    if isinstance(a.label, n.Text)
+                    else self.exprs.show(a.label, scope, show)
+                )
+            seen_by_all = f"{labels[1]} if st.log is not None else None"  # the label a log shows
+            em.line(f"out.append(Action({names.ACTION_DEF(idx)}, {key}, {labels[0]}, {seen_by_all}))")
+        em.indent -= opened
+
+    def _unseen_choices_read_none(self, a: n.ActionDecl, scope: Scope, key_parts: list[str]) -> Scope:
+        """``scope`` for a label computed with the state, where each attribute of a card chosen
+        by its place reads none, as in a label made from the choices alone: its chooser does
+        not see the card, and the others read the label he was offered (the card itself
+        already reads 'a hidden card')."""
+        overrides = dict(scope.overrides)
+        assert a.label is not None
+        for x in n.walk(a.label):
+            if not isinstance(x, n.Attribute):
+                continue
+            ref = self.c.refs.get(id(x))
+            chosen = self.c.refs.get(id(x.obj)) if isinstance(x.obj, n.Name) else None
+            if not isinstance(ref, (CardAttrRef, CardVarRef)):
+                continue
+            if not isinstance(chosen, LocalRef):
+                continue
+            at = [i for i, ch in enumerate(a.choices) if chosen.local.decl is ch]
+            if not at:
+                continue
+            key = key_parts[at[0]]
+            if key == scope.names[x.obj.id]:
+                continue  # chosen by its kind, always: a card its chooser sees
+            if key.startswith("-1 - "):
+                overrides[id(x)] = "None"  # chosen by its place, always
+            else:  # by its kind where he sees it (key >= 0), by its place where he does not
+                overrides[id(x)] = f"({self.exprs.ex(x, scope)} if {key} >= 0 else None)"
+        return scope.with_overrides(overrides)
+
+    def finish(self, item: n.ActionDecl | n.PassDecl, info: ActionInfo, bid: bool) -> None:
+        """Emit the action's apply, label and (for a bid) strength functions."""
+        idx = info.index
+        choices = item.choices if isinstance(item, n.ActionDecl) else ()
+        scope = Scope()
+        block = self.cx.function(names.APPLY(idx), ["st", "p", "key"], item.span, info.construct)
+        self._emit_resolve(choices, scope)
+        # What was chosen, shown later (describe_last) as each player sees it.
+        self.em.line("st.last_args = (" + "".join(scope.names[ch.name] + ", " for ch in choices) + ")")
+        self.stmts.body(item.body, scope)
+        self.cx.end_function(block)
+        self.labels.emit_label(item, info, choices)
+        if bid and isinstance(item, n.ActionDecl) and item.strength is not None:
+            scope = Scope()
+            block = self.cx.function(
+                names.STRENGTH(idx), ["st", "p", "key"], item.strength.span, f"{info.construct}: its strength"
+            )
+            self._emit_resolve(choices, scope)
+            self.em.line(f"return {self.exprs.ex(item.strength, scope)}")
+            self.cx.end_function(block)
+
+    def _emit_resolve(self, choices: tuple[n.Choice, ...], scope: Scope) -> None:
+        """Emit code turning an action's key back into the values of its choices."""
+        em = self.em
+        for i, ch in enumerate(choices):
+            py = self.fresh()
+            shape = ch.shape
+            em.at(ch.span)
+            if isinstance(shape, (n.NumberChoice, n.ValueChoice, n.PlayerChoice)):
+                em.line(f"{py} = key[{i}]")
+            elif isinstance(shape, n.CardChoice):
+                pool = self.exprs.cards(shape.pool, scope)
+                find = f"key[{i}]" if self.layout.unique else f"op_find_kind({pool}, KIND, key[{i}])"
+                if self._pool_visibility(shape.pool) is True:
+                    em.line(f"{py} = {find}")  # a seen card is always chosen by its kind
+                else:
+                    em.line(f"{py} = {find} if key[{i}] >= 0 else {pool}[len({pool}) + key[{i}]]")
+            else:
+                pool = self.exprs.cards(shape.pool, scope)
+                em.line(
+                    f"{py} = list(key[{i}])" if self.layout.unique else f"{py} = op_find_kinds({pool}, KIND, key[{i}])"
+                )
+            scope.names[ch.name] = py
+
+
+#: An attribute table read at a card, as the compiler writes it: ``A3[(v12)]``.
+_ATTRIBUTE_READ = re.compile(rf"(?<![\w.]){names.ATTRIBUTE.text}\d+\[\(\w+\)\]")
+
+
+def action_clauses(a: n.ActionDecl) -> list[tuple[n.Expr, n.Expr | None, int]]:
+    """An action's conditions, in order: each with its reason (None: none given) and its
+    level, the number of choices made when it is tested (the last one it or its reason uses)."""
+    found: list[tuple[n.Expr, n.Expr | None]] = [(cj, None) for cj in _conjuncts(a.when)]
+    found += [(r.cond, r.reason) for r in a.requires]
+    out = []
+    for cond, reason in found:
+        used = _names_used(cond) | (set() if reason is None else _names_used(reason))
+        level = 0
+        for i, ch in enumerate(a.choices):
+            if ch.name in used:
+                level = i + 1
+        out.append((cond, reason, level))
+    return out
+
+
+def _conjuncts(e: n.Expr | None) -> list[n.Expr]:
+    if e is None:
+        return []
+    if isinstance(e, n.BoolOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _names_used(e: n.Expr) -> set[str]:
+    return {x.id for x in n.walk(e) if isinstance(x, n.Name)}
+
+
+def _only_through(e: n.Expr, name: str, attr: str) -> bool:
+    """Whether ``e`` uses the choice ``name`` only as ``name.attr`` (and uses it at all)."""
+    uses = sum(1 for x in n.walk(e) if isinstance(x, n.Name) and x.id == name)
+    via = sum(
+        1
+        for x in n.walk(e)
+        if isinstance(x, n.Attribute) and x.name == attr and isinstance(x.obj, n.Name) and x.obj.id == name
+    )
+    return uses > 0 and uses == via

@@ -1,0 +1,412 @@
+"""Write the Python statements for each rule statement (the ``_st_*`` methods)."""
+
+from __future__ import annotations
+
+from ruledsl.analysis.refs import CardVarRef, DirectionRef, GameVarRef, PlayerVarRef, ZoneFamilyRef, ZoneRef
+from ruledsl.analysis.symbols import PhaseSym, ProcedureSym, WindowSym, ZoneSym
+from ruledsl.codegen import names
+from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
+from ruledsl.engine.limits import STEP_BUDGET
+from ruledsl.engine.values import AGAIN, GO_TO, NEXT_TURN
+from ruledsl.syntax import nodes as n
+
+
+class Statements(CompilerPart):
+    """Python for rule statements: one ``_st_<Node>`` method per kind of statement."""
+
+    def __init__(self, cx: CompileContext) -> None:
+        super().__init__(cx)
+        self.folding = cx.folding
+        self.exprs = cx.exprs
+        self._loop_rest: str | None = None  # the iterator of the 'for each' a 'stop' leaves, if that is the loop
+
+    def body(self, stmts: tuple[n.Stmt, ...], scope: Scope) -> None:
+        """Write rule statements, each one's lines carrying its span (``pass`` for none)."""
+        if not stmts:
+            self.em.line("pass")
+            return
+        for s in stmts:
+            self.em.at(s.span)
+            getattr(self, f"_st_{type(s).__name__}")(s, scope)
+
+    def _fire(self, dst: str, moved: str, scope: Scope, static_family: int | None) -> None:
+        if static_family is not None:
+            if static_family in self.cx.trigger_families:
+                self.em.line(self.trig_call(static_family, scope.player, dst, moved))
+        elif self.cx.trigger_families:
+            self.em.line(f"{names.FIRE()}(st, {scope.player}, {dst}, {moved})")
+
+    def _static_family(self, e: n.Expr) -> int | None:
+        ref = self.ref(e)
+        if isinstance(ref, (ZoneRef, ZoneFamilyRef)):
+            return ref.zone.index
+        return None
+
+    def _st_Move(self, s: n.Move, scope: Scope) -> None:
+        em = self.em
+        dst = self.fresh(names.ZONE)
+        em.line(f"{dst} = {self.exprs.ex(s.to, scope)}")
+        where = {"top": 0, "bottom": 1, "random": 2}[s.placement]
+        family = self._static_family(s.to)
+        needs_fire = bool(self.cx.trigger_families) and (family is None or family in self.cx.trigger_families)
+        t = self.type_of(s.what)
+        moved = self.fresh(names.MOVED)
+        if (
+            isinstance(s.what, n.TopOf)
+            and s.what.count is None
+            and self.type_of(s.what.zone).kind == "zone"
+            and where == 0
+        ):
+            src = self.fresh(names.ZONE)
+            c = self.fresh(names.CARD)
+            em.line(f"{src} = Z[{self.exprs.ex(s.what.zone, scope)}]")
+            em.line(f"if {src}:")
+            with em.block():
+                self._emit_take_top(src, c, dst, "st.known is None")
+                self._after_move(s, f"({c},)", scope)
+                if needs_fire:
+                    self._fire(dst, f"[{c}]", scope, family)
+            return
+        if isinstance(s.what, n.AllOf) and self.type_of(s.what.zone).kind == "zone" and where == 0:
+            em.line(f"{moved} = op_move_zone(st, {self.exprs.ex(s.what.zone, scope)}, {dst})")
+        elif t.kind == "card":
+            c = self.fresh(names.CARD)
+            em.line(f"{c} = {self.exprs.ex(s.what, scope)}")
+            if t.nullable:
+                em.line(f"if {c} is not None:")
+                em.indent += 1
+            if where == 0:
+                em.line("if st.known is None:")
+                with em.block():
+                    em.line(f"Z[st.loc[{c}]].remove({c})")
+                    em.line(f"Z[{dst}].append({c})")
+                    em.line(f"st.loc[{c}] = {dst}")
+                em.line("else:")
+                with em.block():
+                    em.line(f"op_move_card(st, {c}, {dst}, 0)")
+            else:
+                em.line(f"op_move_card(st, {c}, {dst}, {where})")
+            self._after_move(s, f"({c},)", scope)
+            if needs_fire:
+                self._fire(dst, f"[{c}]", scope, family)
+            if t.nullable:
+                em.indent -= 1
+            return
+        else:
+            em.line(f"{moved} = op_move_cards(st, {self.exprs.cards(s.what, scope)}, {dst}, {where})")
+        self._after_move(s, moved, scope)
+        if needs_fire:
+            em.line(f"if {moved}:")
+            with em.block():
+                self._fire(dst, moved, scope, family)
+
+    def _after_move(self, s: n.Move, moved: str, scope: Scope) -> None:
+        if self.cx.uses_faces:
+            face = {"up": "True", "down": "False", None: "None"}[s.facing]
+            self.em.line(f"st.set_faces({moved}, {face})")
+
+    def _emit_take_top(self, src: str, c: str, dst: str, plain: str) -> None:
+        """Move the top card of list ``src`` (named ``c``) onto zone ``dst``: by pop and append
+        while ``plain`` (nobody's knowledge is tracked), else through op_move_card."""
+        em = self.em
+        em.line(f"if {plain}:")
+        with em.block():
+            em.line(f"{c} = {src}.pop()")
+            em.line(f"Z[{dst}].append({c})")
+            em.line(f"st.loc[{c}] = {dst}")
+        em.line("else:")
+        with em.block():
+            em.line(f"{c} = {src}[-1]")
+            em.line(f"op_move_card(st, {c}, {dst}, 0)")
+
+    def _st_Deal(self, s: n.Deal, scope: Scope) -> None:
+        zone = self.ref(s)
+        assert isinstance(zone, ZoneSym)
+        base = self.layout.zone_base(zone)
+        src, q, i, order, c, plain = (
+            self.fresh(x) for x in (names.ZONE, names.DEALT, names.ROUND, names.ORDER, names.CARD, names.PLAIN)
+        )
+        start = self.exprs.ex(s.start, scope) if s.start is not None else "0"
+        em = self.em
+        em.line(f"{src} = Z[{self.exprs.ex(s.source, scope)}]")
+        em.line(f"{plain} = st.known is None  # nobody's knowledge to keep: move the cards directly")
+        em.line(f"{order} = [({start} + {i}) % {self.players} for {i} in range({self.players})]")
+        em.line(f"for {i} in range({self.exprs.ex(s.count, scope)}):")
+        with em.block():
+            em.line(f"for {q} in {order}:")
+            with em.block():
+                em.line(f"if not {src}:")
+                with em.block():
+                    em.line("break")
+                self._emit_take_top(src, c, f"{base} + {q}", plain)
+                if self.cx.uses_faces:
+                    face = {"up": "True", "down": "False", None: "None"}[s.facing]
+                    em.line(f"st.set_faces(({c},), {face})")
+                if zone.index in self.cx.trigger_families:
+                    em.line(self.trig_call(zone.index, scope.player, f"{base} + {q}", f"[{c}]"))
+            # Once the source is empty the rounds left deal nothing: a huge count costs no time.
+            em.line(f"if not {src}:")
+            with em.block():
+                em.line("break")
+            if zone.index in self.cx.trigger_families:
+                self._count_step()  # the rules set off may fill the source again, without end
+
+    def _st_Shuffle(self, s: n.Shuffle, scope: Scope) -> None:
+        self.em.line(f"op_shuffle_zone(st, {self.exprs.ex(s.zone, scope)})")
+
+    def _st_Cut(self, s: n.Cut, scope: Scope) -> None:
+        self.em.line(f"op_cut_zone(st, {self.exprs.ex(s.zone, scope)})")
+
+    def _st_Reveal(self, s: n.Reveal, scope: Scope) -> None:
+        self.em.line(f"st.reveal({self.exprs.cards(s.what, scope)})")
+
+    def _st_TurnFace(self, s: n.TurnFace, scope: Scope) -> None:
+        self.em.line(f"st.set_faces({self.exprs.cards(s.what, scope)}, {s.up!r})")
+
+    def _st_Let(self, s: n.Let, scope: Scope) -> None:
+        py = self.fresh()
+        self.em.line(f"{py} = {self.exprs.ex(s.value, scope)}")
+        scope.names[s.name] = py
+
+    def _target(self, e: n.Expr, scope: Scope) -> str:
+        ref = self.ref(e)
+        if isinstance(ref, GameVarRef):
+            return f"st.gv[{ref.var.index}]"
+        if isinstance(ref, PlayerVarRef):
+            owner = scope.player if ref.owner is None else self.exprs.ex(ref.owner, scope)
+            return f"st.pv[{ref.var.index}][{owner}]"
+        if isinstance(ref, CardVarRef):
+            assert isinstance(e, n.Attribute)
+            return f"st.cv[{ref.var.index}][{self.exprs.ex(e.obj, scope)}]"
+        if isinstance(ref, DirectionRef):
+            return "st.direction"
+        raise AssertionError(f"not assignable: {ref}")
+
+    def _st_SetStmt(self, s: n.SetStmt, scope: Scope) -> None:
+        t = self.type_of(s.target)
+        value = self.exprs.ex(s.value, scope)
+        if t.kind == "flag":
+            value = f"bool({value})"
+        elif t.kind == "cards":
+            value = f"list({self.exprs.cards(s.value, scope)})"
+        if self._is_direction(s.target):
+            value = f"op_direction({value})"
+        self.em.line(f"{self._target(s.target, scope)} = {value}")
+
+    def _st_Add(self, s: n.Add, scope: Scope) -> None:
+        self._change(s.target, "+", s.value, scope)
+
+    def _st_Subtract(self, s: n.Subtract, scope: Scope) -> None:
+        self._change(s.target, "-", s.value, scope)
+
+    def _change(self, target: n.Expr, op: str, value: n.Expr, scope: Scope) -> None:
+        """'add' or 'subtract': the direction of play may only end up 1 or -1."""
+        place = self._target(target, scope)
+        if self._is_direction(target):
+            self.em.line(f"{place} = op_direction({place} {op} ({self.exprs.ex(value, scope)}))")
+        else:
+            self.em.line(f"{place} {op}= {self.exprs.ex(value, scope)}")
+
+    def _is_direction(self, target: n.Expr) -> bool:
+        return isinstance(self.ref(target), DirectionRef)
+
+    def _st_Stop(self, s: n.Stop, scope: Scope) -> None:
+        if self._loop_rest is not None:
+            self.em.line(f"st.steps -= length_hint({self._loop_rest})")  # the rounds of a 'for each' it skips
+        self.em.line("break")
+
+    def _st_Again(self, s: n.Again, scope: Scope) -> None:
+        self.em.line(f"st.next_kind = {AGAIN}")
+
+    def _st_EndTurn(self, s: n.EndTurn, scope: Scope) -> None:
+        self.em.line(f"st.next_kind = {NEXT_TURN}")
+
+    def _st_EndRound(self, s: n.EndRound, scope: Scope) -> None:
+        self.em.line("raise RoundOver()")
+
+    def _st_EndGame(self, s: n.EndGame, scope: Scope) -> None:
+        if s.draw:
+            self.em.line("raise GameOver(None, True)")
+        elif s.winner is not None and self.type_of(s.winner).nullable:
+            # No winner is a mistake of the rules, as an empty 'winners' is, not a silent fall
+            # back to the ranking.
+            message = f"'end game, winner {self.cx.source_of(s.winner)}': there is no such player"
+            hint = "a game nobody wins ends with 'end game, draw'; or guard the rule with 'if … != none:'"
+            winner = self._failing_if(self.exprs.ex(s.winner, scope), "{} is None", message, hint)
+            self.em.line(f"raise GameOver({winner}, False)")
+        elif s.winner is not None:
+            self.em.line(f"raise GameOver({self.exprs.ex(s.winner, scope)}, False)")
+        elif s.winners is not None:
+            # No winner at all is a mistake of the rules, not a draw: 'end game, draw' says that.
+            message = f"'end game, winners {self.cx.source_of(s.winners)}': there is no player among them"
+            hint = "a game nobody wins ends with 'end game, draw'; or guard the rule with 'if … is not empty:'"
+            winners = self._failing_if(f"frozenset({self.exprs.ex(s.winners, scope)} or ())", "not {}", message, hint)
+            self.em.line(f"raise GameOver(None, False, {winners})")
+        else:
+            self.em.line("raise GameOver(None, False)")
+
+    def _failing_if(self, code: str, test: str, message: str, hint: str) -> str:
+        """Give ``code``'s value a name, the rule failing (R504) where ``test`` (``{}`` for the
+        name) holds of it; return the name."""
+        name = self.fresh(names.CHECKED)
+        self.em.line(f"{name} = {code}")
+        self.em.line(f"if {test.format(name)}:")
+        with self.em.block():
+            self.em.line(f"op_fail({self.cx.const(message)}, {self.cx.const(hint)})")
+        return name
+
+    def _st_GoTo(self, s: n.GoTo, scope: Scope) -> None:
+        phase = self.ref(s)
+        assert isinstance(phase, PhaseSym)
+        player = "None"  # without 'with': the turn stays with its player
+        if s.player is not None:
+            # None must not slip through as if 'with' were left out: the same player would act again.
+            player = self.fresh(names.PLAYER)
+            text = self.cx.source_of(s.player)
+            message = f"'go to {s.phase} with {text}': the player is none"
+            hint = f"give '{text}' a player before, or guard the 'go to' with 'if {text} != none:'"
+            self.em.line(f"{player} = {self.exprs.ex(s.player, scope)}")
+            self.em.line(f"if {player} is None:")
+            with self.em.block():
+                self.em.line(f"op_fail({self.cx.const(message)}, {self.cx.const(hint)})")
+        self.em.line(f"st.next_kind = {GO_TO}")
+        # With its place in the file, for R502 when phases hand on to each other forever.
+        self.em.line(f"st.next_goto = ({phase.index}, {player}, {self.cx.const(s.span, names.SPAN)})")
+
+    def _st_Open(self, s: n.Open, scope: Scope) -> None:
+        window = self.ref(s)
+        assert isinstance(window, WindowSym)
+        self.em.line(f"st.open_window({window.index}, {names.WINDOW_WHO(window.index)}(st, {scope.player}))")
+
+    def _st_Reverse(self, s: n.Reverse, scope: Scope) -> None:
+        self.em.line("st.direction = -st.direction")
+
+    def _st_Finish(self, s: n.Finish, scope: Scope) -> None:
+        self.em.line(f"op_finish(st, {self.exprs.ex(s.player, scope)})")
+
+    def _st_Say(self, s: n.Say, scope: Scope) -> None:
+        line = s.span.start.line if s.span is not None else 0
+        self.cx.count_event(f"line {line}: say {self.cx.said(s.message)}")
+        self.em.line("if st.log is not None:")
+        with self.em.block():
+            if isinstance(s.message, n.Text):
+                text = self.exprs.text(s.message, scope, "st.show_card(None, {})")
+            else:
+                text = self.exprs.show(s.message, scope, "st.show_card(None, {})")
+            self.em.line(f"st.log.append({text})")
+
+    def _st_CallStmt(self, s: n.CallStmt, scope: Scope) -> None:
+        proc = self.ref(s)
+        assert isinstance(proc, ProcedureSym)
+        self.em.line(
+            f"{names.PROCEDURE(proc.index)}(st, {scope.player}{self.exprs.call_args(s.args, proc.params, scope)})"
+        )
+
+    def _st_If(self, s: n.If, scope: Scope) -> None:
+        # Branches an option rules out for this load are not compiled at all.
+        branches = []
+        for cond, body in s.branches:
+            known, value = self.folding.static(cond)
+            if known and not value:
+                continue
+            branches.append((cond, body))
+            if known and value:
+                if len(branches) == 1:
+                    self.body(body, scope.child())
+                    return
+                s = n.If(branches=tuple(branches), else_=(), span=s.span)
+                break
+        else:
+            s = n.If(branches=tuple(branches), else_=s.else_, span=s.span)
+        if not s.branches:
+            if s.else_:
+                self.body(s.else_, scope.child())
+            else:
+                self.em.line("pass")
+            return
+        for i, (cond, body) in enumerate(s.branches):
+            self.em.at(cond.span)
+            self.em.line(f"{'if' if i == 0 else 'elif'} {self.exprs.ex(cond, scope)}:")
+            with self.em.block():
+                self.body(body, scope.child())
+        if s.else_:
+            self.em.line("else:")
+            with self.em.block():
+                self.body(s.else_, scope.child())
+
+    def _st_ForEach(self, s: n.ForEach, scope: Scope) -> None:
+        em = self.em
+        v, inner = self.exprs.bind(s.var, scope)
+        t = self.type_of(s.iterable)
+        if isinstance(s.iterable, n.RangeLiteral):  # its rounds are counted below, as R501
+            seq = f"range({self.exprs.ex(s.iterable.low, scope)}, {self.exprs.ex(s.iterable.high, scope)} + 1)"
+        else:
+            seq = self.exprs.iterable(s.iterable, scope)
+        if t.kind in ("zone", "cards"):
+            seq = f"list({seq})"  # the body may move these very cards
+        rounds = self.fresh(names.ROUNDS)
+        em.line(f"{rounds} = {seq}")
+        # Its rounds count against the step budget all at once, before the first (a range
+        # may be huge): no cost per round. A 'stop' gives back the rounds it skips.
+        self._count_step(f"len({rounds})")
+        outer_rest = self._loop_rest
+        if _stops_its_loop(s.body):
+            self._loop_rest = self.fresh(names.ROUNDS_LEFT)
+            em.line(f"{self._loop_rest} = iter({rounds})")
+            em.line(f"for {v} in {self._loop_rest}:")
+        else:
+            self._loop_rest = None
+            em.line(f"for {v} in {rounds}:")
+        with em.block():
+            if s.where is not None:
+                em.line(f"if not {self.exprs.ex(s.where, inner)}:")
+                with em.block():
+                    em.line("continue")
+            self.body(s.body, inner)
+        self._loop_rest = outer_rest
+
+    def _count_step(self, steps: str = "1") -> None:
+        self.em.line(f"st.steps += {steps}")
+        self.em.line(f"if st.steps > {STEP_BUDGET}:")
+        with self.em.block():
+            self.em.line("st.over_budget()")
+
+    def _st_While(self, s: n.While, scope: Scope) -> None:
+        self.em.line(f"while {self.exprs.ex(s.cond, scope)}:")
+        outer_rest, self._loop_rest = self._loop_rest, None
+        with self.em.block():
+            self._count_step()
+            self.body(s.body, scope.child())
+        self._loop_rest = outer_rest
+
+    def _st_Repeat(self, s: n.Repeat, scope: Scope) -> None:
+        if s.count is None:
+            self.em.line("while True:")
+        else:
+            self.em.line(f"for _ in range({self.exprs.ex(s.count, scope)}):")
+        outer_rest, self._loop_rest = self._loop_rest, None
+        with self.em.block():
+            self._count_step()
+            self.body(s.body, scope.child())
+        self._loop_rest = outer_rest
+
+    def trig_call(self, family: int, player: str, dst: str, moved: str) -> str:
+        """The call of the rules on cards entering zone ``family``: told which zone (``dst``)
+        only when a rule names its owner (``when cs enter p.hand``), the rest as fast as before."""
+        if family in self.cx.owner_families:
+            return f"{names.TRIGGERS(family)}(st, {player}, {dst}, {moved})"
+        return f"{names.TRIGGERS(family)}(st, {player}, {moved})"
+
+
+def _stops_its_loop(body: tuple[n.Stmt, ...]) -> bool:
+    """Whether a loop's body has a 'stop' of its own (not only those of loops inside it)."""
+    stack = list(body)
+    while stack:
+        s = stack.pop()
+        if isinstance(s, n.Stop):
+            return True
+        if isinstance(s, n.If):
+            for _cond, branch in s.branches:
+                stack.extend(branch)
+            stack.extend(s.else_)
+    return False
