@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,7 @@ from ruledsl.loading import DEFAULT_MAX_ACTIONS, check_source, load_checked, rea
 from ruledsl.resources import bundled_name, named_games
 from ruledsl.syntax.parser import parse_source
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError
+from ruledsl.text.files import FileTooLargeError, read_regular_file
 from ruledsl.text.render import or_list, show_value
 from ruledsl.text.source import UNSHOWABLE, Pos, Source, Span
 
@@ -47,6 +49,8 @@ FORMAT = "ruledsl-record/2"
 #: The formats it reads, each with the layout of the canonical text its rules hash is taken of.
 _HASHED_LAYOUTS = {FORMAT: UNBROKEN, "ruledsl-record/1": RECORD1}
 READ_FORMATS = tuple(_HASHED_LAYOUTS)
+#: A file of records is read whole; one larger than this (a million long games) is refused, not read.
+MAX_RECORDS_BYTES = 1 << 30
 
 
 class RecordError(ValueError):
@@ -219,6 +223,8 @@ def another_run(path: str | Path, games: Sequence[Game], seatings: Sequence[Sequ
     """
     game = games[0]
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # a device or a pipe (/dev/full, /dev/stdout) holds no records to read
         with open(path, "rb") as f:
             for number, raw in enumerate(f, start=1):  # a binary file splits at \n alone, as JSON Lines does
                 if not raw.strip():
@@ -294,7 +300,12 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
 def read_entries(path: str | Path) -> list[Entry]:
     """Read each non-blank line of a JSON Lines file as a record, or as why it is none; RecordError if unreadable."""
     try:
-        data = Path(path).read_bytes()
+        data = read_regular_file(path, MAX_RECORDS_BYTES)
+    except FileTooLargeError as exc:
+        raise RecordError(
+            f"cannot read '{path}': {exc.size:,} bytes, and a file of records may have at most "
+            f"{MAX_RECORDS_BYTES:,}; split it"
+        ) from None
     except OSError as exc:
         raise RecordError(f"cannot read '{path}': {exc.strerror or exc}") from None
     entries = []

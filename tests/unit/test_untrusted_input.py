@@ -1,0 +1,97 @@
+"""Untrusted input at the command line (issue 31): special files, numbers, seeds, forged lines, files records name."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from ruledsl.cli import exits
+from ruledsl.text.files import read_at_most
+from tests.golden.test_golden import ROOT, run_cli
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /dev/zero, /dev/full and FIFOs")
+
+#: What a run that goes wrong may take before it is stopped: a broken fix must fail the test, not the machine.
+_MEMORY = 1 << 30
+_SECONDS = 60
+
+
+def run_bounded(argv: list[str], cwd: Path = ROOT) -> tuple[int, str, str]:
+    """Run ``ruledsl argv`` in a process of its own, under a memory and a time cap; return (exit, stdout, stderr)."""
+
+    def cap_memory() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (_MEMORY, _MEMORY))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "ruledsl", *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=_SECONDS,
+        preexec_fn=cap_memory,
+        env={**os.environ, "NO_COLOR": "1"},
+        stdin=subprocess.DEVNULL,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@linux_only
+class TestSpecialFiles:
+    """A device or a pipe named as a rule file or a records file is refused, never read (it may never end)."""
+
+    @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+    @pytest.mark.parametrize("command", ["check", "info", "play", "fmt"])
+    def test_a_device_is_no_rule_file(self, command: str, device: str) -> None:
+        code, out, err = run_bounded([command, device])
+        assert (code, out) == (exits.EXIT_INVALID, "")
+        assert err.startswith(
+            f"{device}:1:1: error[E001]: cannot read '{device}': it is a character device, not a regular file\n"
+            "  = hint: a rule file is a regular file: a device, a pipe or a socket is never read\n"
+        )
+
+    def test_a_link_to_a_device_is_followed_and_refused(self, tmp_path: Path) -> None:
+        (tmp_path / "zero.game").symlink_to("/dev/zero")
+        code, _, err = run_bounded(["check", "zero.game"], cwd=tmp_path)
+        assert code == exits.EXIT_INVALID
+        assert err.startswith("zero.game:1:1: error[E001]: cannot read 'zero.game': it is a character device")
+
+    @pytest.mark.parametrize("command", ["check", "info"])
+    def test_a_named_pipe_is_refused_without_waiting_for_a_writer(self, tmp_path: Path, command: str) -> None:
+        fifo = tmp_path / "f.game"
+        os.mkfifo(fifo)
+        result: list[tuple[int, str, str]] = []
+        worker = threading.Thread(target=lambda: result.append(run_cli([command, str(fifo)])), daemon=True)
+        worker.start()
+        worker.join(30)
+        if worker.is_alive():  # blocked opening the pipe: let it go, and fail
+            with open(fifo, "w", encoding="utf-8"):
+                pass
+            worker.join(30)
+            pytest.fail(f"'{command}' waited on a named pipe")
+        code, _, err = result[0]
+        assert code == exits.EXIT_INVALID
+        assert err.startswith(f"{fifo}:1:1: error[E001]: cannot read '{fifo}': it is a named pipe, not a regular file")
+
+    def test_a_device_is_no_records_file(self) -> None:
+        code, out, err = run_bounded(["replay", "/dev/zero"])
+        assert (code, out) == (exits.EXIT_USAGE, "")
+        assert err == "ruledsl: error: cannot read '/dev/zero': it is a character device, not a regular file\n"
+
+    def test_reading_stops_at_the_cap(self) -> None:
+        with open("/dev/zero", "rb") as endless:
+            assert read_at_most(endless, 100_001) == bytes(100_001)
+
+    @pytest.mark.parametrize("command", ["simulate", "play"])
+    def test_a_full_disk_under_the_game_log_is_an_error(self, command: str) -> None:
+        extra = ["-n", "1"] if command == "simulate" else ["--seats", "random,random", "--seed", "1"]
+        code, _, err = run_bounded([command, "quasenbo", *extra, "--log", "/dev/full"])
+        assert code == exits.EXIT_USAGE
+        assert err.endswith("ruledsl: error: cannot write the game log '/dev/full': No space left on device\n")
+        assert "Traceback" not in err
