@@ -95,3 +95,39 @@ class TestSpecialFiles:
         assert code == exits.EXIT_USAGE
         assert err.endswith("ruledsl: error: cannot write the game log '/dev/full': No space left on device\n")
         assert "Traceback" not in err
+
+
+class TestNumbers:
+    """Numbers on the command line are bounded before anything is played: a usage error (exit 2), no traceback."""
+
+    @pytest.mark.parametrize("command", ["simulate", "compare"])
+    @pytest.mark.parametrize("n", ["99999999999999999999", "100000000"])
+    def test_too_many_games(self, command: str, n: str) -> None:
+        extra = ["--vary", "decks=1,2"] if command == "compare" else []
+        code, out, err = run_cli([command, "quasenbo", "-n", n, *extra])
+        assert (code, out) == (exits.EXIT_USAGE, "")
+        assert err == f"ruledsl: error: -n takes at most 1,000,000 games, not {int(n):,}\n"
+
+    def test_too_many_processes(self) -> None:
+        code, out, err = run_cli(["simulate", "quasenbo", "-n", "2", "--jobs", "100000"])
+        assert (code, out) == (exits.EXIT_USAGE, "")
+        assert err == "ruledsl: error: --jobs takes at most 64 processes, not 100,000\n"
+
+    @pytest.mark.parametrize("seconds", ["inf", "1e300", "3601"])
+    def test_bench_takes_a_finite_time(self, seconds: str) -> None:
+        code, out, err = run_cli(["bench", "quasenbo", "--seconds", seconds])
+        assert (code, out) == (exits.EXIT_USAGE, "")
+        assert err == f"ruledsl: error: --seconds takes at most 3,600 seconds (an hour), not {float(seconds):g}\n"
+
+    @pytest.mark.parametrize("seconds", ["nan", "0"])
+    def test_bench_takes_a_positive_time(self, seconds: str) -> None:
+        code, _, err = run_cli(["bench", "quasenbo", "--seconds", seconds])
+        assert (code, err) == (
+            exits.EXIT_USAGE,
+            f"ruledsl: error: --seconds takes a positive number of seconds, not {seconds}\n",
+        )
+
+    def test_bench_takes_a_bounded_number_of_rounds(self) -> None:
+        code, out, err = run_cli(["bench", "quasenbo", "--repeats", "10000000000"])
+        assert (code, out) == (exits.EXIT_USAGE, "")
+        assert err == "ruledsl: error: --repeats takes a number from 1 to 1,000, not 10,000,000,000\n"
