@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import subprocess
 import sys
@@ -131,3 +133,54 @@ class TestNumbers:
         code, out, err = run_cli(["bench", "quasenbo", "--repeats", "10000000000"])
         assert (code, out) == (exits.EXIT_USAGE, "")
         assert err == "ruledsl: error: --repeats takes a number from 1 to 1,000, not 10,000,000,000\n"
+
+
+#: A game whose one action ends it: a human's only move, played at once.
+ONE_MOVE = (
+    'game "One Move"\nplayers 2\nzone deck: shared, hidden\nzone hand: per player, owner\ndeck:\n'
+    '    card "A"\n    card "B"\nsetup:\n    shuffle deck\nphase play:\n'
+    "    action finish:\n        end game, winner player\n"
+)
+
+
+class TestSeeds:
+    """A seed drawn for a human's game is 64 bits of the system's randomness, and told only when the game is over."""
+
+    def test_a_drawn_seed_has_64_bits(self) -> None:
+        from ruledsl.cli.play import new_seed
+
+        seeds = {new_seed() for _ in range(64)}
+        assert len(seeds) == 64 and all(0 <= s < 1 << 64 for s in seeds)
+        assert max(seeds) >= 1 << 40  # from 0 to 999,999 before: a first observation gave the deal away
+
+    def test_a_human_is_told_the_seed_when_the_game_is_over(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        rules, log = tmp_path / "one.game", tmp_path / "one.jsonl"
+        rules.write_text(ONE_MOVE, encoding="utf-8")
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        code, out, _ = run_cli(["play", str(rules), "--seats", "human,random", "--log", str(log)])
+        assert code == exits.EXIT_OK
+        seed = json.loads(log.read_text(encoding="utf-8"))["seed"]
+        lines = out.splitlines()
+        assert lines[0] == "One Move: 2 players (P0 human, P1 random), seed shown at the end"
+        assert str(seed) not in "\n".join(lines[:-1])
+        assert lines[-2].startswith("Returns: ")
+        assert lines[-1] == f"Seed: {seed} (--seed {seed} deals this game again)"
+
+    def test_a_human_who_leaves_is_told_it_as_he_goes(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        log = tmp_path / "left.jsonl"
+        monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+        code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random", "--log", str(log)])
+        assert code == exits.EXIT_UNFINISHED
+        seed = json.loads(log.read_text(encoding="utf-8"))["seed"]
+        assert ", seed shown at the end;" in out.splitlines()[0]
+        assert out.index(f"Seed: {seed} ") > out.index("Game left unfinished")
+        assert out.count(str(seed)) == 2
+
+    def test_a_seed_given_or_bots_alone_are_shown_first(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+        code, out, _ = run_cli(["play", "quasenbo", "--seats", "human,random", "--seed", "7"])
+        assert (code, out.count("seed 7;"), "Seed:" in out) == (exits.EXIT_UNFINISHED, 1, False)
+        code, out, _ = run_cli(["play", "quasenbo", "--seats", "random,random"])
+        assert code == exits.EXIT_OK and ", seed " in out.splitlines()[0] and "Seed:" not in out
