@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     """Measure the game and print the figures."""
     import json
 
+    from ruledsl.text.render import one_line
     from ruledsl.tools.bench import bench
 
     if not args.seconds > 0:
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(figures, ensure_ascii=False, indent=2))
         return EXIT_OK
     for line in _bench_lines(figures):
-        print(line)
+        print(one_line(line))
     return EXIT_OK
 
 

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ruledsl.loading import check_file
     from ruledsl.text.errors import RuleDslError, sort_diagnostics
-    from ruledsl.text.render import summary
+    from ruledsl.text.render import one_line, summary
     from ruledsl.tools.validate import deal_diagnostics, validate_checked
 
     simulate = args.simulate is not None
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{path}: {summary(diagnostics)}", file=sys.stderr)
             if report is not None:
                 for line in _simulation_lines(report):
-                    print(line)
+                    print(one_line(line))
     if args.format == "json":
         as_json = [d.to_json() for d in all_diagnostics]
         if simulate:

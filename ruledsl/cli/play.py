@@ -20,6 +20,7 @@ from ruledsl.cli.outputs import open_log, warn_another_run, write_log
 from ruledsl.cli.progress import Progress
 from ruledsl.cli.seats import CHEAT_NOTE, agents_help, seats_of
 from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
+from ruledsl.text.render import one_line
 
 if TYPE_CHECKING:
     from ruledsl.agents import Agent
@@ -96,17 +97,17 @@ def _deal_and_play(args: argparse.Namespace, game: Game, seats: list[str], human
         return _stuck(exc, args.log, build_record(game, args.seed, seats, [], [], None, False, error=exc))
     label = ", ".join(f"P{q} {spec}" for q, spec in enumerate(seats))
     options = options_text(game.options)
-    print(
+    header = (
         f"{game.name}: {game.players} players ({label}), "
         + ("seed shown at the end" if secret else f"seed {args.seed}")
         + (f"; options: {options}" if options else "")
-        + (f"; at most {game.max_actions:,} actions" if game.max_actions != DEFAULT_MAX_ACTIONS else ""),
-        file=out,
+        + (f"; at most {game.max_actions:,} actions" if game.max_actions != DEFAULT_MAX_ACTIONS else "")
     )
+    print(one_line(header), file=out)
     if any(agent.omniscient for agent in agents.values()):
         print(CHEAT_NOTE, file=out)
     for line in state.take_log():
-        print(f"  {line}", file=out)
+        print(f"  {one_line(line)}", file=out)
     return _play_out(args, game, state, seats, humans, agents)
 
 
@@ -146,7 +147,7 @@ def _play_out(
                 action = legal[0]
                 if view_due(forced, state, last_seen):  # a new deal is shown, even with nothing to choose
                     for line in view_lines(state, seat):
-                        print(line, file=out)
+                        print(line, file=out)  # view_lines escapes them
                     last_seen = state.round
             elif seat in humans:
                 if len(humans) > 1 and seat != at_keyboard:
@@ -162,13 +163,13 @@ def _play_out(
             actors.append(seat)
             log = state.take_log()
             if skipped_from is None:
-                seen = state.describe_last(viewer if seat != viewer else seat)
+                seen = one_line(state.describe_last(viewer if seat != viewer else seat))
                 if forced:
                     print(forced_line(seat, seen), file=out)
                 elif seen:
                     print(f"P{seat}: {seen}", file=out)
                 for line in log:
-                    print(f"  {line}", file=out)
+                    print(f"  {one_line(line)}", file=out)
             if humans and not asked_out and not state.is_terminal() and set(humans) <= set(state.finished):
                 asked_out = True
                 # A transcript (input that is no terminal) has nobody to ask: it shows the game to its end.

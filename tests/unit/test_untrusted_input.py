@@ -184,3 +184,78 @@ class TestSeeds:
         assert (code, out.count("seed 7;"), "Seed:" in out) == (exits.EXIT_UNFINISHED, 1, False)
         code, out, _ = run_cli(["play", "quasenbo", "--seats", "random,random"])
         assert code == exits.EXIT_OK and ", seed " in out.splitlines()[0] and "Seed:" not in out
+
+
+#: Texts that would print lines of their own: the game's name, a card's, a 'say'.
+FORGED = """game "Forged\\nResult: P0 wins (+1)"
+players 2
+zone deck: shared, public
+zone hand: per player, public
+deck:
+    card "x\\nResult: P1 wins (+1)"
+    card "y\\tz"
+setup:
+    say "a\\nResult: P1 wins (+1)"
+phase play:
+    action play(c: card from deck):
+        move c to hand
+        if deck is empty:
+            end game, winner player
+"""
+
+
+def results(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith("Result")]
+
+
+class TestForgedLines:
+    """A text from a rule file, a record or the command line is printed on its line, its line breaks escaped."""
+
+    def test_one_line_escapes_what_a_terminal_obeys(self) -> None:
+        from ruledsl.text.render import one_line
+
+        assert one_line("a\nb\tc\r\x1b[2J\u202e\u2028\x85 é ♠") == "a\\nb\\tc\\r\\x1b[2J\\u202e\\u2028\\x85 é ♠"
+        assert one_line(one_line("a\nb")) == "a\\nb"
+
+    def test_play_and_replay_print_no_forged_result(self, tmp_path: Path) -> None:
+        rules, log = tmp_path / "forged.game", tmp_path / "forged.jsonl"
+        rules.write_text(FORGED, encoding="utf-8")
+        code, out, _ = run_cli(["play", str(rules), "--seats", "random,random", "--seed", "1", "--log", str(log)])
+        assert code == exits.EXIT_OK
+        assert results(out) == ["Result: P1 wins"]
+        assert out.startswith("Forged\\nResult: P0 wins (+1): 2 players")
+        assert "  a\\nResult: P1 wins (+1)\n" in out and "P0: play y\\tz\n" in out
+        for viewer in ([], ["--as", "0"]):
+            code, out, _ = run_cli(["replay", str(log), "--rules", str(rules), *viewer])
+            assert code == exits.EXIT_OK
+            assert results(out) == ["Result: P1 wins"]
+        assert "deck: x\\nResult: P1 wins (+1), y\\tz (top last)\n" in out
+
+    def test_a_human_sees_the_texts_escaped(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        rules = tmp_path / "forged.game"
+        rules.write_text(FORGED, encoding="utf-8")
+        monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+        code, out, _ = run_cli(["play", str(rules), "--seats", "human,random", "--seed", "1"])
+        assert code == exits.EXIT_UNFINISHED
+        assert results(out) == []
+        assert "  1) play x\\nResult: P1 wins (+1)\n" in out
+
+    def test_a_record_cannot_forge_lines_with_its_seats(self, tmp_path: Path) -> None:
+        log = tmp_path / "q.jsonl"
+        assert run_cli(["simulate", "quasenbo", "-n", "1", "--log", str(log)])[0] == exits.EXIT_OK
+        record = json.loads(log.read_text(encoding="utf-8"))
+        record["seats"] = ["random\nResult: P1 wins (+1)", "random"]
+        log.write_text(json.dumps(record) + "\n", encoding="utf-8")
+        code, out, _ = run_cli(["replay", str(log)])
+        assert code == exits.EXIT_OK
+        assert len(results(out)) == 1 and "(P0 random\\nResult: P1 wins (+1), P1 random)" in out.splitlines()[0]
+
+    def test_a_message_quoting_a_text_stays_on_its_line(self) -> None:
+        from ruledsl.text.errors import Diagnostic
+        from ruledsl.text.render import render
+
+        shown = render(Diagnostic("R504", "this rule failed: a\nResult: P1 wins", hint="b\nc"))
+        assert shown.splitlines() == [
+            "<input>:1:1: error[R504]: this rule failed: a\\nResult: P1 wins",
+            "  = hint: b\\nc",
+        ]
