@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import ruledsl
 from ruledsl.cli import exits
 from ruledsl.text.files import read_at_most
 from tests.golden.test_golden import ROOT, run_cli
@@ -259,3 +261,47 @@ class TestForgedLines:
             "<input>:1:1: error[R504]: this rule failed: a\\nResult: P1 wins",
             "  = hint: b\\nc",
         ]
+
+
+class TestRecordsNameNoFile:
+    """Replay reads the rule file the user names (--rules) or the bundled game the record names: never a path
+    taken from the record alone."""
+
+    @staticmethod
+    def recorded(folder: Path) -> Path:
+        """A game of folder/my.game recorded in folder/my.jsonl, which names the rule file 'my.game'; the log."""
+        shutil.copy(ruledsl.bundled_games()["quasenbo"], folder / "my.game")
+        assert run_cli(["simulate", "my.game", "-n", "1", "--log", "my.jsonl"], cwd=folder)[0] == exits.EXIT_OK
+        return folder / "my.jsonl"
+
+    def test_a_record_naming_a_secret_file_does_not_read_it(self, tmp_path: Path) -> None:
+        log = self.recorded(tmp_path)
+        secret = tmp_path / "secret.txt"
+        secret.write_text("TOPSECRET words of another file\n", encoding="utf-8")
+        record = json.loads(log.read_text(encoding="utf-8"))
+        log.write_text(json.dumps({**record, "file": str(secret)}) + "\n", encoding="utf-8")
+        code, out, err = run_cli(["replay", str(log)])
+        assert (code, out) == (exits.EXIT_USAGE, "")
+        assert "TOPSECRET" not in err
+        assert err == (
+            f"ruledsl: error: this game was played with the rule file '{secret}', and a replay reads no file "
+            "a record names; give it with --rules FILE\n"
+        )
+
+    def test_the_rules_next_to_the_record_need_the_users_word(self, tmp_path: Path) -> None:
+        log = self.recorded(tmp_path)
+        code, out, err = run_cli(["replay", str(log)])
+        assert (code, out) == (exits.EXIT_USAGE, "")
+        assert err == (
+            "ruledsl: error: this game was played with the rule file 'my.game' (next to the record: "
+            f"'{tmp_path / 'my.game'}'), and a replay reads no file a record names; give it with --rules FILE\n"
+        )
+        code, out, err = run_cli(["replay", str(log), "--rules", str(tmp_path / "my.game")])
+        assert (code, err) == (exits.EXIT_OK, "")
+        assert out.startswith("Quäsenbö: 2 players (P0 random, P1 random), seed 0; replayed as a spectator saw it\n")
+
+    def test_a_bundled_game_needs_no_word(self, tmp_path: Path) -> None:
+        log = tmp_path / "q.jsonl"
+        assert run_cli(["simulate", "quasenbo", "-n", "1", "--log", str(log)])[0] == exits.EXIT_OK
+        code, out, _ = run_cli(["replay", str(log)])
+        assert code == exits.EXIT_OK and out.startswith("Quäsenbö: 2 players")
