@@ -252,6 +252,16 @@ class TestForgedLines:
         assert code == exits.EXIT_OK
         assert len(results(out)) == 1 and "(P0 random\\nResult: P1 wins (+1), P1 random)" in out.splitlines()[0]
 
+    def test_the_warning_quoting_a_log_stays_on_its_line(self, tmp_path: Path) -> None:
+        log = tmp_path / "q.jsonl"
+        assert run_cli(["simulate", "quasenbo", "-n", "1", "--log", str(log)])[0] == exits.EXIT_OK
+        record = json.loads(log.read_text(encoding="utf-8"))
+        forged = {**record, "game": "Other\nResult: P1 wins (+1)", "rules_sha256": "0" * 64}
+        log.write_text(json.dumps(forged) + "\n", encoding="utf-8")
+        code, _, err = run_cli(["simulate", "quasenbo", "-n", "1", "--log", str(log)])
+        assert code == exits.EXIT_OK
+        assert err.startswith(f"warning: '{log}' already holds records of another game, Other\\nResult: P1 wins (+1) (")
+
     def test_a_message_quoting_a_text_stays_on_its_line(self) -> None:
         from ruledsl.text.errors import Diagnostic
         from ruledsl.text.render import render
