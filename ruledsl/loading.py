@@ -23,11 +23,13 @@ from ruledsl.resources import named_games
 from ruledsl.syntax import nodes as n
 from ruledsl.syntax.parser import MAX_SOURCE_BYTES, gc_paused, parse_source
 from ruledsl.text.errors import CheckError, Diagnostic, OptionError, SourceError
+from ruledsl.text.files import FileTooLargeError, NotRegularFileError, read_regular_file
 from ruledsl.text.render import did_you_mean
 from ruledsl.text.source import Source
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+_NOT_REGULAR_HINT = "a rule file is a regular file: a device, a pipe or a socket is never read"
 
 
 @define(frozen=True)
@@ -75,30 +77,43 @@ def resolve_path(game: str | Path) -> Path:
 
 
 def read_source(path: Path, shown: str | None = None) -> Source:
-    """Read a rule file: it must exist, be UTF-8 and be at most 1 MB."""
+    """Read a rule file: it must be a regular file, be UTF-8 and be at most 1 MB."""
+    shown = shown or str(path)
+    return decode_source(read_rule_bytes(path, shown), shown)
+
+
+def read_rule_bytes(path: Path, shown: str | None = None) -> bytes:
+    """Read the bytes of a rule file: a regular file (never a device or a pipe) of at most 1 MB; else SourceError."""
     shown = shown or str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_SOURCE_BYTES:
-            raise SourceError(
-                [
-                    _file_diagnostic(
-                        shown,
-                        "E002",
-                        f"file too large ({size:,} bytes; a rule file may have at most {MAX_SOURCE_BYTES:,})",
-                        "a rule file describes one game",
-                    )
-                ]
-            )
-        data = path.read_bytes()
+        return read_regular_file(path, MAX_SOURCE_BYTES)
+    except FileTooLargeError as exc:
+        raise SourceError(
+            [
+                _file_diagnostic(
+                    shown,
+                    "E002",
+                    f"file too large ({exc.size:,} bytes; a rule file may have at most {MAX_SOURCE_BYTES:,})",
+                    "a rule file describes one game",
+                )
+            ]
+        ) from None
     except IsADirectoryError:
         raise SourceError(
             [_file_diagnostic(shown, "E001", f"cannot read '{shown}': it is a directory", None)]
+        ) from None
+    except NotRegularFileError as exc:
+        raise SourceError(
+            [_file_diagnostic(shown, "E001", f"cannot read '{shown}': {exc}", _NOT_REGULAR_HINT)]
         ) from None
     except OSError as exc:
         raise SourceError(
             [_file_diagnostic(shown, "E001", f"cannot read '{shown}': {exc.strerror or exc}", None)]
         ) from None
+
+
+def decode_source(data: bytes, shown: str) -> Source:
+    """Return the text of a rule file's bytes as a Source named ``shown``; SourceError (E003) if not UTF-8."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

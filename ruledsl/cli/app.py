@@ -62,13 +62,15 @@ def _failed(exc: Exception, parser: argparse.ArgumentParser) -> int:
 
     from ruledsl.agents import AgentSpecError
     from ruledsl.text.errors import RuleDslError
+    from ruledsl.text.render import one_line
     from ruledsl.tools.records import RecordError
 
     if isinstance(exc, RuleDslError):
         print_diagnostics(exc.diagnostics, sys.stderr)
         return exit_code(exc)
     if isinstance(exc, Usage | AgentSpecError | RecordError):
-        parser.exit(EXIT_USAGE, f"ruledsl: error: {exc}\n")
+        # A record's texts (labels, the file it names) may hold line breaks: the message stays one line.
+        parser.exit(EXIT_USAGE, f"ruledsl: error: {one_line(str(exc))}\n")
     if isinstance(exc, BrokenPipeError):
         return EXIT_OK
     # A fault of ruledsl itself: say so, with the traceback to report.

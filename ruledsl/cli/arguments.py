@@ -13,6 +13,11 @@ from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
 
+#: The most games one batch plays: their results are held until the statistics are taken (a few KB a game).
+MAX_GAMES = 1_000_000
+#: The most processes a batch plays in: each holds the game compiled, and a machine has so many cores.
+MAX_JOBS = 64
+
 
 def add_load_arguments(
     p: argparse.ArgumentParser, players_help: str = "number of players (default: the least the game allows)"
@@ -48,9 +53,9 @@ def add_max_actions_argument(p: argparse.ArgumentParser) -> None:
 
 def add_batch_arguments(p: argparse.ArgumentParser, n: int, n_help: str, printed: str) -> None:
     """Declare the arguments of a batch of bot games: how many, how long at most, in how many processes."""
-    p.add_argument("-n", type=int, default=n, help=n_help)
+    p.add_argument("-n", type=int, default=n, help=f"{n_help}; at most {MAX_GAMES:,}")
     add_max_actions_argument(p)
-    p.add_argument("--jobs", type=int, default=1, help="processes to use (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help=f"processes to use (default 1, at most {MAX_JOBS})")
     p.add_argument("--json", action="store_true", help=f"print {printed} as JSON")
     p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
 
@@ -111,5 +116,9 @@ def check_batch(args: argparse.Namespace) -> None:
     check_max_actions(args)
     if args.n < 1:
         raise Usage("-n must be at least 1")
+    if args.n > MAX_GAMES:
+        raise Usage(f"-n takes at most {MAX_GAMES:,} games, not {args.n:,}")
     if args.jobs < 1:
         raise Usage("--jobs must be at least 1")
+    if args.jobs > MAX_JOBS:
+        raise Usage(f"--jobs takes at most {MAX_JOBS} processes, not {args.jobs:,}")

@@ -10,11 +10,18 @@ from ruledsl.cli.command import Command
 from ruledsl.cli.exits import EXIT_OK, Usage
 from ruledsl.cli.progress import Progress
 
+#: The longest a measure may take: a figure steadies within seconds, and 'inf' would never end.
+MAX_SECONDS = 3600
+#: The most rounds the time may be split into: each plays at least a game, whatever its share of the time.
+MAX_REPEATS = 1000
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the game, and how long to time it for and in how many rounds."""
     add_load_arguments(p)
-    p.add_argument("--seconds", type=float, default=5.0, help="time to spend on the timed playouts (default 5)")
+    p.add_argument(
+        "--seconds", type=float, default=5.0, help="time to spend on the timed playouts (default 5, at most 3600)"
+    )
     p.add_argument("--repeats", type=int, default=5, help="rounds the playout time is split into (default 5)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
 
@@ -23,12 +30,17 @@ def run(args: argparse.Namespace) -> int:
     """Measure the game and print the figures."""
     import json
 
+    from ruledsl.text.render import one_line
     from ruledsl.tools.bench import bench
 
     if not args.seconds > 0:
         raise Usage(f"--seconds takes a positive number of seconds, not {args.seconds:g}")
+    if args.seconds > MAX_SECONDS:  # inf among them, which would never end
+        raise Usage(f"--seconds takes at most {MAX_SECONDS:,} seconds (an hour), not {args.seconds:g}")
     if args.repeats < 1:
         raise Usage(f"--repeats takes a number of at least 1, not {args.repeats}")
+    if args.repeats > MAX_REPEATS:
+        raise Usage(f"--repeats takes a number from 1 to {MAX_REPEATS:,}, not {args.repeats:,}")
     options = parse_options(args.option or [])
     with Progress("bench") as bar:
         figures = bench(args.game, args.players, options, args.seconds, args.repeats, bar.say)
@@ -36,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(figures, ensure_ascii=False, indent=2))
         return EXIT_OK
     for line in _bench_lines(figures):
-        print(line)
+        print(one_line(line))
     return EXIT_OK
 
 

@@ -57,10 +57,9 @@ def run(args: argparse.Namespace) -> int:
     """Check each file and print what was found; return the worst exit code of them."""
     import json
 
-    from ruledsl.codegen.compiler import listing_of
     from ruledsl.loading import check_file, load_checked
     from ruledsl.text.errors import RuleDslError, sort_diagnostics
-    from ruledsl.text.render import summary
+    from ruledsl.text.render import one_line, summary
     from ruledsl.tools.validate import deal_diagnostics, validate_checked
 
     simulate = args.simulate is not None
@@ -96,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
                 diagnostics = sort_diagnostics([*diagnostics, *found])
             code = _check_code(diagnostics)
             if args.show_code and code == EXIT_OK:
+                from ruledsl.codegen.compiler import listing_of  # only --show-code needs the compiler's listing
+
                 code_listing = listing_of(load_checked(checked, args.players, options).program)
         except RuleDslError as exc:
             diagnostics = exc.diagnostics
@@ -112,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{path}: {summary(diagnostics)}", file=sys.stderr)
             if report is not None:
                 for line in _simulation_lines(report):
-                    print(line)
+                    print(one_line(line))
             if code_listing is not None:
                 print(code_listing, end="")
     if args.format == "json":

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from ruledsl.text.errors import RuleRuntimeError
-    from ruledsl.text.render import show_value
+    from ruledsl.text.render import one_line, show_value
     from ruledsl.tools.compare import compare, report_lines
     from ruledsl.tools.records import record_of_game
     from ruledsl.tools.simulate import run_games
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         if others:
             header.append(f"other options: {options_text(others)}")
         for line in report_lines(result, header):
-            print(line)
+            print(one_line(line))
         print(f"time {elapsed:.2f} s", file=sys.stderr)
     return EXIT_OK
 

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ruledsl.format.fmt import format_source
-    from ruledsl.loading import read_source, resolve_path, shown_path
+    from ruledsl.loading import decode_source, read_rule_bytes, resolve_path, shown_path
     from ruledsl.resources import named_games
     from ruledsl.text.errors import RuleDslError
 
@@ -51,14 +51,14 @@ def run(args: argparse.Namespace) -> int:
     for name in names:
         try:
             path = resolve_path(name)
-            source = read_source(path, shown_path(name, path))
+            original = read_rule_bytes(path, shown_path(name, path))  # read once: what is compared is what was read
+            source = decode_source(original, shown_path(name, path))
             formatted = format_source(source.text, source.path)
         except RuleDslError as exc:
             print_diagnostics(exc.diagnostics, sys.stderr)
             failed += 1
             status = max(status, EXIT_INVALID)
             continue
-        original = path.read_bytes()
         if formatted.encode("utf-8") == original:
             unchanged += 1
             continue

@@ -17,11 +17,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the game's player counts, options, phases and zones."""
     from ruledsl.loading import check_file, options_of, players_range
-    from ruledsl.text.render import show_value
+    from ruledsl.text.render import one_line, show_value
 
     checked = check_file(args.game)
     low, high = players_range(checked)
-    print(f"{checked.file.name} ({checked.source.path})")
+    print(one_line(f"{checked.file.name} ({checked.source.path})"))
     print(f"players: {low} to {high}")
     infos = options_of(checked, args.players)
     if not infos:
@@ -37,9 +37,9 @@ def run(args: argparse.Namespace) -> int:
                 kind = " | ".join(o.choices)
             else:
                 kind = "text"
-            print(f"  {o.name} = {show_value(o.default)}  ({kind})")
+            print(one_line(f"  {o.name} = {show_value(o.default)}  ({kind})"))
             if o.doc:
-                print(f"      {o.doc}")
+                print(f"      {one_line(o.doc)}")
     phases = ", ".join(checked.symbols.phases)
     print(f"phases: {phases}")
     print(f"zones: {', '.join(checked.symbols.zones)}")

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ruledsl.cli.menu import Entry, Group, line_of, menu_entries, reading_in_any_order
 from ruledsl.engine.reading import NO_REASON, normalise, shown_action
+from ruledsl.text.render import one_line
 from ruledsl.tools.records import describe_view, labels_by_name
 
 if TYPE_CHECKING:
@@ -28,8 +29,8 @@ def hand_over(seat: int, out: TextIO, inp: TextIO) -> None:
 
 
 def view_lines(state: GameState, seat: int) -> list[str]:
-    """Render what ``seat`` sees, from its observation alone."""
-    return describe_view(state.observation(seat), seat, labels_by_name(state.prog))
+    """Render what ``seat`` sees, from its observation alone, each line fit to print."""
+    return [one_line(line) for line in describe_view(state.observation(seat), seat, labels_by_name(state.prog))]
 
 
 def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
@@ -102,11 +103,16 @@ def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
             return matches[0]
         if len(matches) > 1:
             print(
-                f"'{text}' could be: "
-                + "; ".join(
-                    [*(str(a) for a in matches[:6]), *([f"and {len(matches) - 6} more"] if len(matches) > 6 else [])]
-                )
-                + ". Type more of it, or its number.",
+                one_line(
+                    f"'{text}' could be: "
+                    + "; ".join(
+                        [
+                            *(str(a) for a in matches[:6]),
+                            *([f"and {len(matches) - 6} more"] if len(matches) > 6 else []),
+                        ]
+                    )
+                    + ". Type more of it, or its number."
+                ),
                 file=out,
             )
         else:
@@ -114,7 +120,9 @@ def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
             reason = state.why_illegal(text)
             why = f": {reason}" if reason and reason != NO_REASON else ""
             print(
-                f"'{text}' is not one of your actions now{why}. Type a number from 1 to {len(entries)}, or 'help'.",
+                one_line(
+                    f"'{text}' is not one of your actions now{why}. Type a number from 1 to {len(entries)}, or 'help'."
+                ),
                 file=out,
             )
 
@@ -123,10 +131,10 @@ def _print_menu(menus: list[tuple[str, list[Entry]]], shown: Any, out: TextIO) -
     """Print the menu last opened: numbered lines, under the title of the group it shows, if any."""
     title, entries = menus[-1]
     if title:
-        print(" › ".join(t for t, _ in menus[1:]) + ":", file=out)
+        print(one_line(" › ".join(t for t, _ in menus[1:]) + ":"), file=out)
     width = len(str(len(entries)))
     for i, entry in enumerate(entries, 1):
-        print(f"  {i:>{width}}) {line_of(entry, shown)}", file=out)
+        print(f"  {i:>{width}}) {one_line(line_of(entry, shown))}", file=out)
     if title:
         print(f"  {0:>{width}}) back", file=out)
 

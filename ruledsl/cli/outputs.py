@@ -31,11 +31,12 @@ def warn_another_run(path: str, games: Sequence[Game], seatings: Sequence[Sequen
 
     Appending runs is allowed; mixing games or settings in one file may not be meant.
     """
+    from ruledsl.text.render import one_line
     from ruledsl.tools.records import another_run
 
     difference = another_run(path, games, seatings)
-    if difference is not None:
-        print(f"warning: '{path}' already holds {difference}; appending anyway", file=sys.stderr)
+    if difference is not None:  # it quotes the records, whose texts may hold line breaks
+        print(one_line(f"warning: '{path}' already holds {difference}; appending anyway"), file=sys.stderr)
 
 
 def write_log(path: str, records: list[dict[str, Any]]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from ruledsl.cli.outputs import open_log, warn_another_run, write_log
 from ruledsl.cli.progress import Progress
 from ruledsl.cli.seats import CHEAT_NOTE, agents_help, seats_of
 from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
+from ruledsl.text.render import one_line
 
 if TYPE_CHECKING:
     from ruledsl.agents import Agent
@@ -31,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the game, its seats and seed, the game log, and --confirm-forced."""
     add_game_arguments(
         p,
-        "seed of all randomness: the deal and the bots (default: a new one each game, printed first)",
+        "seed of all randomness: the deal and the bots (default: a new one each game, of 64 bits, printed "
+        "first when bots play alone, else when the game is over)",
         "one agent per seat, as human,ismcts:iterations=500 (default: human, then greedy; "
         "random for all when the input is not a terminal)",
         None,
@@ -50,12 +53,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Deal the game, print its header, and play it out; return the exit code."""
-    import random
-
-    from ruledsl.agents import agent_seed, make_agent, needs_tracking, parse_spec
-    from ruledsl.text.errors import RuleRuntimeError
-    from ruledsl.tools.records import build_record
+    """Seat the players, draw a seed if none is given, and play the game; return the exit code."""
+    from ruledsl.agents import parse_spec
 
     check_max_actions(args)
     game = load_from(args)
@@ -67,9 +66,29 @@ def run(args: argparse.Namespace) -> int:
     if args.log:
         warn_another_run(args.log, [game], [seats])
     humans = [q for q, spec in enumerate(seats) if parse_spec(spec)[0] == "human"]
+    # A seed drawn here is a secret: it gives away every card. A human is told it once the game
+    # is over (the record keeps it); bots alone have nothing to hide, and one given was known.
+    secret = args.seed is None and bool(humans)
     if args.seed is None:
-        # A new deal each time; the header prints the seed, so the game can still be replayed.
-        args.seed = random.SystemRandom().randrange(1_000_000)
+        args.seed = new_seed()
+    try:
+        return _deal_and_play(args, game, seats, humans, secret)
+    finally:
+        if secret:
+            print(f"Seed: {args.seed} (--seed {args.seed} deals this game again)")
+
+
+def new_seed() -> int:
+    """A new seed of 64 bits from the system's randomness: too many to try them all from what a seat sees."""
+    return secrets.randbits(64)
+
+
+def _deal_and_play(args: argparse.Namespace, game: Game, seats: list[str], humans: list[int], secret: bool) -> int:
+    """Deal the game, print its header, and play it out; return the exit code."""
+    from ruledsl.agents import agent_seed, make_agent, needs_tracking
+    from ruledsl.text.errors import RuleRuntimeError
+    from ruledsl.tools.records import build_record
+
     agents = {q: make_agent(spec, agent_seed(args.seed, q)) for q, spec in enumerate(seats) if q not in humans}
     out = sys.stdout
     try:
@@ -78,16 +97,17 @@ def run(args: argparse.Namespace) -> int:
         return _stuck(exc, args.log, build_record(game, args.seed, seats, [], [], None, False, error=exc))
     label = ", ".join(f"P{q} {spec}" for q, spec in enumerate(seats))
     options = options_text(game.options)
-    print(
-        f"{game.name}: {game.players} players ({label}), seed {args.seed}"
+    header = (
+        f"{game.name}: {game.players} players ({label}), "
+        + ("seed shown at the end" if secret else f"seed {args.seed}")
         + (f"; options: {options}" if options else "")
-        + (f"; at most {game.max_actions:,} actions" if game.max_actions != DEFAULT_MAX_ACTIONS else ""),
-        file=out,
+        + (f"; at most {game.max_actions:,} actions" if game.max_actions != DEFAULT_MAX_ACTIONS else "")
     )
+    print(one_line(header), file=out)
     if any(agent.omniscient for agent in agents.values()):
         print(CHEAT_NOTE, file=out)
     for line in state.take_log():
-        print(f"  {line}", file=out)
+        print(f"  {one_line(line)}", file=out)
     return _play_out(args, game, state, seats, humans, agents)
 
 
@@ -127,7 +147,7 @@ def _play_out(
                 action = legal[0]
                 if view_due(forced, state, last_seen):  # a new deal is shown, even with nothing to choose
                     for line in view_lines(state, seat):
-                        print(line, file=out)
+                        print(line, file=out)  # view_lines escapes them
                     last_seen = state.round
             elif seat in humans:
                 if len(humans) > 1 and seat != at_keyboard:
@@ -143,13 +163,13 @@ def _play_out(
             actors.append(seat)
             log = state.take_log()
             if skipped_from is None:
-                seen = state.describe_last(viewer if seat != viewer else seat)
+                seen = one_line(state.describe_last(viewer if seat != viewer else seat))
                 if forced:
                     print(forced_line(seat, seen), file=out)
                 elif seen:
                     print(f"P{seat}: {seen}", file=out)
                 for line in log:
-                    print(f"  {line}", file=out)
+                    print(f"  {one_line(line)}", file=out)
             if humans and not asked_out and not state.is_terminal() and set(humans) <= set(state.finished):
                 asked_out = True
                 # A transcript (input that is no terminal) has nobody to ask: it shows the game to its end.

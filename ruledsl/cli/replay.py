@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     """Replay a recorded game as a seat or a spectator saw it."""
     from pathlib import Path
 
-    from ruledsl.text.render import clipped
+    from ruledsl.text.render import clipped, one_line
     from ruledsl.tools.records import RecordError, load_recorded_game, read_entries, render_replay, version_note
 
     entries = read_entries(args.file)
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                 raise Usage(f"--as takes a seat from 0 to {last} (or P0 to P{last}), not '{args.as_}'")
             viewer = int(text)
         for line in render_replay(record, game, viewer):
-            print(line)
+            print(one_line(line))  # a record's texts (seats, labels) and the rules' may hold line breaks
     except RecordError as exc:
         # Another version is no reason to refuse a record, but may be why its replay failed.
         raise RecordError(f"{exc}{version_note(record)}") from None

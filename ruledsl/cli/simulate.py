@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ruledsl.text.errors import RuleRuntimeError
+    from ruledsl.text.render import one_line
     from ruledsl.tools.records import record_of_game
     from ruledsl.tools.simulate import declared_actions, game_columns, game_row, plot, run_games, summarize
 
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
     else:
         for line in _stats_lines(stats, plot_path):
-            print(line)
+            print(one_line(line))
         # On stderr: the report itself is the same, byte for byte, from one run to the next.
         rate = f" ({args.n / elapsed:.1f} games/s)" if elapsed > 0 else ""
         print(f"time {elapsed:.2f} s{rate}", file=sys.stderr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 from ruledsl.text.errors import Diagnostic, Severity
@@ -12,6 +13,19 @@ _COLOURS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m"}
 _BOLD = "\x1b[1m"
 _BLUE = "\x1b[1;34m"
 _RESET = "\x1b[0m"
+
+
+#: What a text from a rule file, a record or the command line may not print as it is: any character
+#: a terminal obeys or that breaks the line (control characters, tabs and line ends included), and
+#: the marks that reverse the direction of text.
+_NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def one_line(text: str) -> str:
+    """``text`` as it may be printed on a line of its own: each character of _NOT_ONE_LINE escaped as in
+    Python (``\\n``, ``\\x1b``, ``\\u202e``), so that no card name or label can forge a line of output."""
+    return _NOT_ONE_LINE.sub(lambda m: _ESCAPES.get(m[0]) or repr(m[0])[1:-1], text)
 
 
 def or_list(items: Iterable[object]) -> str:
@@ -59,10 +73,10 @@ def render(diagnostic: Diagnostic, colour: bool = False) -> str:
         where = f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}:"
         head = (
             f"{_BOLD}{where}{_RESET} {_COLOURS[sev]}{sev.value}[{diagnostic.code}]{_RESET}"
-            f"{_BOLD}: {diagnostic.message}{_RESET}"
+            f"{_BOLD}: {one_line(diagnostic.message)}{_RESET}"
         )
     else:
-        head = diagnostic.header()
+        head = one_line(diagnostic.header())  # a message may quote a rule's text, line breaks and all
     lines = [head]
     source = diagnostic.source
     if source is not None and diagnostic.span is not None and diagnostic.span.start.line >= 1:
@@ -81,9 +95,9 @@ def render(diagnostic: Diagnostic, colour: bool = False) -> str:
         lines.append(f"{line_no} {bar} {text.expandtabs()}")
         lines.append(f"{gutter} {bar} {(_COLOURS[sev] + caret + _RESET) if colour else caret}")
         if diagnostic.hint:
-            lines.append(f"{gutter} = hint: {diagnostic.hint}")
+            lines.append(f"{gutter} = hint: {one_line(diagnostic.hint)}")
     elif diagnostic.hint:
-        lines.append(f"  = hint: {diagnostic.hint}")
+        lines.append(f"  = hint: {one_line(diagnostic.hint)}")
     return "\n".join(lines)
 
 

@@ -8,8 +8,9 @@ of the rules as ``unparse`` writes them with no line broken, not of the file's t
 that comments and layout, the author's or ``ruledsl fmt``'s, can change without orphaning
 the records. (Records of format 1 hashed ``fmt``'s layout of then, kept as ``RECORD1``.) A bundled game is
 recorded by its name and found among the bundled games again; any other rule file is
-named from the folder of the file the record is written to, so that the two can be moved
-together. Pure functions: the command line reads, writes and prints.
+named from the folder of the file the record is written to, but a replay never reads a
+path a record names (a record is untrusted): it is given by the user (``--rules``).
+Pure functions: the command line reads, writes and prints.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +36,7 @@ from ruledsl.loading import check_source, load_checked, read_source, resolve_pat
 from ruledsl.resources import bundled_name, named_games
 from ruledsl.syntax.parser import parse_source
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError
+from ruledsl.text.files import FileTooLargeError, read_regular_file
 from ruledsl.text.render import or_list, show_value
 from ruledsl.text.source import UNSHOWABLE, Pos, Source, Span
 
@@ -48,6 +51,8 @@ FORMAT = "ruledsl-record/2"
 #: The formats it reads, each with the layout of the canonical text its rules hash is taken of.
 _HASHED_LAYOUTS = {FORMAT: UNBROKEN, "ruledsl-record/1": RECORD1}
 READ_FORMATS = tuple(_HASHED_LAYOUTS)
+#: A file of records is read whole; one larger than this (a million long games) is refused, not read.
+MAX_RECORDS_BYTES = 1 << 30
 
 
 class RecordError(ValueError):
@@ -221,6 +226,8 @@ def another_run(path: str | Path, games: Sequence[Game], seatings: Sequence[Sequ
     """
     game = games[0]
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # a device or a pipe (/dev/full, /dev/stdout) holds no records to read
         with open(path, "rb") as f:
             for number, raw in enumerate(f, start=1):  # a binary file splits at \n alone, as JSON Lines does
                 if not raw.strip():
@@ -296,7 +303,12 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
 def read_entries(path: str | Path) -> list[Entry]:
     """Read each non-blank line of a JSON Lines file as a record, or as why it is none; RecordError if unreadable."""
     try:
-        data = Path(path).read_bytes()
+        data = read_regular_file(path, MAX_RECORDS_BYTES)
+    except FileTooLargeError as exc:
+        raise RecordError(
+            f"cannot read '{path}': {exc.size:,} bytes, and a file of records may have at most "
+            f"{MAX_RECORDS_BYTES:,}; split it"
+        ) from None
     except OSError as exc:
         raise RecordError(f"cannot read '{path}': {exc.strerror or exc}") from None
     entries = []
@@ -492,61 +504,54 @@ def version_note(record: dict[str, Any]) -> str:
 
 
 def load_recorded_game(record: dict[str, Any], rules: str | None = None, folder: str | Path | None = None) -> Game:
-    """Load the game a record was played with (its rule file, or ``rules``), with its players, options and bound.
+    """Load the game a record was played with (``rules``, or the bundled game it names), with its players,
+    options and bound.
 
-    ``folder`` is that of the record's file, from which it names its rule file; the current
-    folder is tried next (records written before named it from there), then a bundled game
-    of the same file name. The first file with the recorded rules is loaded. Their hash is
-    compared before they are checked, so a changed file is refused with RecordError rather
-    than with whatever error its new text may hold.
+    A record is untrusted: the path it names is never read (it could name any file), only
+    said, with ``folder``, that of the record's file, to tell where it was. Without
+    ``rules``, only a bundled game is loaded: the one the record names, or, for a record that
+    names another file by a bare name (as records written before they said whether it was
+    bundled do), the bundled game of that name. Their hash is compared before they are checked, so a changed
+    file is refused with RecordError rather than with whatever error its new text may hold.
     """
-    candidates = [(resolve_path(rules), rules)] if rules is not None else _rule_files(record, folder)
-    refusals = []
-    for path, shown in candidates:
-        source = read_source(path, shown)
-        try:
-            name, now = _canonical(source.text, source.path, record["format"])
-        except RuleDslError as exc:
-            refusals.append(
-                RecordError(
-                    f"'{shown}' has changed since this game was recorded: it no longer parses ({exc}); "
-                    "a replay needs the rule file the game was played with"
-                )
-            )
-            continue
-        problem = _mismatch(record, shown, name, now)
-        if problem is None:
-            # Records written before they held the action bound were played with the default one.
-            bound = record.get("max_actions", DEFAULT_MAX_ACTIONS)
-            return load_checked(check_source(source), record["players"], record["options"], bound, path.resolve())
-        refusals.append(problem)
-    raise refusals[0]
+    path, shown = (resolve_path(rules), rules) if rules is not None else _bundled_rules(record, folder)
+    source = read_source(path, shown)
+    try:
+        name, now = _canonical(source.text, source.path, record["format"])
+    except RuleDslError as exc:
+        raise RecordError(
+            f"'{shown}' has changed since this game was recorded: it no longer parses ({exc}); "
+            "a replay needs the rule file the game was played with"
+        ) from None
+    problem = _mismatch(record, shown, name, now)
+    if problem is not None:
+        raise problem
+    # Records written before they held the action bound were played with the default one.
+    bound = record.get("max_actions", DEFAULT_MAX_ACTIONS)
+    return load_checked(check_source(source), record["players"], record["options"], bound, path.resolve())
 
 
-def _rule_files(record: dict[str, Any], folder: str | Path | None) -> list[tuple[Path, str]]:
-    """The files that may hold a record's rules, each with how to name it; RecordError if there is none."""
+def _bundled_rules(record: dict[str, Any], folder: str | Path | None) -> tuple[Path, str]:
+    """The bundled game a record names, with how to name it; RecordError saying how to give any other rules."""
     file = Path(record["file"])
+    bundled = named_games().get(file.stem) if file.suffix == ".game" and file.name == record["file"] else None
     if record.get("bundled"):
-        bundled = named_games().get(file.stem)
         if bundled is None:
             raise RecordError(
                 f"this game was recorded with the bundled game '{file.stem}', which this version of ruledsl "
                 "does not have; give its rules with --rules FILE"
             )
-        return [(bundled, shown_path(file.stem, bundled))]
-    places = [file] if file.is_absolute() or folder is None else [Path(folder) / file, file]
-    candidates = [(path, os.path.normpath(path)) for path in places]
-    bundled = named_games().get(file.stem) if file.suffix == ".game" else None
-    if bundled is not None:
-        candidates.append((bundled, shown_path(file.stem, bundled)))
-    found: dict[Path, tuple[Path, str]] = {}
-    for path, shown in candidates:
-        if path.is_file():
-            found.setdefault(path.resolve(), (path, shown))
-    if not found:
-        where = "" if len(places) == 1 else f" (looked in '{folder}' and in the current folder)"
-        raise RecordError(f"cannot find '{file}', the rule file of this game{where}; give it with --rules FILE")
-    return list(found.values())
+    elif bundled is None:
+        where = (
+            ""
+            if folder is None or file.is_absolute()
+            else f" (next to the record: '{os.path.normpath(Path(folder) / file)}')"
+        )
+        raise RecordError(
+            f"this game was played with the rule file '{file}'{where}, and a replay reads no file a record "
+            "names; give it with --rules FILE"
+        )
+    return bundled, shown_path(file.stem, bundled)
 
 
 def replay(record: dict[str, Any], game: Game) -> GameState:

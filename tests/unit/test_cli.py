@@ -153,7 +153,7 @@ class TestStuck:
         record = json.loads(log.read_text(encoding="utf-8"))
         assert (record["stuck"], record["error"]["code"], len(record["actions"])) == (True, "R506", 5)
         assert "returns" not in record and "unfinished" not in record
-        code, out, again = run_cli(["replay", str(log), "--as", "P2"])
+        code, out, again = run_cli(["replay", str(log), "--as", "P2", "--rules", STUCK])
         assert code == 70
         assert out.endswith("P0: draw\nP1: draw\n")
         assert again.splitlines()[1:] == err.splitlines()[1:]  # the same error, the rule file named from the log
@@ -177,7 +177,7 @@ class TestStuck:
         ]
         assert records[1]["actions"] == ["draw", "draw"]  # the second is the one the rules failed in
         assert [line.split(",")[0] for line in table.read_text().splitlines()] == ["seed", "0"]
-        assert run_cli(["replay", str(log), "--game", "2"])[0] == 70
+        assert run_cli(["replay", str(log), "--game", "2", "--rules", FLAKY])[0] == 70
 
     def test_an_error_comes_back_from_a_worker_process(self) -> None:
         error = IllegalActionError("not now", [Diagnostic("R505", "not now", hint="wait")])

@@ -222,7 +222,7 @@ class TestReplay:
         game = ruledsl.load_game(str(rules), players=2)
         r = play_game(game, 1, ["random", "random"], keep_labels=True)
         record = record_of_game(game, r)
-        assert replay(record, load_recorded_game(record)).returns() == r.returns
+        assert replay(record, load_recorded_game(record, str(rules))).returns() == r.returns
         return rules, record
 
     def test_comments_and_layout_may_change(self, tmp_path: Path) -> None:
@@ -232,7 +232,7 @@ class TestReplay:
         text = text.replace("    ", "\t").replace("\t", "        ")  # indented by 8 rather than 4
         assert "spaced out" in text
         rules.write_text(text + "\n\n# and one at the end\n", encoding="utf-8")
-        game = load_recorded_game(record)
+        game = load_recorded_game(record, str(rules))
         assert replay(record, game).returns() == record["returns"]
 
     @pytest.mark.parametrize("name", sorted(ruledsl.bundled_games()))
@@ -263,7 +263,7 @@ class TestReplay:
         assert "players 2 to 6" in text
         rules.write_text(text.replace("players 2 to 6", "players 2 to 5"), encoding="utf-8")
         with pytest.raises(RecordError) as info:
-            load_recorded_game(record)
+            load_recorded_game(record, str(rules))
         assert re.fullmatch(
             r"'.*q\.game' has changed since this game was recorded \(rules sha256 [0-9a-f]{12}\.\.\. then, "
             r"[0-9a-f]{12}\.\.\. now\); a replay needs the rule file the game was played with",
@@ -276,7 +276,7 @@ class TestReplay:
         with pytest.raises(
             RecordError, match=r"q\.game' has changed since this game was recorded: it no longer parses \("
         ):
-            load_recorded_game(record)
+            load_recorded_game(record, str(rules))
 
     def test_an_action_that_is_not_legal_is_named(self) -> None:
         record = simulated("quasenbo", 2, 2, ["random", "random"])
@@ -483,7 +483,10 @@ class TestRuleFiles:
         monkeypatch.chdir(tmp_path / "elsewhere")
         folder = Path("../after/logs")
         record = read_records(folder / "games.jsonl")[0]
-        assert replay(record, load_recorded_game(record, folder=folder)).returns() == record["returns"]
+        with pytest.raises(RecordError, match="a replay reads no file a record names; give it with --rules FILE"):
+            load_recorded_game(record, folder=folder)  # the record's path is said, not read (issue 31)
+        game = load_recorded_game(record, "../after/rules/my.game", folder)
+        assert replay(record, game).returns() == record["returns"]
 
     def test_rules_not_found_are_named_with_a_hint(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         log = self.recorded_apart(tmp_path)
@@ -493,8 +496,8 @@ class TestRuleFiles:
         with pytest.raises(RecordError) as info:
             load_recorded_game(record, folder="logs")
         assert str(info.value) == (
-            "cannot find '../rules/my.game', the rule file of this game (looked in 'logs' and in the current folder); "
-            "give it with --rules FILE"
+            "this game was played with the rule file '../rules/my.game' (next to the record: 'rules/my.game'), "
+            "and a replay reads no file a record names; give it with --rules FILE"
         )
 
     def test_rules_of_another_game_are_named_as_such(self) -> None:
@@ -849,7 +852,7 @@ class TestLabelsReadAlike:
         path.write_text(BLIND, encoding="utf-8")
         log = tmp_path / "blind.jsonl"
         assert run_cli(["simulate", str(path), "-n", "1", "--log", str(log), "--json"])[0] == 0
-        code, _, err = run_cli(["replay", str(log)])
+        code, _, err = run_cli(["replay", str(log), "--rules", str(path)])
         assert code == 2
         assert err == (
             "ruledsl: error: action 1 ('take blind') reads like 4 legal actions at that point of the replay, so the "
@@ -940,6 +943,10 @@ class TestCommandLine:
         shutil.copy(ruledsl.bundled_games()["quasenbo"], tmp_path / "mine" / "my.game")
         assert run_cli(["simulate", "my.game", "-n", "1", "--log", "my.jsonl"], cwd=tmp_path / "mine")[0] == 0
         code, out, err = run_cli(["replay", "../mine/my.jsonl"], cwd=tmp_path / "elsewhere")
+        assert (code, out) == (2, "")
+        assert err.endswith("a replay reads no file a record names; give it with --rules FILE\n")  # issue 31
+        argv = ["replay", "../mine/my.jsonl", "--rules", "../mine/my.game"]
+        code, out, err = run_cli(argv, cwd=tmp_path / "elsewhere")
         assert (code, err) == (0, "")
         assert out.startswith("Quäsenbö: 2 players")
         (tmp_path / "mine" / "my.game").unlink()
