@@ -188,7 +188,10 @@ def test_nodes_and_unparse_import_no_parser() -> None:
         assert ruledsl_imports(path) & front_end == set(), rel(path)
 
 
-@pytest.mark.parametrize("module", ["ruledsl.syntax.nodes", "ruledsl.format.unparse"])
+@pytest.mark.parametrize(
+    "module",
+    ["ruledsl.syntax.nodes", "ruledsl.format.unparse", "ruledsl.engine.state", "ruledsl.engine.game", "ruledsl.agents"],
+)
 def test_importing_loads_no_lark(module: str) -> None:
     # A fresh interpreter: this one has long loaded lark.
     check = f"import sys, {module}; sys.exit('lark' in sys.modules)"
