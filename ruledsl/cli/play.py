@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +19,6 @@ from ruledsl.cli.outputs import open_log, warn_another_run, write_log
 from ruledsl.cli.progress import Progress
 from ruledsl.cli.seats import CHEAT_NOTE, agents_help, seats_of
 from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
-from ruledsl.text.render import one_line
 
 if TYPE_CHECKING:
     from ruledsl.agents import Agent
@@ -80,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
 
 def new_seed() -> int:
     """A new seed of 64 bits from the system's randomness: too many to try them all from what a seat sees."""
+    import secrets
+
     return secrets.randbits(64)
 
 
@@ -87,6 +87,7 @@ def _deal_and_play(args: argparse.Namespace, game: Game, seats: list[str], human
     """Deal the game, print its header, and play it out; return the exit code."""
     from ruledsl.agents import agent_seed, make_agent, needs_tracking
     from ruledsl.text.errors import RuleRuntimeError
+    from ruledsl.text.render import one_line
     from ruledsl.tools.records import build_record
 
     agents = {q: make_agent(spec, agent_seed(args.seed, q)) for q, spec in enumerate(seats) if q not in humans}
@@ -124,6 +125,7 @@ def _play_out(
     from ruledsl.cli.keyboard import choose_human, hand_over, view_lines, watch_the_rest
     from ruledsl.engine.failures import stuck_error
     from ruledsl.text.errors import RuleRuntimeError
+    from ruledsl.text.render import one_line
     from ruledsl.tools.records import forced_line, record_of_state, result_lines, view_due
 
     out = sys.stdout

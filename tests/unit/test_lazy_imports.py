@@ -72,6 +72,10 @@ def test_help_loads_neither_lark_nor_the_compiler() -> None:
     assert "ruledsl.cli.app" in loaded
     assert heavy(loaded) == set()
     assert "ruledsl.agents" not in loaded  # only the help of play, simulate and compare lists the agents
+    # Nor what commands need only when they run: diagnostics (and attrs with them), records, the engine's state.
+    assert {m for m in loaded if m.startswith(("ruledsl.text", "ruledsl.tools", "ruledsl.engine."))} == {
+        "ruledsl.engine.limits"
+    }
 
 
 @pytest.mark.parametrize("command", COMMANDS)
