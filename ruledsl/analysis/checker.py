@@ -8,6 +8,8 @@ and the game as a whole). This module drives them in two passes.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import attrs
 
 from ruledsl.analysis.checked import CheckedGame
@@ -23,6 +25,8 @@ from ruledsl.text.errors import CheckError, Diagnostic
 from ruledsl.text.source import Source
 
 __all__ = ["CheckedGame", "check"]
+
+_D = TypeVar("_D", bound=n.Decl)
 
 _MISSING_HINTS = {
     n.PlayersDecl: "add a line such as: players 2 to 6",
@@ -79,7 +83,7 @@ def _check_game(ctx: CheckContext) -> CheckedGame:
         # Play starts in the first phase: without one, nobody could ever act.
         hint = "add one, with what its player may do: phase play: action name: ..."
         ctx.error("E401", "the game has no phase", ctx.file.header, hint)
-    for kind, what in (
+    kinds: tuple[tuple[type[n.Decl], str], ...] = (
         (n.PlayersDecl, "'players'"),
         (n.DeckDecl, "'deck:'"),
         (n.SetupDecl, "'setup:'"),
@@ -87,8 +91,9 @@ def _check_game(ctx: CheckContext) -> CheckedGame:
         (n.RankingDecl, "'ranking:'"),
         (n.StandingDecl, "'standing:'"),
         (n.LabelDecl, "'label card'"),
-    ):
-        for extra in singles.get(kind, [])[1:]:
+    )
+    for single, what in kinds:
+        for extra in singles.get(single, [])[1:]:
             ctx.error("E202", f"a second {what} declaration", extra, "a game has only one; merge them")
 
     # Pass 1: declare every name, so that rules may refer to names declared later.
@@ -99,11 +104,13 @@ def _check_game(ctx: CheckContext) -> CheckedGame:
         ctx.decls.check(d)
     ctx.structure.check()
 
-    players_decl = (singles.get(n.PlayersDecl) or [n.PlayersDecl(low=n.Number(value=2), high=n.Number(value=2))])[0]
-    setup = (singles.get(n.SetupDecl) or [n.SetupDecl(body=())])[0]
-    deck = (singles.get(n.DeckDecl) or [n.DeckDecl(entries=())])[0]
-    round_end = (singles.get(n.RoundEndDecl) or [None])[0]
-    ranking = (singles.get(n.RankingDecl) or [None])[0]
+    def first(kind: type[_D]) -> _D | None:
+        found = singles.get(kind)
+        return found[0] if found else None  # type: ignore[return-value]  # singles is keyed by each decl's class
+
+    players_decl = first(n.PlayersDecl) or n.PlayersDecl(low=n.Number(value=2), high=n.Number(value=2))
+    setup = first(n.SetupDecl) or n.SetupDecl(body=())
+    deck = first(n.DeckDecl) or n.DeckDecl(entries=())
     return CheckedGame(
         file=ctx.file,
         source=ctx.source,
@@ -112,15 +119,15 @@ def _check_game(ctx: CheckContext) -> CheckedGame:
         refs=ctx.refs,
         wilds=ctx.wilds,
         warnings=tuple(d for d in ctx.diagnostics if not d.is_error),
-        setup=setup,  # type: ignore[arg-type]
-        round_end=round_end,  # type: ignore[arg-type]
-        ranking=ranking,  # type: ignore[arg-type]
-        players_decl=players_decl,  # type: ignore[arg-type]
-        deck=deck,  # type: ignore[arg-type]
+        setup=setup,
+        round_end=first(n.RoundEndDecl),
+        ranking=first(n.RankingDecl),
+        players_decl=players_decl,
+        deck=deck,
         triggers=tuple(d for d in decls if isinstance(d, n.TriggerDecl)),
         options=tuple(d for d in decls if isinstance(d, n.OptionDecl)),
         var_decls=tuple(d for d in decls if isinstance(d, n.VarDecl)),
         requires=tuple(d for d in decls if isinstance(d, n.RequireDecl)),
-        standing=(singles.get(n.StandingDecl) or [None])[0],  # type: ignore[arg-type]
-        label=(singles.get(n.LabelDecl) or [None])[0],  # type: ignore[arg-type]
+        standing=first(n.StandingDecl),
+        label=first(n.LabelDecl),
     )

@@ -83,6 +83,7 @@ class DeclarationChecker(CheckerPart):
         elif isinstance(d, n.ValuesDecl):
             if d.name in sy.values:
                 first = sy.values[d.name].decl
+                assert first is not None  # declared by this file
                 self.error(
                     "E202",
                     f"values '{d.name}' are already defined (line {first.span.start.line})",
@@ -164,6 +165,7 @@ class DeclarationChecker(CheckerPart):
     def _attribute_twice(self, d: n.AttributeDecl | n.VarDecl) -> None:
         sy = self.symbols
         first = sy.attributes[d.name] if d.name in sy.attributes else sy.card_vars[d.name]
+        assert first.decl is not None  # declared by this file
         self.error(
             "E202",
             f"cards already have an attribute '{d.name}' (line {first.decl.span.start.line})",
@@ -398,7 +400,8 @@ class DeclarationChecker(CheckerPart):
                     if isinstance(a.value, n.Name) and a.name in attrs and a.value.id not in attrs
                     if any(loop.name == a.value.id for loop in entry.loops)
                 }
-                for item in (*entry.assigns, *entry.loops):
+                items: tuple[n.CardAssign | n.CardLoop, ...] = (*entry.assigns, *entry.loops)
+                for item in items:
                     name = item.name
                     if isinstance(item, n.CardAssign) and isinstance(item.value, n.Name) and item.value.id in aliases:
                         seen.add(name)

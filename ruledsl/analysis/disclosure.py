@@ -75,7 +75,7 @@ _SEEN = "seen"
 _UNKNOWN = "unknown"
 
 #: One place per name bound in a rule (a choice, a 'let', a loop's variable), by its node.
-_Env = dict[int, Any]
+_Env = dict[int | tuple[Any, ...], Any]  # by id(node), or by ('read', id(node)) and a zone end's key
 #: What reads an attribute of a card (a card variable is one too).
 _CARD_READS = (CardAttrRef, CardsAttrRef, CardVarRef)
 
@@ -96,7 +96,7 @@ class _Finder:
         self.found: list[Diagnostic] = []
         self._reported: set[int] = set()  # what is told (a text's part), once each
         # What the rule being followed tells: (where, attribute, card, its place then, how told, variable set).
-        self.pending: list[tuple[n.Expr, n.Attribute, n.Expr, _Place, str, n.Expr | None]] = []
+        self.pending: list[tuple[n.Node, n.Attribute, n.Expr, _Place, str, n.Expr | None]] = []
 
     # ------------------------------------------------------------------ rules
 
@@ -291,8 +291,8 @@ class _Finder:
         return reader is not None and place.hidden_from(reader)
 
     def reads(
-        self, e: n.Expr, env: _Env, lets: set[int], where: n.Expr | None = None
-    ) -> Iterator[tuple[n.Expr, n.Attribute, n.Expr, _Place]]:
+        self, e: n.Expr, env: _Env, lets: set[int], where: n.Node | None = None
+    ) -> Iterator[tuple[n.Node, n.Attribute, n.Expr, _Place]]:
         """Each attribute of a card read in ``e``, or in the value of a 'let' it names (``where``: the
         name as written in what is told), with where the card lies."""
         for node in n.walk(e):
@@ -353,7 +353,7 @@ class _Finder:
         return False
 
     def _warning(
-        self, where: n.Expr, attr: n.Attribute, card: n.Expr, place: _Place, how: str, target: n.Expr | None
+        self, where: n.Node, attr: n.Attribute, card: n.Expr, place: _Place, how: str, target: n.Expr | None
     ) -> Diagnostic:
         source = self.checked.source
         card_text = self._written(card)
@@ -378,7 +378,7 @@ class _Finder:
             hint += " (r: rank, with 'when' he holds one)"
         return Diagnostic("W406", message, where.span, hint, Severity.WARNING, source)
 
-    def _written(self, e: n.Expr) -> str:
+    def _written(self, e: n.Node) -> str:
         """``e`` as the rule file writes it."""
         return self.checked.source.text[e.span.start.offset : e.span.end.offset]
 
@@ -405,7 +405,7 @@ class _Finder:
         t = self.types.get(id(e))
         return t is not None and t.kind == "card"
 
-    def _is_cards(self, e: n.Expr, zone: bool = False) -> bool:
+    def _is_cards(self, e: n.Node, zone: bool = False) -> bool:
         """Whether ``e`` is a card or cards (or, with ``zone``, a zone's cards)."""
         t = self.types.get(id(e))
         return t is not None and (t.kind in ("card", "cards") or zone and t.kind == "zone")

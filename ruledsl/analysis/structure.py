@@ -449,18 +449,18 @@ class StructureChecker(CheckerPart):
             own = self.refs.get(id(t))
             if not isinstance(own, ZoneSym) or id(t) in in_a_cycle:
                 continue
-            for s, zone in fills[id(t)]:
-                if zone == own.name:
+            for s, filled in fills[id(t)]:
+                if filled == own.name:
                     self.error("E405", f"this rule moves cards into '{own.name}', which sets itself off again", s, hint)
                     in_a_cycle.add(id(t))
-            for s, zone in fills[id(t)]:
+            for s, filled in fills[id(t)]:
                 if id(t) in in_a_cycle:
                     break
-                path = self._trigger_path(zone, own.name, watched, fills)
+                path = self._trigger_path(filled, own.name, watched, fills)
                 if path is not None:
                     chain = " -> ".join([own.name, *path])
                     back = f"which sets off rules that move cards back into '{own.name}' ({chain})"
-                    self.error("E405", f"this rule moves cards into '{zone}', {back}", s, hint)
+                    self.error("E405", f"this rule moves cards into '{filled}', {back}", s, hint)
                     in_a_cycle.add(id(t))
                     in_a_cycle.update(id(r) for z in path for r in watched[z])
 

@@ -68,12 +68,12 @@ class Actions(CompilerPart):
         if fallback:
             self.em.line("base_ = len(out)")
         for item, info in ordinary:
-            self._enumerate(item, info, bid)  # type: ignore[arg-type]
+            self._enumerate(item, info, bid)
         if fallback:
             self.em.line("if len(out) == base_:")
             with self.em.block():
                 for item, info in fallback:
-                    self._enumerate(item, info, bid)  # type: ignore[arg-type]
+                    self._enumerate(item, info, bid)
         self.em.line("return None")
 
     def _enumerate(self, a: n.ActionDecl, info: ActionInfo, bid: bool) -> None:
@@ -246,6 +246,7 @@ class Actions(CompilerPart):
             em.indent += 1
             key_parts.append(py)
             return 1
+        assert isinstance(shape, n.POOLED_CHOICES)  # the shapes above are all those without a pool
         pool = self.fresh(names.POOL)
         em.line(f"{pool} = {self.exprs.cards(shape.pool, scope)}")
         if self._pool_visibility(shape.pool) is not True:
@@ -274,7 +275,9 @@ class Actions(CompilerPart):
         wild = self._wild(shape, scope.player)
         if isinstance(shape, n.CardsChoice):
             return f"op_combinations({pool}, KIND, {size})"
-        table = names.ATTRIBUTE(self.ref(shape).index)  # the attribute the group's cards share, or differ by
+        attribute = self.ref(shape)
+        assert isinstance(attribute, AttributeSym)  # the checker resolves a group's attribute
+        table = names.ATTRIBUTE(attribute.index)  # the attribute the group's cards share, or differ by
         if isinstance(shape, n.SameChoice):
             return f"op_same_groups({pool}, KIND, {table}, {size}, {wild}, {value_ok or 'None'})"
         if isinstance(shape, n.ValuedChoice):
@@ -352,6 +355,7 @@ class Actions(CompilerPart):
             if not at:
                 continue
             key = key_parts[at[0]]
+            assert isinstance(x.obj, n.Name)  # a LocalRef was found for it
             if key == scope.names[x.obj.id]:
                 continue  # chosen by its kind, always: a card its chooser sees
             if key.startswith("-1 - "):
@@ -398,6 +402,7 @@ class Actions(CompilerPart):
                 else:
                     em.line(f"{py} = {find} if key[{i}] >= 0 else {pool}[len({pool}) + key[{i}]]")
             else:
+                assert isinstance(shape, n.POOLED_CHOICES)  # the shapes above are all those without a pool
                 pool = self.exprs.cards(shape.pool, scope)
                 em.line(
                     f"{py} = list(key[{i}])" if self.layout.unique else f"{py} = op_find_kinds({pool}, KIND, key[{i}])"

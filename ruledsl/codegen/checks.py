@@ -63,6 +63,7 @@ class Checks(CompilerPart):
             elif isinstance(shape, n.ValueChoice):
                 em.line("return None")
             else:
+                assert isinstance(shape, n.POOLED_CHOICES)  # the shapes above are all those without a pool
                 count = getattr(shape, "count", None)
                 size = "None" if count is None else self.exprs.ex(count, scope)
                 value = self.exprs.ex(shape.value, scope) if isinstance(shape, n.ValuedChoice) else "None"

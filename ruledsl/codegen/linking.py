@@ -177,6 +177,7 @@ class Linker(CompilerPart):
         for phase, infos in self.cx.phase_infos:
             actions = [defs[i.index] for i in infos if not i.is_pass]
             passes = [defs[i.index] for i in infos if i.is_pass]
+            assert phase.decl is not None  # a phase of the rule file
             phases.append(
                 PhaseInfo(
                     name=phase.name,
@@ -198,6 +199,7 @@ class Linker(CompilerPart):
         for window, infos in self.cx.window_infos:
             actions = [defs[i.index] for i in infos if not i.is_pass]
             passes = [defs[i.index] for i in infos if i.is_pass]
+            assert window.decl is not None  # a window of the rule file
             windows.append(
                 WindowInfo(
                     name=window.name,
@@ -260,7 +262,7 @@ class Linker(CompilerPart):
 
     def _var_infos(self, table: dict[str, VarSym]) -> list[VarInfo]:
         return [
-            VarInfo(v.name, v.visibility, _shower(v.type, self.sy), v.type.kind, v.decl.unlisted)
+            VarInfo(v.name, v.visibility, _shower(v.type, self.sy), v.type.kind, v.decl.unlisted)  # type: ignore[union-attr]  # a VarDecl
             for v in table.values()
         ]
 

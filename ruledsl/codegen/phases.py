@@ -175,13 +175,14 @@ class Phases(CompilerPart):
             self.cx.end_function(block)
             for item, info in actions:
                 self.actions.finish(item, info, bid=phase.is_auction)
-            for item in decl.items:
-                handler = _HANDLERS.get(type(item))
+            for part in decl.items:
+                handler = _HANDLERS.get(type(part))
                 if handler is not None:
                     prefix, what = handler
                     event = f"{phase.name}: {what}"
-                    extra = [item.var] if isinstance(item, n.WonHandler) else None
-                    self.compile_block_fn(prefix(phase.index), item.body, item.span, f"phase {event}", extra, event)
+                    extra = [part.var] if isinstance(part, n.WonHandler) else None
+                    body, span = part.body, part.span  # type: ignore[attr-defined]  # each handler node has a body
+                    self.compile_block_fn(prefix(phase.index), body, span, f"phase {event}", extra, event)
             self.cx.phase_infos.append((phase, [info for _, info in actions]))
 
     def compile_windows(self) -> None:

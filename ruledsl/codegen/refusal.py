@@ -34,6 +34,7 @@ from ruledsl.format.unparse import unparse
 from ruledsl.syntax import nodes as n
 
 if TYPE_CHECKING:
+    from ruledsl.engine.program import PhaseInfo, WindowInfo
     from ruledsl.engine.state import GameState
 
 #: How many deals of the unseen cards a reason must survive unchanged.
@@ -452,9 +453,10 @@ class _Reader:
         prog, st = self.prog, self.st
         now = prog.windows[st.windows[0][0]] if st.windows is not None else prog.phases[st.phase]
         first = [*now.actions, *([now.pass_def] if now.pass_def is not None else [])]
+        parts: list[PhaseInfo | WindowInfo] = [*prog.phases, *prog.windows]
         rest = [
             d
-            for part in (*prog.phases, *prog.windows)
+            for part in parts
             for d in (*part.actions, *([part.pass_def] if part.pass_def is not None else []))
             if d not in first
         ]

@@ -966,6 +966,10 @@ class DifferentChoice(ChoiceShape):
     wild: str | None = None
 
 
+#: The shapes of a choice made from a pool of cards (every shape but a number, a value or a player).
+POOLED_CHOICES = (CardChoice, CardsChoice, SameChoice, ValuedChoice, DifferentChoice)
+
+
 @frozen(kw_only=True)
 class Choice(Node):
     """A named choice a player makes as part of an action.
