@@ -1,0 +1,104 @@
+"""Cards, seats and moves named as each player sees them (issue 29's engine bugs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ruledsl
+from tests.property.test_playthrough import assert_views_ignore_hidden_cards
+
+# Two players and six cards, numbered.
+CARDS = """\
+players 2 to 2
+
+card value: number
+
+deck:
+    card "{value}" for value in 1 to 6
+
+zone deck: shared, hidden
+"""
+
+# Player 0 takes a card from a row and a column; one card of the row lies face down.
+ROW_AND_COLUMN = (
+    """\
+game "Row and column"
+
+"""
+    + CARDS
+    + """zone row: shared, public
+zone column: shared, public
+zone hand: per player, owner
+
+setup:
+    shuffle deck
+    move top of deck to row face up
+    move top of deck to row face down
+    move top of deck to column face up
+
+phase play:
+    action take(c: card from all of row + all of column):
+        move c to hand
+        if row is empty:
+            end game, draw
+"""
+)
+
+
+def _load(tmp_path: Path, text: str, name: str = "t.game") -> ruledsl.Game:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return ruledsl.load_game(path, players=2)
+
+
+def test_face_up_cards_of_several_zones_are_named_and_a_face_down_one_is_not(tmp_path: Path) -> None:
+    state = _load(tmp_path, ROW_AND_COLUMN).new_initial_state(seed=0)
+    zones = state.observation(0)["zones"]
+    seen = [c for c in zones["row"]["cards"] + zones["column"]["cards"] if c is not None]
+    assert len(seen) == 2
+    menu = sorted(str(a) for a in state.legal_actions())
+    assert menu == sorted([f"take {c}" for c in seen] + ["take hidden card 2"])
+    assert_views_ignore_hidden_cards(state, 0)
+    # Typing a face-up card's name picks it.
+    state.apply_action(state.action_from_string(f"take {seen[0]}"))
+    assert seen[0] in state.observation(0)["zones"]["hand"][0]["cards"]
+
+
+# Seat 0 takes a card from seat 1's hand, which lies face up for all (SHOWN) or not.
+SHOWN_HAND = (
+    """\
+game "Shown hand"
+
+"""
+    + CARDS
+    + """zone hand: per player, owner
+zone pile: shared, public
+
+setup:
+    shuffle deck
+    deal 2 from deck to each hand
+    SHOWN
+
+phase play:
+    action take(c: card from (seat 1).hand):
+        move c to pile
+        if (seat 1).hand is empty:
+            end game, draw
+"""
+)
+
+
+def test_a_hand_turned_up_for_all_is_chosen_from_by_name(tmp_path: Path) -> None:
+    state = _load(tmp_path, SHOWN_HAND.replace("SHOWN", "turn up all of (seat 1).hand")).new_initial_state(seed=3)
+    menu = [str(a) for a in state.legal_actions()]
+    assert not any("hidden" in m for m in menu), menu
+    assert_views_ignore_hidden_cards(state, 3)
+    taken = menu[0].removeprefix("take ")
+    state.apply_action(state.action_from_string(menu[0]))
+    assert state.describe_last(1) == state.describe_last(None) == f"take {taken}"
+
+
+def test_a_hand_that_is_not_shown_is_still_chosen_from_by_place(tmp_path: Path) -> None:
+    state = _load(tmp_path, SHOWN_HAND.replace("SHOWN", "")).new_initial_state(seed=3)
+    assert [str(a) for a in state.legal_actions()] == ["take hidden card 1", "take hidden card 2"]
+    assert_views_ignore_hidden_cards(state, 3)
