@@ -7,6 +7,7 @@ from typing import Any
 
 from ruledsl.engine.program import Program
 from ruledsl.engine.state import GameState
+from ruledsl.text.render import counted
 from ruledsl.text.source import Source
 
 
@@ -62,4 +63,4 @@ class Game:
         return GameState.new(self, seed, log, track, count)
 
     def __repr__(self) -> str:
-        return f"<Game {self.name!r}: {self.players} players, {self.options}>"
+        return f"<Game {self.name!r}: {counted(self.players, 'player')}, {self.options}>"

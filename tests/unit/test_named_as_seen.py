@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import ruledsl
+from ruledsl.text.render import counted
+from tests.golden.test_golden import run_cli
 from tests.property.test_playthrough import assert_views_ignore_hidden_cards
 
 # Two players and six cards, numbered.
@@ -102,3 +106,48 @@ def test_a_hand_that_is_not_shown_is_still_chosen_from_by_place(tmp_path: Path) 
     state = _load(tmp_path, SHOWN_HAND.replace("SHOWN", "")).new_initial_state(seed=3)
     assert [str(a) for a in state.legal_actions()] == ["take hidden card 1", "take hidden card 2"]
     assert_views_ignore_hidden_cards(state, 3)
+
+
+# One seat: every header and message counts "1 player", never "1 players".
+SOLO = """\
+game "Solo"
+
+players 1
+
+deck:
+    card "A"
+    card "B"
+
+zone deck: shared, hidden
+zone pile: shared, public
+
+setup:
+    shuffle deck
+
+phase play:
+    action draw:
+        move top of deck to pile
+        if deck is empty:
+            end game, draw
+"""
+
+
+def test_counted_is_plural_unless_one() -> None:
+    assert [counted(n, "player") for n in (1, 2, "3 or 4")] == ["1 player", "2 players", "3 or 4 players"]
+    assert counted(1, "player", 1) == "1 player" and counted(2, "player", 4) == "2 to 4 players"
+
+
+def test_one_player_is_one_player_in_headers_and_messages(tmp_path: Path) -> None:
+    path = tmp_path / "solo.game"
+    path.write_text(SOLO, encoding="utf-8")
+    game = ruledsl.load_game(path, players=1)
+    assert "1 player," in repr(game)
+    _, out, _ = run_cli(["simulate", str(path), "-n", "2"])
+    assert "Solo: 2 games, 1 player, seeds" in out
+    _, out, _ = run_cli(["play", str(path), "--seats", "random", "--seed", "1"])
+    assert "Solo: 1 player (" in out
+    with pytest.raises(ruledsl.RuleDslError) as info:
+        ruledsl.load_game(path, players=2)
+    assert "'Solo' is for 1 player, not 2" in str(info.value)
+    for text in (out, repr(game), str(info.value)):
+        assert "1 players" not in text
