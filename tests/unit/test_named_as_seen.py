@@ -151,3 +151,46 @@ def test_one_player_is_one_player_in_headers_and_messages(tmp_path: Path) -> Non
     assert "'Solo' is for 1 player, not 2" in str(info.value)
     for text in (out, repr(game), str(info.value)):
         assert "1 players" not in text
+
+
+# A card laid from the table, where all see it, into the player's hand (Cartes Magiques, CM-A23);
+# and one from his hand, which nobody else saw, into his hand again.
+LAY_AND_TAKE = (
+    """\
+game "Lay and take"
+
+"""
+    + CARDS
+    + """zone table: per player, public
+zone hand: per player, owner
+
+setup:
+    shuffle deck
+    deal 1 from deck to each table
+    deal 1 from deck to each hand
+
+phase play:
+    action lay_and_take(c: card from table):
+        label "lay {c} and take the tas"
+        move c to hand
+    action hide(c: card from hand):
+        label "hide {c}"
+        move c to (player after player).hand
+        end game, draw
+"""
+)
+
+
+def test_a_card_all_saw_is_named_to_all_after_it_goes_out_of_sight(tmp_path: Path) -> None:
+    state = _load(tmp_path, LAY_AND_TAKE).new_initial_state(seed=0, log=True)
+    (laid,) = state.observation(1)["zones"]["table"][0]["cards"]
+    state.apply_action(state.action_from_string(f"lay {laid} and take the tas"))
+    for viewer in (0, 1, None):
+        assert state.describe_last(viewer) == f"lay {laid} and take the tas"
+    assert state.clone().describe_last(1) == f"lay {laid} and take the tas"
+    # A card only its owner saw stays unnamed to the others, wherever it goes.
+    hide = next(a for a in state.legal_actions() if a.name == "hide")
+    state.apply_action(hide)
+    assert state.describe_last(1) == str(hide)  # its chooser
+    assert state.describe_last(None) == "hide a hidden card"
+    assert_views_ignore_hidden_cards(state, 0)
