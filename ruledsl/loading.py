@@ -24,7 +24,7 @@ from ruledsl.syntax import nodes as n
 from ruledsl.syntax.parser import MAX_SOURCE_BYTES, gc_paused, parse_source
 from ruledsl.text.errors import CheckError, Diagnostic, OptionError, SourceError
 from ruledsl.text.files import FileTooLargeError, NotRegularFileError, read_regular_file
-from ruledsl.text.render import did_you_mean
+from ruledsl.text.render import counted, did_you_mean
 from ruledsl.text.source import Source
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -331,7 +331,7 @@ def load_checked(
             [
                 Diagnostic(
                     "E603",
-                    f"'{checked.file.name}' is for {low} to {high} players, not {players}",
+                    f"'{checked.file.name}' is for {counted(low, 'player', high)}, not {players}",
                     checked.players_decl.span,
                     f"choose a number of players from {low} to {high}",
                     source=checked.source,

@@ -10,6 +10,7 @@ from ruledsl.analysis.refs import MemberRef, OptionRef, Ref
 from ruledsl.analysis.symbols import Type
 from ruledsl.engine import ops
 from ruledsl.syntax import nodes as n
+from ruledsl.text.render import counted
 
 _NOTHING: Mapping[Any, Any] = MappingProxyType({})
 
@@ -119,7 +120,7 @@ class ConstantValues:
         if isinstance(e, n.Seat):
             i = self.value(e.index)
             if not 0 <= i < self.players:
-                raise LoadTimeError(e, f"there is no seat {i} with {self.players} players")
+                raise LoadTimeError(e, f"there is no seat {i} with {counted(self.players, 'player')}")
             return i
         if isinstance(e, n.SetLiteral):
             t = self.types.get(id(e))

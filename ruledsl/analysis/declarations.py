@@ -33,7 +33,7 @@ from ruledsl.analysis.symbols import (
     value_type,
 )
 from ruledsl.syntax import nodes as n
-from ruledsl.text.render import did_you_mean
+from ruledsl.text.render import counted, did_you_mean
 
 #: The most players a game may have.
 MAX_PLAYERS = 16
@@ -280,7 +280,7 @@ class DeclarationChecker(CheckerPart):
         ):
             # 'players 2-4': a range as a rulebook writes it, read as a subtraction.
             written = f"{dash.left.value}-{dash.right.value}"
-            message = f"'{written}' is a subtraction, {low} players: a range is written with 'to'"
+            message = f"'{written}' is a subtraction, {counted(low, 'player')}: a range is written with 'to'"
             self.error("E302", message, d, f"write: players {dash.left.value} to {dash.right.value}")
         elif low is not None and high is not None and not valid_players(low, high):
             self.error("E302", players_message(low, high), d, PLAYERS_HINT)
@@ -543,7 +543,7 @@ def valid_players(low: object, high: object) -> bool:
 
 def players_message(low: object, high: object) -> str:
     """The message refusing a game for ``low`` to ``high`` players."""
-    return f"cannot play with {low} to {high} players"
+    return f"cannot play with {counted(low, 'player', high)}"
 
 
 def _grammar_keywords() -> frozenset[str]:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ruledsl.analysis.constants import ConstantValues, LoadTimeError
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, OptionError
+from ruledsl.text.render import counted
 
 if TYPE_CHECKING:
     from ruledsl.analysis.checked import CheckedGame
@@ -57,8 +58,8 @@ def option_values(checked: CheckedGame, players: int, given: dict[str, Any]) -> 
                             decl.span,
                             f"the default is {shown[3]}"
                             if decl.name in given
-                            else f"the default is {shown[3]} for {players} players: make it a number in the range "
-                            "for every player count",
+                            else f"the default is {shown[3]} for {counted(players, 'player')}: "
+                            "make it a number in the range for every player count",
                             source=checked.source,
                         )
                     ]

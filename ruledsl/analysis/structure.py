@@ -30,7 +30,7 @@ from ruledsl.analysis.symbols import (
     value_type,
 )
 from ruledsl.syntax import nodes as n
-from ruledsl.text.render import did_you_mean, or_list
+from ruledsl.text.render import counted, did_you_mean, or_list
 from ruledsl.text.source import Pos, Span
 
 
@@ -397,21 +397,21 @@ class StructureChecker(CheckerPart):
             first = missing[0]
             what = f"seat {seats[first]}"
             if len(set(seats.values())) > 1:
-                what = f"'{self._text(e)}' (seat {seats[first]} with {first} players)"
+                what = f"'{self._text(e)}' (seat {seats[first]} with {counted(first, 'player')})"
             if len(missing) == len(seats):
                 self.error(
                     "E409",
                     f"{what} does not exist with any number of players the game allows ({_players_range(low, high)})",
                     e,
-                    f"seats are numbered from 0: with {high} players they are seat 0 to seat {high - 1}; "
+                    f"seats are numbered from 0: with {counted(high, 'player')} they are seat 0 to seat {high - 1}; "
                     "the last player is 'seat (players - 1)'",
                 )
             elif not guarded:
                 self.warning(
                     "W404",
-                    f"{what} does not exist with {or_list(missing)} players",
+                    f"{what} does not exist with {counted(or_list(missing), 'player')}",
                     e,
-                    f"seats are numbered from 0: with {first} players they are seat 0 to seat {first - 1}; "
+                    f"seats are numbered from 0: with {counted(first, 'player')} they are seat 0 to seat {first - 1}; "
                     "test 'players' first, or refuse fewer players with 'require'",
                 )
 

@@ -54,12 +54,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _bench_lines(f: dict[str, Any]) -> list[str]:
     """Render bench's figures for people."""
-    from ruledsl.text.render import show_value
+    from ruledsl.text.render import counted, show_value
 
     options = ", ".join(f"{k}={show_value(v)}" for k, v in sorted(f["options"].items()))
     rounds = " ".join(f"{x:,}" for x in f["moves_per_s_rounds"])
     lines = [
-        f"{f['game']} ({f['file']}), {f['players']} players" + (f"; options: {options}" if options else ""),
+        f"{f['game']} ({f['file']}), {counted(f['players'], 'player')}" + (f"; options: {options}" if options else ""),
         f"method: a warm-up, then {f['repeats']} rounds of {f['seconds'] / f['repeats']:.3g} s of uniformly random "
         "games; medians of the rounds",
         f"playouts          {f['games_per_s']:,.1f} games/s, {f['moves_per_s']:,} moves/s (rounds: {rounds})",

@@ -29,13 +29,14 @@ def run(args: argparse.Namespace) -> int:
 def _list_games(games: dict[str, Path]) -> None:
     from ruledsl.loading import check_file, players_range
     from ruledsl.text.errors import RuleDslError
+    from ruledsl.text.render import counted
 
     for name, path in games.items():
         try:
             checked = check_file(str(path))
             low, high = players_range(checked)
             count = f"{low}" if low == high else f"{low}-{high}"
-            print(f"{name:<22} {checked.file.name} ({count} players)")
+            print(f"{name:<22} {checked.file.name} ({counted(count, 'player')})")
         except RuleDslError:
             print(f"{name:<22} (does not check: run 'ruledsl check {name}')")
 

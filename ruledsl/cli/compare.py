@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from ruledsl.text.errors import RuleRuntimeError
-    from ruledsl.text.render import one_line, show_value
+    from ruledsl.text.render import counted, one_line, show_value
     from ruledsl.tools.compare import compare, report_lines
     from ruledsl.tools.records import record_of_game
     from ruledsl.tools.simulate import run_games
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         header = [
             f"{games[0].name}: {args.n} games for each value of {name} ({', '.join(shown)}), "
-            f"{games[0].players} players, the same seeds {args.seed}..{args.seed + args.n - 1} for each"
+            f"{counted(games[0].players, 'player')}, the same seeds {args.seed}..{args.seed + args.n - 1} for each"
             + ("; agents rotate through the seats" if args.rotate else ""),
             f"seats: {', '.join(seats)}",
         ]

@@ -87,7 +87,7 @@ def _deal_and_play(args: argparse.Namespace, game: Game, seats: list[str], human
     """Deal the game, print its header, and play it out; return the exit code."""
     from ruledsl.agents import agent_seed, make_agent, needs_tracking
     from ruledsl.text.errors import RuleRuntimeError
-    from ruledsl.text.render import one_line
+    from ruledsl.text.render import counted, one_line
     from ruledsl.tools.records import build_record
 
     agents = {q: make_agent(spec, agent_seed(args.seed, q)) for q, spec in enumerate(seats) if q not in humans}
@@ -99,7 +99,7 @@ def _deal_and_play(args: argparse.Namespace, game: Game, seats: list[str], human
     label = ", ".join(f"P{q} {spec}" for q, spec in enumerate(seats))
     options = options_text(game.options)
     header = (
-        f"{game.name}: {game.players} players ({label}), "
+        f"{game.name}: {counted(game.players, 'player')} ({label}), "
         + ("seed shown at the end" if secret else f"seed {args.seed}")
         + (f"; options: {options}" if options else "")
         + (f"; at most {game.max_actions:,} actions" if game.max_actions != DEFAULT_MAX_ACTIONS else "")

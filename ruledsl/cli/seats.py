@@ -22,15 +22,14 @@ def check_specs(seats: str) -> None:
 def seats_of(args: argparse.Namespace, players: int, first: str, others: str = "random") -> list[str]:
     """The agents of ``--seats``; without it, ``first`` in seat 0 and ``others`` elsewhere."""
     from ruledsl.agents import canonical_spec
+    from ruledsl.text.render import counted
 
     if args.seats:
         seats = [canonical_spec(s) for s in args.seats.split(",")]
     else:
         seats = [first] + [others] * (players - 1)
     if len(seats) != players:
-        raise Usage(
-            f"--seats names {len(seats)} seat{'s' if len(seats) != 1 else ''}, but the game has {players} players"
-        )
+        raise Usage(f"--seats names {counted(len(seats), 'seat')}, but the game has {counted(players, 'player')}")
     return seats  # load_from has checked every agent named
 
 

@@ -178,12 +178,13 @@ def _interval(row: dict[str, Any]) -> str:
 def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
     """Render simulate's statistics for people (see docs/metrics.md for each one)."""
     from ruledsl.agents import AGENTS, parse_spec
+    from ruledsl.text.render import counted
     from ruledsl.tools.simulate import p_text, signed
 
     n = stats["games"]
     first_seed = stats["seed"]
     lines = [
-        f"{stats['game']}: {n} games, {stats['players']} players, seeds {first_seed}..{first_seed + n - 1}, "
+        f"{stats['game']}: {n} games, {counted(stats['players'], 'player')}, seeds {first_seed}..{first_seed + n - 1}, "
         f"at most {stats['max_actions']:,} actions a game"
         + ("; agents rotate through the seats" if stats["rotate"] else "")
     ]

@@ -167,8 +167,9 @@ class Actions(CompilerPart):
         em.line(f"{pool} = {self.exprs.cards(shape.pool, scope)}")
         visible = self._pool_visibility(shape.pool)
 
-        def by_kind() -> None:
-            if self.layout.unique and not self.cx.uses_faces:
+        def by_kind(each_card: bool = False) -> None:
+            """``each_card``: ask of each card whether he sees it (the pool's cards may lie apart)."""
+            if self.layout.unique and not self.cx.uses_faces and not each_card:
                 em.line(f"for {py} in {pool}:")
                 with em.block():
                     inner(py)
@@ -177,7 +178,7 @@ class Actions(CompilerPart):
             em.line(f"{seen} = set()")
             em.line(f"for {j}, {py} in enumerate(reversed({pool})):")
             with em.block():
-                if self.cx.uses_faces:
+                if self.cx.uses_faces or each_card:
                     em.line(f"{k} = KIND[{py}] if st.sees({scope.player}, {py}) else -1 - {j}")
                 else:
                     em.line(f"{k} = KIND[{py}]")
@@ -198,7 +199,8 @@ class Actions(CompilerPart):
         elif visible is False:
             by_place()
         else:
-            if self.type_of(shape.pool).kind == "zone":
+            one_zone = self.type_of(shape.pool).kind == "zone"
+            if one_zone:
                 em.line(f"if st.zone_visible({scope.player}, {self.exprs.ex(shape.pool, scope)}):")
             else:
                 em.line(f"if st.all_visible({scope.player}, {pool}):")
@@ -206,7 +208,12 @@ class Actions(CompilerPart):
                 by_kind()
             em.line("else:")
             with em.block():
-                by_place()
+                # Cards of several zones, or turned up, may be seen though others are not:
+                # each is named as he sees it. An unseen zone without faces hides them all.
+                if one_zone and not self.cx.uses_faces:
+                    by_place()
+                else:
+                    by_kind(each_card=True)
 
     def _value_filter(self, conjuncts: list[n.Expr], ch: n.Choice, scope: Scope) -> str:
         """A lambda testing conditions on a group's shared value alone."""

@@ -36,7 +36,7 @@ from ruledsl.engine.program import Program
 from ruledsl.engine.values import ActionDef
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, OptionError
-from ruledsl.text.render import show_value
+from ruledsl.text.render import counted, show_value
 
 __all__ = ["MAX_DECK", "compile_game", "listing", "listing_of"]
 
@@ -64,7 +64,7 @@ def listing(checked: CheckedGame, players: int, options: dict[str, Any] | None =
 def listing_of(program: Program) -> str:
     """The listing of a compiled program: its glossary, then its source."""
     chosen = ", ".join(f"{name}={show_value(value)}" for name, value in sorted(program.options.items()))
-    title = f"The Python {program.name!r} compiles to, for {program.players} players" + (
+    title = f"The Python {program.name!r} compiles to, for {counted(program.players, 'player')}" + (
         f" ({chosen})" if chosen else ""
     )
     return names.comment(title) + "\n#\n" + names.glossary() + "\n\n" + program.source_code
@@ -94,7 +94,7 @@ def _compile(cx: CompileContext) -> Program:
                         "E605",
                         load.value(req.message),
                         req.span,
-                        f"with {cx.players} players and these options this game cannot be played",
+                        f"with {counted(cx.players, 'player')} and these options this game cannot be played",
                         source=checked.source,
                     )
                 ]

@@ -55,6 +55,7 @@ class StateFields:
         "last_actor",
         "last_shown",
         "last_revealed",
+        "last_before",
         "truncated",
         "max_actions",
         "known",
@@ -99,6 +100,8 @@ class StateFields:
     last_actor: int | None
     last_shown: tuple[History, list[str]] | None  # the last action's text per viewer, fixed at a round's end
     last_revealed: tuple[History, frozenset[int]] | None  # the cards the last action revealed
+    # With a log: where each card lay, and its face, when the last action was chosen
+    last_before: tuple[History, list[int], list[bool | None] | None] | None
     truncated: bool  # stopped at max_actions
     max_actions: int
     known: list[list[int]] | None  # [player][card]: the zones it could be in, as bits (see knowledge)

@@ -7,6 +7,7 @@ from typing import Any
 
 from ruledsl.engine.program import Program
 from ruledsl.engine.state import GameState
+from ruledsl.text.render import counted
 from ruledsl.text.source import Source
 
 
@@ -54,7 +55,8 @@ class Game:
         """Return the state after setup; all randomness comes from ``seed``.
 
         With ``log=True`` the state keeps the lines rules write with ``say`` (see
-        ``GameState.take_log``) and spectator labels for transcripts. With ``track=True``
+        ``GameState.take_log``) and spectator labels for transcripts (a card all saw where it lay
+        is named in ``describe_last`` after the action takes it out of sight). With ``track=True``
         it keeps what each player has seen of the cards, for ``GameState.resample``. With
         ``count=True`` it counts how often each rule and announcement of
         ``program.events`` ran, setup included, in ``state.fired`` (its copies do not).
@@ -62,4 +64,4 @@ class Game:
         return GameState.new(self, seed, log, track, count)
 
     def __repr__(self) -> str:
-        return f"<Game {self.name!r}: {self.players} players, {self.options}>"
+        return f"<Game {self.name!r}: {counted(self.players, 'player')}, {self.options}>"

@@ -49,16 +49,21 @@ class Observer(StateFields):
         return self._describe_now(action, viewer)
 
     def _describe_now(self, action: Action, viewer: int | None) -> str:
-        """The last action's label with each card as ``viewer`` sees it where it lies now, or was
-        shown it by the action ('reveal')."""
+        """The last action's label with each card as ``viewer`` sees it where it lies now, as every seat
+        saw it where it lay when the action was chosen (a state with a log), or the action showed it ('reveal')."""
         defn = action.defn
         if not defn.label_is_static:
             return action.public if action.public is not None else defn.name.replace("_", " ")
         revealed = self.last_revealed
         shown = revealed[1] if revealed is not None and revealed[0] is self._hist else frozenset()
+        before = self.last_before
+        if before is None or before[0] is not self._hist:
+            before = None
 
         def seen(c: int) -> bool:
-            return c in shown or self.sees(viewer, c)
+            if c in shown or self.sees(viewer, c):
+                return True
+            return before is not None and self._lay_in_sight(c, before[1], before[2])
 
         args = self.last_args
         for i in defn.card_choices:
@@ -90,6 +95,12 @@ class Observer(StateFields):
                 vis = self.prog.zones[self.prog.zone_family[z]].visibility
                 return vis == "owner" and viewer is not None and self.prog.zone_owner[z] == viewer
         return self.zone_visible(viewer, z)
+
+    def _lay_in_sight(self, c: int, loc: list[int], face: list[bool | None] | None) -> bool:
+        """Whether every seat saw card ``c`` where it lay (``loc``) and as it lay (``face``)."""
+        if face is not None and face[c] is not None:
+            return face[c] is True
+        return self.zone_visible(None, loc[c])
 
     def all_visible(self, viewer: int | None, cards: Iterable[int]) -> bool:
         """Whether ``viewer`` sees every one of ``cards`` (as ``sees``; a zone asked about once in a row)."""

@@ -72,6 +72,7 @@ class GameState(TurnMachine, Observer, Failures):
         st.last_actor = None
         st.last_shown = None  # see _round_over
         st.last_revealed = None  # (the history then, the cards) revealed by the last action
+        st.last_before = None
         st.truncated = False
         st.max_actions = game.max_actions
         st.known = None
@@ -120,6 +121,7 @@ class GameState(TurnMachine, Observer, Failures):
         c.last_actor = self.last_actor
         c.last_shown = self.last_shown
         c.last_revealed = self.last_revealed
+        c.last_before = self.last_before  # never changed in place: shared
         c.truncated = self.truncated
         c.max_actions = self.max_actions
         c.known = None if self.known is None else [row[:] for row in self.known]
@@ -187,6 +189,9 @@ class GameState(TurnMachine, Observer, Failures):
                 raise self._illegal(self._why_illegal(action))
         self._legal = None
         self._hist = (action, self._hist)
+        if self.log is not None:
+            # For the transcript: a card all saw where it lay stays named after it goes out of sight.
+            self.last_before = (self._hist, self.loc[:], None if self.face is None else self.face[:])
         self.n_actions += 1
         p = self.last_actor = self.actor
         defn = action.defn

@@ -34,6 +34,14 @@ def or_list(items: Iterable[object]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
+def counted(n: object, noun: str, high: object = None) -> str:
+    """A count and its noun, plural unless it is one: "1 player", "2 players", "3 or 4 players";
+    with ``high`` a range, "2 to 4 players" (or "1 player" when it is ``n`` again)."""
+    if high is not None and high != n:
+        n = f"{n} to {high}"
+    return f"{n} {noun}" if str(n) == "1" else f"{n} {noun}s"
+
+
 def clipped(items: Iterable[str], limit: int) -> list[str]:
     """The first ``limit`` items, then "…" if there were more: a list in a message never ends silently."""
     words = list(items)

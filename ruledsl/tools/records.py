@@ -37,7 +37,7 @@ from ruledsl.resources import bundled_name, named_games
 from ruledsl.syntax.parser import parse_source
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError
 from ruledsl.text.files import FileTooLargeError, read_regular_file
-from ruledsl.text.render import or_list, show_value
+from ruledsl.text.render import counted, or_list, show_value
 from ruledsl.text.source import UNSHOWABLE, Pos, Source, Span
 
 if TYPE_CHECKING:
@@ -255,7 +255,7 @@ def _difference(record: dict[str, Any], game: Game, seatings: Sequence[Sequence[
         return f"records of {game.name} played with other rules ({rules})"
     settings = []
     if record["players"] != game.players:
-        settings.append(f"{record['players']} players, not {game.players}")
+        settings.append(f"{counted(record['players'], 'player')}, not {game.players}")
     elif "seats" in record and record["seats"] not in [list(s) for s in seatings]:
         rotated = " rotated" if len(seatings) > 1 else ""
         settings.append(f"seats {','.join(record['seats'])}, not {','.join(seatings[0])}{rotated}")
@@ -361,7 +361,8 @@ def _parse_line(where: str, raw: bytes) -> dict[str, Any]:
     for key in ("seats", "returns"):
         if key in record and len(record[key]) != record["players"]:
             raise RecordError(
-                f"{where}: the record's {key!r} has {len(record[key])} entries for {record['players']} players"
+                f"{where}: the record's {key!r} has {len(record[key])} entries "
+                f"for {counted(record['players'], 'player')}"
             )
     return record
 
@@ -761,7 +762,7 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
     seats = record.get("seats") or ["?"] * game.players
     label = ", ".join(f"P{q} {spec}" for q, spec in enumerate(seats))
     who = "as a spectator saw it" if viewer is None else f"as P{viewer} saw it"
-    yield f"{game.name}: {game.players} players ({label}), seed {record['seed']}; replayed {who}"
+    yield f"{game.name}: {counted(game.players, 'player')} ({label}), seed {record['seed']}; replayed {who}"
     state = game.new_initial_state(seed=int(record["seed"]), log=True)
     for line in state.take_log():
         yield f"  {line}"

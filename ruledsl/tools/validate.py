@@ -52,7 +52,7 @@ from ruledsl.engine.values import Action, ActionDef
 from ruledsl.loading import check_file, load_checked, players_range
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
-from ruledsl.text.render import or_list
+from ruledsl.text.render import counted, or_list
 from ruledsl.text.source import Source, Span
 
 #: At most this many ways of loading the game (player count and options) are played.
@@ -83,7 +83,7 @@ class Config:
 
     def describe(self) -> str:
         """Return the configuration as a person reads it: ``3 players, excuse=yes``."""
-        parts = [f"{self.players} player{'s' if self.players != 1 else ''}"]
+        parts = [counted(self.players, "player")]
         parts += [f"{name}={_show(value)}" for name, value in self.options]
         return ", ".join(parts)
 
@@ -206,11 +206,11 @@ class OversizedDeal:
     def to_diagnostic(self, source: Source) -> Diagnostic:
         need = self.per_player * self.players
         others = [p for p in self.failing if p != self.players]
-        also = f"; also with {or_list(others)} players" if others else ""
+        also = f"; also with {counted(or_list(others), 'player')}" if others else ""
         what = "this deal needs" if self.deals == 1 else f"these {self.deals} deals need"
         return Diagnostic(
             "E408",
-            f"with {self.players} players {what} {need} cards ({self.per_player} to each), "
+            f"with {counted(self.players, 'player')} {what} {need} cards ({self.per_player} to each), "
             f"but the deck has {self.deck}",
             self.span,
             f"deal fewer cards, or refuse so many players with 'require'{also}",
@@ -291,7 +291,8 @@ class Report:
             out.append(
                 Diagnostic(
                     "W414",
-                    f"with {bad.players} players the game cannot be loaded at its default options: {d.message}",
+                    f"with {counted(bad.players, 'player')} the game cannot be loaded at its default options: "
+                    f"{d.message}",
                     d.span,
                     _DEFAULTS_HINT,
                     Severity.WARNING,
@@ -394,7 +395,7 @@ def validate_checked(
         low, high = players_range(checked)
         for p in range(low, high + 1):
             if p - low >= max_configs:
-                skipped.append(Skipped(f"{p} players", f"more than {max_configs} configurations"))
+                skipped.append(Skipped(counted(p, "player"), f"more than {max_configs} configurations"))
                 continue
             try:
                 loaded[p] = load_checked(checked, p, None, max_actions, probes=True)
@@ -467,7 +468,9 @@ def unloadable_error(failed: Sequence[tuple[int, Diagnostic]], source: Source) -
     counts = [p for p, _ in failed]
     d = failed[0][1]
     allowed = str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
-    reason = d.message if len({f.message for _, f in failed}) == 1 else f"with {counts[0]} players, {d.message}"
+    reason = (
+        d.message if len({f.message for _, f in failed}) == 1 else f"with {counted(counts[0], 'player')}, {d.message}"
+    )
     message = f"no player count it allows ({allowed}) can load the game at its default options: {reason}"
     hint = _DEFAULTS_HINT if d.code == "E605" else d.hint or _UNLOADABLE_HINT
     return Diagnostic(
@@ -493,7 +496,7 @@ def _plan(
         if len(plan) < max_configs:
             plan.append((Config(p), loaded[p]))
         else:
-            skipped.append(Skipped(f"{p} players", f"more than {max_configs} configurations"))
+            skipped.append(Skipped(counted(p, "player"), f"more than {max_configs} configurations"))
     tried: dict[str, set[Any]] = {decl.name: set() for decl in checked.options}
     for _, game in plan:
         for name, value in game.program.options.items():

@@ -1585,16 +1585,22 @@ def test_cm_a22_free_choice_of_three_face_up_cards():
     assert sorted(hand(state, A)) == sorted(set(six) - set(kept))
 
 
-def test_cm_a23_face_up_cards_that_cannot_be_played_one_group():
-    """CM-A23 (faceup_fail = "one_group"): he lays one value group and takes the tas; the other
-    face-up cards stay; his turn ends."""
-    state = position(
+def _a_cannot_play_his_face_up_cards(log: bool = False) -> ruledsl.GameState:
+    """A's face-up 5♣ 5♦ 9♣ cannot go on the tas's K♠; his hand is empty."""
+    return position(
         ["Q♠", "K♠"],
         {A: [], B: ["J♠", "J♦", "A♠"], C: ["8♣", "4♥", "5♥"]},
         {A: ["5♣", "5♦", "9♣"]},
         {A: ["4♣"]},
         empty_deck=True,
+        log=log,
     )
+
+
+def test_cm_a23_face_up_cards_that_cannot_be_played_one_group():
+    """CM-A23 (faceup_fail = "one_group"): he lays one value group and takes the tas; the other
+    face-up cards stay; his turn ends."""
+    state = _a_cannot_play_his_face_up_cards()
     assert "lay 5♦ 5♣ and take the tas" in labels(state)
     assert "lay 9♣ and take the tas" in labels(state)
     assert all(lab.startswith("lay ") for lab in labels(state))
@@ -1603,6 +1609,14 @@ def test_cm_a23_face_up_cards_that_cannot_be_played_one_group():
     assert faceup(state, A) == ["9♣"]
     assert tas(state) == []
     assert state.current_player() == B
+
+
+def test_cm_a23_the_face_up_cards_laid_are_named_to_the_others():
+    """CM-A23: every seat saw the face-up cards he lays; going into his hand does not hide them."""
+    state = _a_cannot_play_his_face_up_cards(log=True)
+    act(state, "lay 5♦ 5♣ and take the tas")
+    for viewer in (A, B, C, None):
+        assert state.describe_last(viewer) == "lay 5♦ 5♣ and take the tas"
 
 
 def test_cm_a23_face_up_cards_that_cannot_be_played_all():
