@@ -1,0 +1,36 @@
+"""Tests of optional front doors: skip on a machine without the extra, fail in CI.
+
+`.ci/run` installs every extra and Debian's chromium and sets RULEDSL_CI=1, so there a missing
+part is a failure, never a silent skip (a test that cannot fail is a defect).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+from types import ModuleType
+
+import pytest
+
+IN_CI = os.environ.get("RULEDSL_CI") == "1"
+
+
+def require(module: str, extra: str) -> ModuleType:
+    """Import `module` (installed by `pip install 'ruledsl[extra]'`), or skip outside CI."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        if IN_CI:
+            raise AssertionError(f"CI installs ruledsl[{extra}], yet {module} is missing: {error}") from error
+        pytest.skip(f"needs ruledsl[{extra}] ({module})")
+
+
+def require_chromium() -> str:
+    """The path of Debian's chromium for Playwright, or skip outside CI."""
+    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+    if path is None:
+        if IN_CI:
+            raise AssertionError(".ci/run installs Debian's chromium, yet it is missing")
+        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+    return path
