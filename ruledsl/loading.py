@@ -17,14 +17,14 @@ from ruledsl.analysis.checker import CheckedGame, check
 from ruledsl.analysis.declarations import PLAYERS_HINT, players_message, valid_players
 from ruledsl.analysis.loadtime import LoadTimeError, LoadTimeValues, load_error, option_values
 from ruledsl.engine.game import Game
-from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
+from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS, MAX_INTEGER, MAX_TEXT, too_long_text
 from ruledsl.engine.program import Program
 from ruledsl.resources import named_games
 from ruledsl.syntax import nodes as n
 from ruledsl.syntax.parser import MAX_SOURCE_BYTES, gc_paused, parse_source
 from ruledsl.text.errors import CheckError, Diagnostic, OptionError, SourceError
 from ruledsl.text.files import FileTooLargeError, NotRegularFileError, read_regular_file
-from ruledsl.text.render import counted, did_you_mean
+from ruledsl.text.render import clip, counted, did_you_mean
 from ruledsl.text.source import Source
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -271,13 +271,13 @@ def coerce_options(checked: CheckedGame, given: dict[str, Any]) -> dict[str, Any
         elif kind == "number":
             try:
                 value = int(raw) if not isinstance(raw, bool) else None
-            except (TypeError, ValueError):
+            except (TypeError, ValueError):  # also a string of more than 4,300 digits
                 value = None
-            if value is None:
+            if value is None or not -MAX_INTEGER <= value <= MAX_INTEGER:
                 problems.append(
                     Diagnostic(
                         "E602",
-                        f"option '{name}' is a whole number, not {str(raw)!r}",
+                        f"option '{name}' is a whole number within ±10^15, not {clip(str(raw), 40)!r}",
                         decl.span,
                         None,
                         source=checked.source,
@@ -286,6 +286,13 @@ def coerce_options(checked: CheckedGame, given: dict[str, Any]) -> dict[str, Any
                 continue
         else:
             value = str(raw)
+            if len(value) > MAX_TEXT:
+                problems.append(
+                    Diagnostic(
+                        "E602", f"option '{name}' is {too_long_text(len(value))}", decl.span, source=checked.source
+                    )
+                )
+                continue
         out[name] = value
     if problems:
         raise OptionError(problems)

@@ -9,6 +9,7 @@ from typing import Any
 from ruledsl.analysis.refs import MemberRef, OptionRef, Ref
 from ruledsl.analysis.symbols import Type
 from ruledsl.engine import ops
+from ruledsl.engine.limits import MAX_INTEGER, MAX_TEXT, too_large_number, too_long_text
 from ruledsl.syntax import nodes as n
 from ruledsl.text.render import counted
 
@@ -54,7 +55,10 @@ class ConstantValues:
                 return ref.member.index
             return e.value
         if isinstance(e, n.Text):
-            return "".join(p if isinstance(p, str) else str(self.value(p)) for p in e.parts)
+            text = "".join(p if isinstance(p, str) else str(self.value(p)) for p in e.parts)
+            if len(text) > MAX_TEXT:
+                raise LoadTimeError(e, too_long_text(len(text)))
+            return text
         if isinstance(e, n.BoolLit):
             return e.value
         if isinstance(e, n.NoneLit):
@@ -97,12 +101,12 @@ class ConstantValues:
 
     def _arith(self, e: n.Arith) -> Any:
         a, b = self.value(e.left), self.value(e.right)
-        if e.op == "+":
-            return a + b
-        if e.op == "-":
-            return a - b
-        if e.op == "*":
-            return a * b
+        if e.op in "+-*":
+            # Each operand is within the limits, so the result has at most twice their digits.
+            result = a + b if e.op == "+" else a - b if e.op == "-" else a * b
+            if isinstance(result, int) and not -MAX_INTEGER <= result <= MAX_INTEGER:
+                raise LoadTimeError(e, too_large_number(result))
+            return result
         if b == 0:
             raise LoadTimeError(e, "division by zero")
         return a // b if e.op == "/" else a % b

@@ -29,6 +29,7 @@ from ruledsl.analysis.symbols import (
     ZoneSym,
     value_type,
 )
+from ruledsl.engine.limits import CHOICE_WARNING, MAX_OFFERED
 from ruledsl.syntax import nodes as n
 from ruledsl.text.render import counted, did_you_mean, or_list
 from ruledsl.text.source import Pos, Span
@@ -113,6 +114,7 @@ class StructureChecker(CheckerPart):
                 self.error("E202", f"choice '{choice.name}' is already used in this action", choice)
             inner.locals[choice.name] = LocalSym(choice.name, choice, t, "choice")
             self.types[id(choice)] = t
+        self._warn_choice_product(a)
         if a.when is not None:
             self.ctx.exprs.expect(a.when, inner, FLAG)
             if mentions_players(a.when):
@@ -147,6 +149,33 @@ class StructureChecker(CheckerPart):
         if a.otherwise and is_bid:
             self.error("E406", "a bid cannot be 'otherwise': passing is always possible in an auction", a)
         self.ctx.stmts.block(a.body, inner)
+
+    def _warn_choice_product(self, a: n.ActionDecl) -> None:
+        """W407: an action whose choices multiply past what one player may be offered (R507 when they
+        are all open). Only domains known before play count: values, players, numbers written
+        with literals (and 'players'); cards count one each, as if a zone held one card."""
+        if len(a.choices) < 1:
+            return
+        decl = next((d for d in self.ctx.file.decls if isinstance(d, n.PlayersDecl)), None)
+        most = constant_number(decl.high) if decl is not None else 2
+        product = 1
+        for choice in a.choices:
+            shape = choice.shape
+            if isinstance(shape, n.ValueChoice) and shape.type_name in self.symbols.values:
+                product *= len(self.symbols.values[shape.type_name].members)
+            elif isinstance(shape, n.PlayerChoice) and most is not None:
+                product *= max(most, 1)
+            elif isinstance(shape, n.NumberChoice):
+                low, high = constant_number(shape.low, most), constant_number(shape.high, most)
+                if low is not None and high is not None:
+                    product *= max(high - low + 1, 1)
+        if product > CHOICE_WARNING:
+            self.ctx.warning(
+                "W407",
+                f"the choices of '{a.name}' may offer up to {product:,} actions at once, more than {MAX_OFFERED:,}",
+                a,
+                "the game stops there (R507): offer fewer, or let the player choose in steps, one action per choice",
+            )
 
     def _choice(self, shape: n.ChoiceShape, scope: Scope) -> Type:
         if isinstance(shape, n.NumberChoice):

@@ -127,6 +127,8 @@ class Actions(CompilerPart):
             em.at(ch.span)
 
             def inner(key: str) -> None:
+                if len(a.choices) > 1:  # one card of a zone: a round per card of the deck, at most
+                    self._count_choice(ch.shape)
                 key_parts.append(key)
                 self._emit_level(a, info, bid, choice_names, scope, levels, i + 1, key_parts)
                 key_parts.pop()
@@ -233,24 +235,22 @@ class Actions(CompilerPart):
         em = self.em
         if isinstance(shape, n.NumberChoice):
             # Every number is an action: they count against the step budget, once per loop.
-            numbers = self.fresh(names.NUMBERS)
-            em.line(f"{numbers} = range({self.exprs.ex(shape.low, scope)}, {self.exprs.ex(shape.high, scope)} + 1)")
-            em.line(f"st.steps += len({numbers})")
-            em.line(f"if st.steps > {STEP_BUDGET}:")
-            with em.block():
-                em.line("st.too_many_choices()")
-            em.line(f"for {py} in {numbers}:")
+            low, high = self.exprs.ex(shape.low, scope), self.exprs.ex(shape.high, scope)
+            em.line(f"for {py} in range({low}, {high} + 1):")
             em.indent += 1
+            self._count_choice(shape)
             key_parts.append(py)
             return 1
         if isinstance(shape, n.ValueChoice):
             em.line(f"for {py} in range({len(self.sy.values[shape.type_name].members)}):")
             em.indent += 1
+            self._count_choice(shape)
             key_parts.append(py)
             return 1
         if isinstance(shape, n.PlayerChoice):
             em.line(f"for {py} in {self.exprs.ex(shape.pool, scope)}:")
             em.indent += 1
+            self._count_choice(shape)
             key_parts.append(py)
             return 1
         assert isinstance(shape, n.POOLED_CHOICES)  # the shapes above are all those without a pool
@@ -267,15 +267,19 @@ class Actions(CompilerPart):
         gen = self.groups(shape, pool, size, scope, value_ok)
         em.line(f"for {py} in {gen}:")
         em.indent += 1
-        # A hand's groups of cards may be countless (2 ** 30 subsets of 30 cards): each
-        # counts against the step budget, as numbers do.
-        em.line("st.steps += 1")
-        em.line(f"if st.steps > {STEP_BUDGET}:")
-        with em.block():
-            em.line("st.too_many_choices(True)")
+        self._count_choice(shape)
         # Sorted kinds: the same cards make the same action, whatever order they lie in.
         key_parts.append(f"tuple(sorted(map(KIND.__getitem__, {py})))")  # map: no generator per group
         return 1
+
+    def _count_choice(self, shape: n.ChoiceShape) -> None:
+        """Count one round of a choice's loop against the step budget (R507), whatever it chooses:
+        numbers, values, players, cards or groups of cards. Choices multiply (nine values of a list
+        of 14 are 14 ** 9 rounds), and a hand's groups may be countless (2 ** 30 subsets of 30 cards)."""
+        self.em.line("st.steps += 1")
+        self.em.line(f"if st.steps > {STEP_BUDGET}:")
+        with self.em.block():
+            self.em.line(f"st.too_many_choices({_CHOICE_KIND.get(type(shape), 'groups')!r})")
 
     def groups(self, shape: n.ChoiceShape, pool: str, size: str, scope: Scope, value_ok: str | None = None) -> str:
         """Python for the groups of cards a choice of this shape offers from ``pool``."""
@@ -458,3 +462,7 @@ def _only_through(e: n.Expr, name: str, attr: str) -> bool:
         if isinstance(x, n.Attribute) and x.name == attr and isinstance(x.obj, n.Name) and x.obj.id == name
     )
     return uses > 0 and uses == via
+
+
+#: What a choice of each shape chooses, for the hint of R507 (groups of cards otherwise).
+_CHOICE_KIND = {n.NumberChoice: "numbers", n.ValueChoice: "values", n.PlayerChoice: "players", n.CardChoice: "cards"}

@@ -95,7 +95,11 @@ class Expressions(CompilerPart):
             return "''"
         if len(parts) == 1:
             return parts[0]
-        return "''.join((" + ", ".join(parts) + ",))"
+        joined = "''.join((" + ", ".join(parts) + ",))"
+        # Only a text put in a text can make it grow past the limit ("{t}{t}", set again and again).
+        if any(not isinstance(p, str) and self.type_of(p).kind == "text" for p in e.parts):
+            return f"op_text({joined})"
+        return joined
 
     def show(self, e: n.Expr, scope: Scope, show_card: str) -> str:
         """Python for the text of a value, as a person reads it (cards written by ``show_card``)."""
@@ -275,7 +279,13 @@ class Expressions(CompilerPart):
         if self.type_of(e).kind == "cards":
             return f"{self.cards(e.left, scope)} + {self.cards(e.right, scope)}"
         op = "//" if e.op == "/" else e.op
-        return f"{self.ex(e.left, scope)} {op} {self.ex(e.right, scope)}"
+        code = f"{self.ex(e.left, scope)} {op} {self.ex(e.right, scope)}"
+        # Only a product, or a sum of two values that may be large, can leave the limits
+        # (ruledsl.engine.limits): a division shrinks, and a literal is small.
+        constant = self.folding.is_constant
+        if op == "*" or (op in "+-" and not constant(e.left) and not constant(e.right)):
+            return f"op_num({code})"
+        return code
 
     def _ex_Compare(self, e: n.Compare, scope: Scope) -> str:
         a, b = self.ex(e.left, scope), self.ex(e.right, scope)

@@ -10,6 +10,7 @@ from attrs import define, frozen
 
 from ruledsl.analysis.loadtime import LoadTimeError
 from ruledsl.codegen import names
+from ruledsl.engine.limits import MAX_DECK
 from ruledsl.engine.program import ZoneLayout
 from ruledsl.syntax import nodes as n
 
@@ -17,9 +18,6 @@ if TYPE_CHECKING:
     from ruledsl.analysis.checked import CheckedGame
     from ruledsl.analysis.loadtime import LoadTimeValues
     from ruledsl.analysis.symbols import ZoneSym
-
-#: The most cards a deck may have.
-MAX_DECK = 10_000
 
 
 @define

@@ -189,6 +189,9 @@ class Statements(CompilerPart):
             value = f"bool({value})"
         elif t.kind == "cards":
             value = f"list({self.exprs.cards(s.value, scope)})"
+        elif t.kind == "number" and not self.folding.is_constant(s.value):
+            check = "op_num_or_none" if self.type_of(s.value).nullable else "op_num"
+            value = f"{check}({value})"  # what a variable keeps stays within the limits, however often set
         if self._is_direction(s.target):
             value = f"op_direction({value})"
         self.em.line(f"{self._target(s.target, scope)} = {value}")
@@ -205,7 +208,7 @@ class Statements(CompilerPart):
         if self._is_direction(target):
             self.em.line(f"{place} = op_direction({place} {op} ({self.exprs.ex(value, scope)}))")
         else:
-            self.em.line(f"{place} {op}= {self.exprs.ex(value, scope)}")
+            self.em.line(f"{place} = op_num({place} {op} {self.exprs.ex(value, scope)})")
 
     def _is_direction(self, target: n.Expr) -> bool:
         return isinstance(self.ref(target), DirectionRef)

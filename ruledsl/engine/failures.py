@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import ops
 from ruledsl.engine.fields import StateFields
-from ruledsl.engine.limits import STEP_BUDGET
+from ruledsl.engine.limits import MAX_OFFERED, STEP_BUDGET
 from ruledsl.text.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError, Severity
 
 if TYPE_CHECKING:
@@ -62,8 +62,9 @@ class Failures(StateFields):
         span = spans[-1] if spans else None
         if span is None:
             return exc
+        code = "R510" if isinstance(exc, ops.TooLarge) else "R504"
         return RuleRuntimeError(
-            [Diagnostic("R504", _runtime_message(exc), span, _runtime_hint(exc), source=self.game.source)]
+            [Diagnostic(code, _runtime_message(exc), span, _runtime_hint(exc), source=self.game.source)]
         )
 
     def _illegal(self, reason: str) -> IllegalActionError:
@@ -104,14 +105,26 @@ class Failures(StateFields):
             "choose unseen cards one at a time ('c: card from ...': by their place)",
         )
 
-    def too_many_choices(self, groups: bool = False) -> None:
-        """R507: a choice offers more actions than the step budget (``groups``: of cards, else of numbers)."""
-        if groups:
-            hint = "choose a set number of cards ('2 cards from hand'), or from fewer: nobody can choose among so many"
-        else:
-            hint = "narrow the range of its numbers: nobody can choose among so many"
+    def too_many_choices(self, kind: str = "groups") -> None:
+        """R507: the choices of the actions being listed went round more than the step budget allows
+        (``kind``: what the choice met chooses: numbers, values, players, cards, groups of cards)."""
         raise self._stopped(
-            "R507", f"with this choice there are more than {self._budget()} actions to choose from", hint
+            "R507", f"with this choice there are more than {self._budget()} actions to choose from", _CHOICE_HINTS[kind]
+        )
+
+    def too_many_offered(self, defn: Any) -> RuleRuntimeError:
+        """R507: the actions listed are more than MAX_OFFERED (``defn``: the last action listed)."""
+        return RuleRuntimeError(
+            [
+                Diagnostic(
+                    "R507",
+                    f"with this choice there are more than {MAX_OFFERED:,} actions to choose from",
+                    defn.span,
+                    "offer fewer: nobody can choose among so many (a number is best chosen in steps, "
+                    "a digit at a time, or with 'raise' and 'lower' actions)",
+                    source=self.game.source,
+                )
+            ]
         )
 
     def _stopped(self, code: str, message: str, hint: str) -> RuleRuntimeError:
@@ -123,6 +136,16 @@ class Failures(StateFields):
     @staticmethod
     def _budget() -> str:
         return f"{STEP_BUDGET:,}"
+
+
+#: How to fix R507, by what the choice met chooses.
+_CHOICE_HINTS = {
+    "numbers": "narrow the range of its numbers: nobody can choose among so many",
+    "groups": "choose a set number of cards ('2 cards from hand'), or from fewer: nobody can choose among so many",
+    "values": "choices multiply: offer fewer values, or let the player choose in steps (one action per choice)",
+    "players": "choices multiply: offer fewer players, or let the player choose in steps (one action per choice)",
+    "cards": "choices multiply: offer fewer cards, or let the player choose in steps (one action per choice)",
+}
 
 
 def _runtime_message(exc: Exception) -> str:
@@ -138,7 +161,10 @@ def _runtime_message(exc: Exception) -> str:
         return "a number too large to work with (such as the length of a huge range)"
     if isinstance(exc, LookupError):
         return "a chosen card is no longer where it was"
-    return f"this rule failed: {exc}"
+    if isinstance(exc, MemoryError):
+        return "the rules ran out of memory here"
+    # Never an empty message: some errors say nothing (a MemoryError), so name the error then.
+    return f"this rule failed: {str(exc) or type(exc).__name__}"
 
 
 def _runtime_hint(exc: Exception) -> str | None:

@@ -1,11 +1,20 @@
-"""The engine's budgets: how much one action, and one game, may do before the engine stops it."""
+"""The limits on what a rule file may make ruledsl do: budgets of one action and of one game, sizes of values.
+
+This is the one module of limits used when a game is loaded (``analysis.constants``: option
+defaults and every value worked out before play), by the code generator (it folds values
+with the same evaluator, and writes checks against these numbers into the compiled rules)
+and at run time (``engine.ops``, ``engine.failures``). docs/limits.md lists every limit,
+its value, its error code and where it is enforced; the limits of a rule file's text
+(its size, nesting and literals) are in ``ruledsl.syntax.limits``.
+"""
 
 from __future__ import annotations
 
 #: Loop rounds (while, repeat, for each) one action may take before it is stopped as endless;
 #: also, counted apart, the calls of definitions and procedures (R508: a definition that uses
-#: another twice, forty levels deep, would otherwise run for ever without looping). The code
-#: generator writes the checks against it into the compiled rules.
+#: another twice, forty levels deep, would otherwise run for ever without looping), and the
+#: actions one choice may offer (R507). The code generator writes the checks against it into
+#: the compiled rules.
 STEP_BUDGET = 100_000
 
 #: Rule entries (on enter, a won auction...) that hand the turn on in one action, at most (R502).
@@ -13,3 +22,39 @@ MAX_CHAINED_PHASES = 1000
 
 #: Actions after which a game that has not ended is stopped (and counts as a draw).
 DEFAULT_MAX_ACTIONS = 20_000
+
+#: The most cards a deck may have (E604 when the game is loaded): a choice of one card, and each
+#: card's bookkeeping, stay within reach of the step budget.
+MAX_DECK = 10_000
+
+#: Every number a game works with lies within ±MAX_INTEGER (scores, counts, option values): a
+#: product or sum beyond it stops the rule (R510, E604 when the game is loaded). Far above any
+#: score, far below what slows Python's integers, and exactly representable as a float.
+MAX_INTEGER = 10**15
+
+#: Every text a game builds holds at most MAX_TEXT characters (R510, E604 when loaded).
+MAX_TEXT = 10_000
+
+#: The most legal actions one player may be offered at once (R507): more is no choice a person, or a
+#: bot playing millions of games, can make (``bet(a: number 1 to 99999)`` offered each turn).
+MAX_OFFERED = 10_000
+
+#: The most characters of a move typed at the ``play`` prompt, given to ``action_from_string``
+#: or ``why_illegal`` (or replayed with ``replay --as``) that are read; a longer one is refused
+#: without being read. A label is a line of text; even a move naming 50 cards fits.
+MAX_MOVE_TEXT = 1_000
+
+#: The product of the domains of one action's choices above which ``check`` warns (W407): the
+#: actions offered would pass MAX_OFFERED (R507) when all of them are open.
+CHOICE_WARNING = MAX_OFFERED
+
+
+def too_large_number(x: int) -> str:
+    """The message of a number beyond ±MAX_INTEGER (without writing its digits, which may be millions)."""
+    digits = max(1, int(abs(x).bit_length() * 0.30103))
+    return f"a number of about {digits:,} digits, beyond the limit of ±10^15 every number keeps within"
+
+
+def too_long_text(length: int) -> str:
+    """The message of a text longer than MAX_TEXT characters."""
+    return f"a text of {length:,} characters, beyond the limit of {MAX_TEXT:,} every text keeps within"

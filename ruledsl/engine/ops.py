@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ruledsl.engine import chance, knowledge
+from ruledsl.engine.limits import MAX_INTEGER, MAX_TEXT, too_large_number, too_long_text
 from ruledsl.engine.values import HIDDEN_CARD
 
 #: The most numbers a range in a rule ('1 to n') may hold: the step budget of one action.
@@ -28,6 +29,33 @@ class RuleFailed(ValueError):
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)
         self.hint = hint
+
+
+class TooLarge(RuleFailed):
+    """A number or a text beyond the limits of ``ruledsl.engine.limits`` (R510)."""
+
+
+_NUMBER_HINT = "numbers in a game are counts and scores: a product or sum this large is a mistake of the rules"
+_TEXT_HINT = 'a text is a line or two: one that grows each time it is set ("{t}{t}") must stop growing'
+
+
+def num(x: int) -> int:
+    """Return ``x``, a number a rule worked out; TooLarge if it lies beyond ±MAX_INTEGER."""
+    if -MAX_INTEGER <= x <= MAX_INTEGER:
+        return x
+    raise TooLarge(too_large_number(x), _NUMBER_HINT)
+
+
+def num_or_none(x: int | None) -> int | None:
+    """Return ``x``, a number or none; TooLarge if it is a number beyond ±MAX_INTEGER."""
+    return x if x is None else num(x)
+
+
+def text(s: str) -> str:
+    """Return ``s``, a text a rule built; TooLarge if it is longer than MAX_TEXT characters."""
+    if len(s) <= MAX_TEXT:
+        return s
+    raise TooLarge(too_long_text(len(s)), _TEXT_HINT)
 
 
 def fail(message: str, hint: str | None = None) -> None:

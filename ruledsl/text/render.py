@@ -48,6 +48,12 @@ def clipped(items: Iterable[str], limit: int) -> list[str]:
     return words[:limit] + (["…"] if len(words) > limit else [])
 
 
+def clip(text: str, limit: int) -> str:
+    """The first ``limit`` characters of ``text``, then "…" if there were more: a text a user typed,
+    quoted in a message, is never longer than the message."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def show_value(v: object) -> str:
     """Render a variable's value for people: yes/no, lists joined, none."""
     if isinstance(v, bool):
