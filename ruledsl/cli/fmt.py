@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     """Format each file, or with --check or --diff tell how it would change; return the worst exit code."""
     from pathlib import Path
 
-    from ruledsl.format.fmt import format_source
+    from ruledsl.format.fmt import format_text
     from ruledsl.loading import decode_source, read_rule_bytes, resolve_path, shown_path
     from ruledsl.resources import named_games
     from ruledsl.text.errors import RuleDslError
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             path = resolve_path(name)
             original = read_rule_bytes(path, shown_path(name, path))  # read once: what is compared is what was read
             source = decode_source(original, shown_path(name, path))
-            formatted = format_source(source.text, source.path)
+            formatted = format_text(source)  # as check reads it: one byte-order mark dropped, no more
         except RuleDslError as exc:
             print_diagnostics(exc.diagnostics, sys.stderr)
             failed += 1

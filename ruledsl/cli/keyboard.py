@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ruledsl.cli.menu import Entry, Group, line_of, menu_entries, reading_in_any_order
+from ruledsl.engine.limits import MAX_MOVE_TEXT
 from ruledsl.engine.reading import NO_REASON, normalise, shown_action
-from ruledsl.text.render import one_line
+from ruledsl.text.render import clip, one_line
 from ruledsl.tools.records import describe_view, labels_by_name
 
 if TYPE_CHECKING:
@@ -77,7 +78,10 @@ def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
                 print(view_line, file=out)
             _print_menu(menus, shown, out)
             continue
-        if text.isdigit():
+        if len(text) > MAX_MOVE_TEXT:
+            print(f"A move of {len(text):,} characters is longer than any move: type its number, or 'help'.", file=out)
+            continue
+        if text.isascii() and text.isdigit() and len(text) <= 9:  # '²' is no number; a menu is not that long
             i = int(text)
             if i == 0 and len(menus) > 1:
                 menus.pop()
@@ -104,7 +108,7 @@ def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
         if len(matches) > 1:
             print(
                 one_line(
-                    f"'{text}' could be: "
+                    f"'{clip(text, 80)}' could be: "
                     + "; ".join(
                         [
                             *(str(a) for a in matches[:6]),
@@ -121,7 +125,8 @@ def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
             why = f": {reason}" if reason and reason != NO_REASON else ""
             print(
                 one_line(
-                    f"'{text}' is not one of your actions now{why}. Type a number from 1 to {len(entries)}, or 'help'."
+                    f"'{clip(text, 80)}' is not one of your actions now{why}. "
+                    f"Type a number from 1 to {len(entries)}, or 'help'."
                 ),
                 file=out,
             )

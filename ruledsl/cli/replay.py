@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         viewer = None
         if args.as_ is not None:
             text = args.as_.strip().upper().removeprefix("P")
-            if not text.isdigit() or not 0 <= int(text) < game.players:
+            if not (text.isascii() and text.isdigit() and len(text) <= 6) or not 0 <= int(text) < game.players:
                 last = game.players - 1
                 raise Usage(f"--as takes a seat from 0 to {last} (or P0 to P{last}), not '{args.as_}'")
             viewer = int(text)

@@ -445,6 +445,7 @@ class _Reader:
             self.cards[normalise(label)].add(kind)
             self.names[normalise(name)] = name
         self.numbers = {ops.words(k): k for k in range(21)}
+        self.longest_name = max((len(name.split()) for name in self.cards), default=1)  # in words
         self.lenient = False  # read any text as a card, to say which one is unknown
         self.choices: dict[str, n.Choice] = {}  # of the action being read
 
@@ -540,7 +541,7 @@ class _Reader:
             if text.startswith(part, pos):
                 yield from self._match(parts, i + 1, text, pos + len(part), binding)
             return
-        for end in range(pos + 1, len(text) + 1):
+        for end in _ends(parts, i, text, pos):
             piece = text[pos:end]
             if piece != piece.strip():
                 continue
@@ -560,7 +561,8 @@ class _Reader:
             choice = self._choice_of(e.operand)
             if choice is None:
                 return [{}]
-            return [{choice.name: -int(piece)}] if piece.isdigit() and int(piece) > 0 else []
+            place = _number(piece)
+            return [{choice.name: -place}] if place is not None and place > 0 else []
         if choice is None:
             return [{}]  # any text: a value the label shows but that is not a choice
         shape = choice.shape
@@ -570,7 +572,9 @@ class _Reader:
                 return [{choice.name: k} for k in sorted(kinds)]
             return [{choice.name: _Unknown(piece)}] if self.lenient else []
         if isinstance(shape, n.NumberChoice):
-            number = int(piece) if piece.isdigit() else self.numbers.get(piece)
+            number = _number(piece)
+            if number is None:
+                number = self.numbers.get(piece)
             return [] if number is None else [{choice.name: number}]
         if isinstance(shape, n.ValueChoice):
             values = self.symbols.values.get(shape.type_name)
@@ -581,8 +585,8 @@ class _Reader:
                     return [{choice.name: index}]
             return []
         if isinstance(shape, n.PlayerChoice):
-            match = re.fullmatch(r"p(\d+)", piece)
-            return [{choice.name: int(match.group(1))}] if match else []
+            seat = _number(piece[1:]) if piece.startswith("p") else None
+            return [] if seat is None else [{choice.name: seat}]
         return [{choice.name: tuple(sorted(kinds))} for kinds in self._card_lists(piece.split(" "))]
 
     def _choice_of(self, e: n.Expr) -> n.Choice | None:
@@ -597,10 +601,37 @@ class _Reader:
         if words[0] == "and":
             yield from self._card_lists(words[1:])
             return
-        for end in range(1, len(words) + 1):
+        # No card name is longer than the longest: the typed words are read in linear time.
+        for end in range(1, min(len(words), self.longest_name) + 1):
             for kind in sorted(self.cards.get(" ".join(words[:end]), ())):
                 for rest in self._card_lists(words[end:]):
                     yield [kind, *rest]
+
+
+def _ends(parts: list[str | n.Expr], i: int, text: str, pos: int) -> Iterator[int]:
+    """Where the value ``parts[i]`` may end in ``text`` when it starts at ``pos``: at the end of the
+    text if it is the last part, before each place the literal text after it follows, else anywhere.
+    (Trying every end for a label's last value would read a long move in quadratic time.)"""
+    if i + 1 == len(parts):
+        if pos < len(text):
+            yield len(text)
+        return
+    after = parts[i + 1]
+    if not isinstance(after, str) or not after:
+        yield from range(pos + 1, len(text) + 1)
+        return
+    end = text.find(after, pos + 1)
+    while end != -1:
+        yield end
+        end = text.find(after, end + 1)
+
+
+def _number(piece: str) -> int | None:
+    """The number typed as ``piece``: digits 0 to 9 only ('²' and '٣' are no numbers in a move), and no
+    more of them than a number of the rules may have; else None."""
+    if piece.isascii() and piece.isdigit() and len(piece) <= 16:
+        return int(piece)
+    return None
 
 
 def _normalised(parts: list[str | n.Expr]) -> list[str | n.Expr]:

@@ -61,6 +61,7 @@ class StateFields:
         "known",
         "track",
         "fired",
+        "origin",
         # transient, while an action runs:
         "next_kind",
         "next_goto",
@@ -107,6 +108,9 @@ class StateFields:
     known: list[list[int]] | None  # [player][card]: the zones it could be in, as bits (see knowledge)
     track: bool
     fired: list[int] | None  # times each of prog.events ran, when counted
+    # Where a failed action rolls back from: the seed of ``new`` or a copy made by ``rebase``, and
+    # the actions played before it. Never changed in place: clones share it.
+    origin: tuple[Any, int]
     next_kind: int  # NEXT_TURN, AGAIN or GO_TO
     next_goto: tuple[int, int | None, Span | None] | None  # (phase, player, where) of a 'go to'
     steps: int

@@ -159,6 +159,7 @@ def _resample_once(
     copy.known = None
     copy._legal = None
     copy.log = None
+    copy.rebase()  # a failed action must roll back to this deal, never to the true one
     return copy
 
 

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import chance, knowledge, ops
 from ruledsl.engine.failures import Failures
+from ruledsl.engine.fields import StateFields
+from ruledsl.engine.limits import MAX_MOVE_TEXT, MAX_OFFERED
 from ruledsl.engine.observer import Observer
 from ruledsl.engine.reading import NO_REASON, normalise
 from ruledsl.engine.turns import TurnMachine, offers, pass_action
 from ruledsl.engine.values import GO_TO, NEXT_TURN, TERMINAL, Action, GameOver, RoundOver
 from ruledsl.text.errors import RuleDslError
-from ruledsl.text.render import clipped
+from ruledsl.text.render import clip, clipped
 
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
@@ -78,6 +80,7 @@ class GameState(TurnMachine, Observer, Failures):
         st.known = None
         st.track = track  # keep what each player knows of the cards (for resampling)
         st.fired = [0] * len(prog.events) if count else None  # times each of prog.events ran
+        st.origin = (seed, 0)
         st.next_kind = NEXT_TURN
         st.next_goto = None
         st.steps = 0
@@ -116,7 +119,7 @@ class GameState(TurnMachine, Observer, Failures):
         c.windows = None if self.windows is None else [(w, q[:]) for w, q in self.windows]
         c.pending_phase = self.pending_phase
         c.face = None if self.face is None else self.face[:]
-        c.log = None
+        c.log = None if self.log is None else self.log[:]
         c.last_args = self.last_args
         c.last_actor = self.last_actor
         c.last_shown = self.last_shown
@@ -127,6 +130,7 @@ class GameState(TurnMachine, Observer, Failures):
         c.known = None if self.known is None else [row[:] for row in self.known]
         c.track = self.track
         c.fired = None  # a copy is for search: what it plays out is not the game's
+        c.origin = self.origin
         c.next_kind = NEXT_TURN
         c.next_goto = None
         c.steps = 0
@@ -187,6 +191,17 @@ class GameState(TurnMachine, Observer, Failures):
                     break
             else:
                 raise self._illegal(self._why_illegal(action))
+        log = self.log
+        logged = 0 if log is None else len(log)
+        try:
+            self._apply_legal(action)
+        except RuleDslError:
+            # An action applies whole or not at all: the state goes back to where it was.
+            self._roll_back(logged)
+            raise
+
+    def _apply_legal(self, action: Action) -> None:
+        """Apply a legal action (``apply_action``), raising RuleDslError if a rule fails on the way."""
         self._legal = None
         self._hist = (action, self._hist)
         if self.log is not None:
@@ -227,6 +242,45 @@ class GameState(TurnMachine, Observer, Failures):
             self.truncated = True
             self._end([0.0] * self.n)
 
+    def rebase(self) -> None:
+        """Make the state as it is now the place a failed action rolls back from.
+
+        A failed action is undone by playing the actions before it again, from the seed
+        (``new_initial_state``) or from the last ``rebase``: code that changes a state other
+        than by ``apply_action`` (a resample, a scenario) calls this once it is done.
+        """
+        snapshot = self.clone()
+        snapshot.log = None
+        snapshot.fired = None if self.fired is None else self.fired[:]
+        # The copy rolls back to itself: it must not lead to an older origin (a resample's to the
+        # true deal).
+        snapshot.origin = self.origin = (snapshot, len(self.history()))
+
+    def _roll_back(self, logged: int) -> None:
+        """Put the state back as it was before the action that just failed (the newest in its history).
+
+        Nothing is copied before an action (that would slow every action down): the actions
+        before it are played again from ``origin``, which the same rules, seed and actions
+        make the same state, byte for byte. A log keeps the lines it had before the action.
+        """
+        actions = self.history()[:-1]
+        origin = start, played = self.origin
+        keep_log = self.log is not None
+        if isinstance(start, GameState):
+            base = start.clone()
+            base.log = [] if keep_log else None
+            base.fired = None if start.fired is None else start.fired[:]
+        else:
+            base = GameState.new(self.game, start, log=keep_log, track=self.track, count=self.fired is not None)
+        base.max_actions = self.max_actions
+        for a in actions[played:]:
+            base.apply_action(a)
+        log = None if self.log is None else self.log[:logged]
+        for name in StateFields.__slots__:
+            setattr(self, name, getattr(base, name))
+        self.log = log
+        self.origin = origin
+
     def resample(self, player: int, rng: random.Random) -> GameState:
         """Return a state that looks the same to ``player``, its hidden cards dealt anew.
 
@@ -253,16 +307,18 @@ class GameState(TurnMachine, Observer, Failures):
         Text that two legal actions read alike names neither: IllegalActionError, as for text
         that names none (choose from ``legal_actions()`` by position instead).
         """
+        if len(text) > MAX_MOVE_TEXT:
+            raise self._illegal(_too_long(text))
         found = self.actions_reading(text)
         if len(found) == 1:
             return found[0]
         if found:
             raise self._illegal(
-                f"'{text}' reads like {len(found)} legal actions now: their labels do not tell them apart"
+                f"'{clip(text, 80)}' reads like {len(found)} legal actions now: their labels do not tell them apart"
             )
         reason = self.prog.refusals.why_illegal(self, text)
         why = "" if reason is None or reason == NO_REASON else f": {reason}"
-        raise self._illegal(f"'{text}' is not a legal action now{why}")
+        raise self._illegal(f"'{clip(text, 80)}' is not a legal action now{why}")
 
     def actions_reading(self, text: str) -> list[Action]:
         """The legal actions whose label reads ``text`` (see ``action_from_string``): one, unless labels collide."""
@@ -355,6 +411,8 @@ class GameState(TurnMachine, Observer, Failures):
         finally:
             if prog.uses_memo:
                 self.memo = None
+        if len(out) > MAX_OFFERED:
+            raise self.too_many_offered(out[-1].defn)
         return out
 
     # ------------------------------------------------------------------ refused moves
@@ -364,6 +422,8 @@ class GameState(TurnMachine, Observer, Failures):
         words he may read, or None if it is legal. ``move`` is an Action or a move as typed
         (``"play the Author"``). The reason names no card he cannot see, and tells nothing
         that depends on one (see ``ruledsl.codegen.refusal``)."""
+        if isinstance(move, str) and len(move) > MAX_MOVE_TEXT:
+            return _too_long(move)
         return self.prog.refusals.why_illegal(self, move, player)
 
     def _why_illegal(self, action: object) -> str:
@@ -373,10 +433,22 @@ class GameState(TurnMachine, Observer, Failures):
             return f"{action!r} is not an action"
         if action.defn.game is not None and action.defn.game is not self.prog:
             return f"'{action}' is an action of another game"
-        reason = self.prog.refusals.why_illegal(self, action)
-        why = f": {reason}" if reason is not None and reason != NO_REASON else ""
         names = ", ".join(clipped([f"'{a}'" for a in self.legal_actions()], 8))
-        return f"'{action}' is not legal now{why}; P{self.actor} may: {names}"
+        try:
+            shown = str(action)
+            reason = self.prog.refusals.why_illegal(self, action)
+        except Exception:
+            # An Action made by hand, whose choices no rule could make (a card that does not
+            # exist, a text for a number): no label, no reason can be worked out from them (a
+            # label's own error, R504, included: it is about choices nobody could make).
+            return f"{action.defn.name}{action.key!r} is no action of this game; P{self.actor} may: {names}"
+        why = f": {reason}" if reason is not None and reason != NO_REASON else ""
+        return f"'{shown}' is not legal now{why}; P{self.actor} may: {names}"
+
+
+def _too_long(text: str) -> str:
+    """Why a typed move longer than MAX_MOVE_TEXT is refused unread."""
+    return f"a move of {len(text):,} characters is longer than any move ({MAX_MOVE_TEXT:,} at most)"
 
 
 def _copy(value: Any) -> Any:

@@ -6,16 +6,22 @@ from pathlib import Path
 
 from ruledsl.format.scan import Scan
 from ruledsl.format.unparse import unparse_file
-from ruledsl.syntax.parser import parse
+from ruledsl.syntax.parser import parse_source
+from ruledsl.text.source import Source
 
 
 def format_source(text: str, path: str = "<input>") -> str:
     """Parse a rule file and return its canonical text, comments kept; raise ParseError as parse does."""
-    tree = parse(text, path)
     if text.startswith("\ufeff"):
-        text = text[1:]
+        text = text[1:]  # an editor's byte-order mark is not part of the rules; a second one is (E102)
+    return format_text(Source(path, text))
+
+
+def format_text(source: Source) -> str:
+    """Return the canonical text of a rule file read as ``check`` reads it (its byte-order mark dropped)."""
+    tree = parse_source(source)
     # Line ends as the parser counts them, so that node spans and comments agree.
-    return unparse_file(tree, Scan(text.replace("\r\n", "\n").replace("\r", "\n")))
+    return unparse_file(tree, Scan(source.text.replace("\r\n", "\n").replace("\r", "\n")))
 
 
 def format_file(path: str | Path) -> tuple[str, bool]:

@@ -165,3 +165,4 @@ def give_turn(state: GameState, player: int, phase: str | None = None, direction
 
 def _changed(state: GameState) -> None:
     state._legal = None
+    state.rebase()  # a failed action rolls back to the scenario, not to the deal it was made from
