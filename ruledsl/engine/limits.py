@@ -51,8 +51,10 @@ CHOICE_WARNING = MAX_OFFERED
 
 def too_large_number(x: int) -> str:
     """The message of a number beyond ±MAX_INTEGER (without writing its digits, which may be millions)."""
-    digits = max(1, int(abs(x).bit_length() * 0.30103))
-    return f"a number of about {digits:,} digits, beyond the limit of ±10^15 every number keeps within"
+    bits = abs(x).bit_length()
+    # str() stops at 4,300 digits: past them, their number is worked out from the bits.
+    digits = f"{len(str(abs(x))):,}" if bits < 10_000 else f"about {int(bits * 0.30103):,}"
+    return f"a number of {digits} digits, beyond the limit of ±10^15 every number keeps within"
 
 
 def too_long_text(length: int) -> str:

@@ -55,7 +55,7 @@ class TestNumbers:
     def test_a_number_that_squares_itself_stops_at_the_rule(self) -> None:
         error = run_error(HOSTILE / "numbers_square.game")
         assert header(error) == (
-            "14:9: R510: a number of about 19 digits, beyond the limit of ±10^15 every number keeps within"
+            "14:9: R510: a number of 20 digits, beyond the limit of ±10^15 every number keeps within"
         )
         assert error.diagnostics[0].hint
 
