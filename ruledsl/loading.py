@@ -50,26 +50,28 @@ def resolve_path(game: str | Path) -> Path:
     path = Path(game)
     named_as_path = "/" in str(game) or "\\" in str(game)
     # A folder counts only when named as a path: one named like a bundled game does not hide it.
-    if path.is_file() or (named_as_path and path.exists()):
+    if _is_file(path) or (named_as_path and _exists(path)):
         return path
     if path.suffix == ".game" or named_as_path:
         bundled = named_games().get(path.stem)
         if bundled is not None and path.parent == Path("."):
             return bundled
-        if path.exists():
+        if _exists(path):
             return path  # a folder: read_source says so
-        raise SourceError([_file_diagnostic(str(game), "E001", f"cannot read '{game}': no such file", None)])
+        raise SourceError(
+            [_file_diagnostic(str(game), "E001", f"cannot read '{clip(str(game), 200)}': no such file", None)]
+        )
     games = named_games()
     if str(game) in games:
         return games[str(game)]
-    if path.exists():
+    if _exists(path):
         return path  # a folder: read_source says so
     raise SourceError(
         [
             _file_diagnostic(
                 str(game),
                 "E004",
-                f"unknown game '{game}': not a file, nor a bundled game",
+                f"unknown game '{clip(str(game), 200)}': not a file, nor a bundled game",
                 did_you_mean(str(game), games, "games") or "give the path of a .game file",
             )
         ]
@@ -134,6 +136,22 @@ def decode_source(data: bytes, shown: str) -> Source:
             ]
         ) from None
     return Source(shown, _without_bom(text))
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False for a name the system refuses (too long, a NUL byte in it)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; False for a name the system refuses (too long, a NUL byte in it)."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _without_bom(text: str) -> str:
