@@ -17,6 +17,9 @@ from __future__ import annotations
 #: the compiled rules.
 STEP_BUDGET = 100_000
 
+#: The most numbers a range in a rule ('1 to n') may hold (R504): a rule goes through each.
+MAX_RANGE = STEP_BUDGET
+
 #: Rule entries (on enter, a won auction...) that hand the turn on in one action, at most (R502).
 MAX_CHAINED_PHASES = 1000
 

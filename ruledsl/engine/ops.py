@@ -12,11 +12,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ruledsl.engine import chance, knowledge
-from ruledsl.engine.limits import MAX_INTEGER, MAX_TEXT, too_large_number, too_long_text
+from ruledsl.engine.limits import MAX_INTEGER, MAX_RANGE, MAX_TEXT, too_large_number, too_long_text
 from ruledsl.engine.values import HIDDEN_CARD
-
-#: The most numbers a range in a rule ('1 to n') may hold: the step budget of one action.
-MAX_RANGE = 100_000
 
 
 class RangeTooLong(ValueError):

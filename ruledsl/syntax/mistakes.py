@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 from lark import Token, Tree, UnexpectedInput, UnexpectedToken
@@ -291,8 +292,21 @@ def _quantifier_read_as_name(exc: UnexpectedToken) -> bool:
     last = last_read(exc)
     if not (isinstance(last, Tree) and exc.token.type != "NAME" and str(exc.token).isidentifier()):
         return False
-    words = list(last.scan_values(lambda v: isinstance(v, Token)))
-    return bool(words) and words[-1].type == "NAME" and str(words[-1]) in QUANTIFIERS
+    word = next(_tokens(last, reverse=True), None)
+    return word is not None and word.type == "NAME" and str(word) in QUANTIFIERS
+
+
+def _tokens(tree: Tree, reverse: bool = False) -> Iterator[Token]:
+    """The tokens of a tree in order (last first with ``reverse``), without recursion: the tree
+    of a file that fails to parse may nest deeper than Python's stack (its depth is checked
+    only once it parses)."""
+    stack: list[Any] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Tree):
+            stack.extend(node.children if reverse else reversed(node.children))
+        elif isinstance(node, Token):
+            yield node
 
 
 def _is_keyword(value: object, word: str) -> bool:
@@ -346,7 +360,7 @@ def stray_else(source: Source, exc: UnexpectedToken) -> Token | None:
         return exc.token
     first = last_read(exc)
     if isinstance(first, Tree):
-        first = next(first.scan_values(lambda v: isinstance(v, Token)), None)
+        first = next(_tokens(first), None)
     if isinstance(first, Token) and first.type == "NAME" and str(first) == "else" and first_on_line(source, first):
         return first
     return None
