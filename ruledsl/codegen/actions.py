@@ -127,7 +127,7 @@ class Actions(CompilerPart):
             em.at(ch.span)
 
             def inner(key: str) -> None:
-                if len(a.choices) > 1:  # one card of a zone: a round per card of the deck, at most
+                if i > 0:  # the first choice's cards: one round per card of the deck, at most
                     self._count_choice(ch.shape)
                 key_parts.append(key)
                 self._emit_level(a, info, bid, choice_names, scope, levels, i + 1, key_parts)
@@ -148,7 +148,7 @@ class Actions(CompilerPart):
                             *levels[i + 2 :],
                         ]
                         value_ok = self._value_filter(by_value, ch, scope)
-                opened += self._emit_loop(ch.shape, py, scope, key_parts, value_ok)
+                opened += self._emit_loop(ch.shape, py, scope, key_parts, value_ok, counted=i > 0)
                 self._emit_level(a, info, bid, choice_names, scope, levels, i + 1, key_parts)
                 key_parts.pop()
         em.indent -= opened
@@ -229,9 +229,19 @@ class Actions(CompilerPart):
         return f"(lambda {value}: " + " and ".join(self.exprs.ex(cj, inner) for cj in conjuncts) + ")"
 
     def _emit_loop(
-        self, shape: n.ChoiceShape, py: str, scope: Scope, key_parts: list[str], value_ok: str | None = None
+        self,
+        shape: n.ChoiceShape,
+        py: str,
+        scope: Scope,
+        key_parts: list[str],
+        value_ok: str | None = None,
+        counted: bool = True,
     ) -> int:
-        """Open the loop of a non-card choice; push its key; return the blocks opened."""
+        """Open the loop of a non-card choice; push its key; return the blocks opened.
+
+        Its rounds count against the budget (R507) when ``counted`` (a choice after another:
+        choices multiply), and always for numbers and groups of cards, countless alone; the
+        first choice's values or players are as many as the list or the players, at most."""
         em = self.em
         if isinstance(shape, n.NumberChoice):
             # Every number is an action: they count against the step budget, once per loop.
@@ -244,13 +254,15 @@ class Actions(CompilerPart):
         if isinstance(shape, n.ValueChoice):
             em.line(f"for {py} in range({len(self.sy.values[shape.type_name].members)}):")
             em.indent += 1
-            self._count_choice(shape)
+            if counted:
+                self._count_choice(shape)
             key_parts.append(py)
             return 1
         if isinstance(shape, n.PlayerChoice):
             em.line(f"for {py} in {self.exprs.ex(shape.pool, scope)}:")
             em.indent += 1
-            self._count_choice(shape)
+            if counted:
+                self._count_choice(shape)
             key_parts.append(py)
             return 1
         assert isinstance(shape, n.POOLED_CHOICES)  # the shapes above are all those without a pool

@@ -6,7 +6,7 @@ from ruledsl.analysis.refs import CardVarRef, DirectionRef, GameVarRef, PlayerVa
 from ruledsl.analysis.symbols import PhaseSym, ProcedureSym, WindowSym, ZoneSym
 from ruledsl.codegen import names
 from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
-from ruledsl.engine.limits import STEP_BUDGET
+from ruledsl.engine.limits import MAX_INTEGER, STEP_BUDGET
 from ruledsl.engine.values import AGAIN, GO_TO, NEXT_TURN
 from ruledsl.syntax import nodes as n
 
@@ -208,7 +208,13 @@ class Statements(CompilerPart):
         if self._is_direction(target):
             self.em.line(f"{place} = op_direction({place} {op} ({self.exprs.ex(value, scope)}))")
         else:
-            self.em.line(f"{place} = op_num({place} {op} {self.exprs.ex(value, scope)})")
+            # Checked inline, without a call: 'add 1 to score' is on the hot path of many games.
+            changed = self.fresh(names.CHECKED)
+            self.em.line(f"{changed} = {place} {op} {self.exprs.ex(value, scope)}")
+            self.em.line(f"if not -{MAX_INTEGER} <= {changed} <= {MAX_INTEGER}:")
+            with self.em.block():
+                self.em.line(f"op_num({changed})")  # raises: beyond the limits
+            self.em.line(f"{place} = {changed}")
 
     def _is_direction(self, target: n.Expr) -> bool:
         return isinstance(self.ref(target), DirectionRef)

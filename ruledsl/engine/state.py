@@ -191,56 +191,53 @@ class GameState(TurnMachine, Observer, Failures):
                     break
             else:
                 raise self._illegal(self._why_illegal(action))
-        log = self.log
-        logged = 0 if log is None else len(log)
+        # An action applies whole or not at all: if a rule fails, the state goes back to where
+        # it was (see _roll_back), then the error is raised. Nothing is copied on the way in.
+        logged = 0  # the lines of the log before the action
         try:
-            self._apply_legal(action)
+            self._legal = None
+            self._hist = (action, self._hist)
+            if self.log is not None:
+                logged = len(self.log)
+                # For the transcript: a card all saw where it lay stays named after it goes out of sight.
+                self.last_before = (self._hist, self.loc[:], None if self.face is None else self.face[:])
+            self.n_actions += 1
+            p = self.last_actor = self.actor
+            defn = action.defn
+            self.next_kind = NEXT_TURN
+            self.opened = None
+            self.steps = self.calls = 0
+            try:
+                if defn.owner_kind == "phase":
+                    defn.apply(self, p, action.key)
+                    if self.opened is None and self.next_kind != GO_TO:
+                        # The usual case, without windows or phases: hand the turn on here.
+                        turn = self.turn
+                        if self.next_kind == NEXT_TURN or self.out[turn]:
+                            turn = (turn + self.direction) % self.n
+                            if self.out[turn]:
+                                turn = ops.step(self, self.turn, 1)
+                            self.turn = turn
+                        self.actor = turn
+                    else:
+                        self._resolve()
+                else:
+                    self._apply_special(defn, p, action)
+            except GameOver as over:
+                self._run(self._game_over, over)
+            except RoundOver:
+                # The round end rules and the next round's setup run here, outside the try above.
+                self._run(self._round_over)
+            except RuleDslError:
+                raise
+            except Exception as exc:
+                raise self._rule_failed(exc) from None
+            if self.n_actions >= self.max_actions and not self.terminal:
+                self.truncated = True
+                self._end([0.0] * self.n)
         except RuleDslError:
-            # An action applies whole or not at all: the state goes back to where it was.
             self._roll_back(logged)
             raise
-
-    def _apply_legal(self, action: Action) -> None:
-        """Apply a legal action (``apply_action``), raising RuleDslError if a rule fails on the way."""
-        self._legal = None
-        self._hist = (action, self._hist)
-        if self.log is not None:
-            # For the transcript: a card all saw where it lay stays named after it goes out of sight.
-            self.last_before = (self._hist, self.loc[:], None if self.face is None else self.face[:])
-        self.n_actions += 1
-        p = self.last_actor = self.actor
-        defn = action.defn
-        self.next_kind = NEXT_TURN
-        self.opened = None
-        self.steps = self.calls = 0
-        try:
-            if defn.owner_kind == "phase":
-                defn.apply(self, p, action.key)
-                if self.opened is None and self.next_kind != GO_TO:
-                    # The usual case, without windows or phases: hand the turn on here.
-                    turn = self.turn
-                    if self.next_kind == NEXT_TURN or self.out[turn]:
-                        turn = (turn + self.direction) % self.n
-                        if self.out[turn]:
-                            turn = ops.step(self, self.turn, 1)
-                        self.turn = turn
-                    self.actor = turn
-                else:
-                    self._resolve()
-            else:
-                self._apply_special(defn, p, action)
-        except GameOver as over:
-            self._run(self._game_over, over)
-        except RoundOver:
-            # The round end rules and the next round's setup run here, outside the try above.
-            self._run(self._round_over)
-        except RuleDslError:
-            raise
-        except Exception as exc:
-            raise self._rule_failed(exc) from None
-        if self.n_actions >= self.max_actions and not self.terminal:
-            self.truncated = True
-            self._end([0.0] * self.n)
 
     def rebase(self) -> None:
         """Make the state as it is now the place a failed action rolls back from.
