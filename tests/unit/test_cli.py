@@ -69,7 +69,7 @@ class TestFmt:
     ) -> None:
         messy = tmp_path / "messy.game"
         shutil.copy(MESSY, messy)
-        monkeypatch.setattr(fmt, "format_source", lambda text, path: text.replace("players 2 to 3", broken))
+        monkeypatch.setattr(fmt, "format_text", lambda source: source.text.replace("players 2 to 3", broken))
         code, _, err = run_cli(["fmt", str(messy)])
         assert code == 1
         assert f"ruledsl: internal error: formatting '{messy}' would change its rules, so it is left as it is" in err
