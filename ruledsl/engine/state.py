@@ -21,7 +21,7 @@ from ruledsl.engine.observer import Observer
 from ruledsl.engine.reading import NO_REASON, normalise
 from ruledsl.engine.turns import TurnMachine, offers, pass_action
 from ruledsl.engine.values import GO_TO, NEXT_TURN, TERMINAL, Action, GameOver, RoundOver
-from ruledsl.text.errors import RuleDslError
+from ruledsl.text.errors import RuleDslError, RuleRuntimeError
 from ruledsl.text.render import clip, clipped
 
 if TYPE_CHECKING:
@@ -235,8 +235,10 @@ class GameState(TurnMachine, Observer, Failures):
             if self.n_actions >= self.max_actions and not self.terminal:
                 self.truncated = True
                 self._end([0.0] * self.n)
-        except RuleDslError:
+        except RuleDslError as exc:
             self._roll_back(logged)
+            if isinstance(exc, RuleRuntimeError):
+                exc.action = action
             raise
 
     def rebase(self) -> None:

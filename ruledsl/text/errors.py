@@ -121,7 +121,13 @@ class OptionError(RuleDslError):
 
 
 class RuleRuntimeError(RuleDslError):
-    """A rule failed while the game ran (R5xx): a step budget exceeded, say."""
+    """A rule failed while the game ran (R5xx): a step budget exceeded, say.
+
+    ``action`` is the action the rules failed in, when one did: ``apply_action`` rolled the
+    state back to before it, so that it is in no history (a record of the game keeps it).
+    """
+
+    action: object = None
 
 
 class IllegalActionError(RuleRuntimeError):

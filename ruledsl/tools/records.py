@@ -181,10 +181,16 @@ def record_of_state(
     done, and is left out; one the rules failed in is kept, so that its replay fails there
     again.
     """
-    labels = [str(a) for a in state.history()]
+    history: list[Any] = state.history()
+    failed = getattr(error, "action", None)
+    if failed is not None:
+        history.append(failed)  # rolled back, so in no history: kept, for its replay to fail there again
+    labels = [str(a) for a in history]
     if error is not None and len(labels) > len(actors):
-        assert state.last_actor is not None  # an action was applied
-        actors = [*actors, state.last_actor]
+        # The actor of the action the rules failed in: the player to act, the state being as before it.
+        actor = state.current_player() if failed is not None else state.last_actor
+        assert actor is not None  # an action was applied
+        actors = [*actors, actor]
     labels = labels[: len(actors)]
     if error is None and state.is_terminal() and len(labels) == state.n_actions:
         return build_record(game, seed, seats, labels, actors, state.returns(), state.truncated)

@@ -101,7 +101,9 @@ def play_game(game: Game, seed: int, seats: Sequence[str], keep_labels: bool = F
             if leaders is not None:
                 leaders.append(_leaders(state))
     except RuleRuntimeError as exc:
-        history = state.history() if state is not None else []  # none: the setup failed
+        history: list[Any] = state.history() if state is not None else []  # none: the setup failed
+        if exc.action is not None:
+            history.append(exc.action)  # rolled back, so in no history: the game's last action
         labels = [str(a) for a in history] if keep_labels else None
         return GameRecord(seed, list(seats), [], False, actors, names, leaders, labels, error=exc)
     labels = [str(a) for a in state.history()] if keep_labels else None
