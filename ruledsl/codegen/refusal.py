@@ -14,7 +14,7 @@ state. It is worked out in a few fixed deals of the cards he cannot see, each ma
 his knowledge only (``knowledge.canonical``): the same reason in all of them is given,
 else none (it would depend on where those cards are). So whether he is given a reason,
 and which, is the same in every state that looks the same to him (the swap test in
-``tests/unit/test_refusal.py`` and the leak harness, ``ruledsl.tools.leaks``, check it).
+``tests/leaks/test_refusals.py`` and the leak harness, ``ruledsl.tools.leaks``, check it).
 
 While a window is open to another player, a player it is not offered to is answered
 as if it had not been offered (``GameState.unoffered``): its existence would tell what
