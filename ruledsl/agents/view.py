@@ -129,6 +129,8 @@ def _canonical(state: GameState, seat: int) -> GameState:
     """Return the copy resamples are dealt from: the cards hidden from ``seat`` dealt from his
     knowledge alone (``knowledge.resample`` shuffles them in the order they lie, so with a
     known rng its result would tell that order), and the history as he saw it."""
+    if state.windows is not None and state.current_player() != seat:
+        state = state.unoffered()  # a window offered to another is not his to know of
     base = knowledge.canonical(state, seat)
     hist: History = None
     for action in base.history_seen_by(seat):

@@ -126,8 +126,10 @@ def canonical(st: GameState, player: int, variant: int = 0) -> GameState:
     """
     base = st.clone()
     # The last action's chosen values may name a card he never saw (a face-down card
-    # taken into a hand): they only label that action, and a copy for him drops them.
+    # taken into a hand), and where every card lay before it is kept to label it: a copy
+    # for him drops both.
     base.last_args = ()
+    base.last_before = None
     slots = [(z, i) for z, cards in enumerate(base.zones) for i, c in enumerate(cards) if not base.sees(player, c)]
     if not slots:
         return base

@@ -34,6 +34,7 @@ from attrs import define, field, frozen
 
 from ruledsl.agents.view import SeatView
 from ruledsl.engine import knowledge
+from ruledsl.engine.fields import StateFields
 from ruledsl.engine.reading import shown_action
 from ruledsl.tools.records import describe_view, labels_by_name
 
@@ -99,17 +100,33 @@ def _table(st: GameState, seat: int, probe: Probe) -> Any:
 
 
 def _agent_view(st: GameState, seat: int, probe: Probe) -> Any:
+    """All a SeatView answers, and every field of a resample it hands out (the agent's to read)."""
     view = SeatView(st, seat)
     sample = view.resample(random.Random(probe.seed))
+    fields = {name: _plain(getattr(sample, name)) for name in StateFields.__slots__ if name not in _NOT_DATA}
     return (
         view.observation(),
         [str(a) for a in view.legal_actions()],
         view.is_terminal(),
-        sample.zones,
+        fields,
         sample.observation(seat),
         [str(a) for a in sample.history()],
         [str(a) for a in sample.legal_actions()],
+        sample.describe_last(seat),
     )
+
+
+#: Fields of a state that hold no game data: the rules themselves, and what is compared as labels.
+_NOT_DATA = frozenset({"game", "prog", "_hist", "_legal"})
+
+
+def _plain(value: Any) -> Any:
+    """A field's value with its histories (linked tuples of actions) as labels, so that ``==`` compares them."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if type(value).__name__ == "Action":
+        return str(value)
+    return value
 
 
 for _name, _surface in (

@@ -13,6 +13,7 @@ from ruledsl.agents import SeatView, decide
 from ruledsl.agents import view as view_module
 from ruledsl.agents.process import ProcessAgent, ProcessAgentError
 from ruledsl.engine.state import GameState
+from ruledsl.tools import leaks
 
 
 def president_after_a_hidden_give_back() -> tuple[GameState, int]:
@@ -64,6 +65,19 @@ class TestResampledHistory:
             state.apply_action(rng.choice(state.legal_actions()))
         labels = [str(a) for a in state.history_seen_by(0)]
         assert labels == [a.name.replace("_", " ") for a in state.history()]
+
+
+class TestResampledFields:
+    @pytest.mark.parametrize(("name", "players"), [("president", 3), ("go_fish", 3), ("quasenbo", 2)])
+    def test_no_field_of_a_resample_hangs_on_hidden_cards(self, name: str, players: int) -> None:
+        """Every field of a resample (where the cards lay before the last action included) is the
+        same in twins the seat cannot tell apart, also after both are played on."""
+        only = {"agent view": leaks.SURFACES["agent view"]}
+        report = leaks.check_game(
+            ruledsl.load_game(name, players=players), range(1), 3, 2, leaks.Report(), surfaces=only
+        )
+        assert report.followed and report.comparisons > 20
+        assert not report.leaks, str(report.leaks[0])[:300]
 
 
 class TestNoWayToTheTrueState:
