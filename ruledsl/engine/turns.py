@@ -129,6 +129,7 @@ class TurnMachine(StateFields):
         copy = self.clone()
         if copy.windows is None:
             return copy
+        copy._legal = None  # the actions listed are the window's, for the player offered it
         target, copy.pending_phase = copy.pending_phase, None
         try:
             copy._continue(target)

@@ -39,6 +39,7 @@ def cut_offered_to_c() -> GameState:
 
 def test_the_turn_player_sees_his_turn_as_if_no_cut_were_offered() -> None:
     state = cut_offered_to_c()
+    state.legal_actions()  # listed for C, as play does before asking him: never shown to the others
     without = all_passed(state)
     seen = state.observation(B)
     assert seen == without.observation(B)
@@ -73,6 +74,8 @@ def test_over_random_play_no_seat_but_the_one_offered_can_tell(seed: int) -> Non
     while not state.is_terminal() and state.n_actions < 600:
         if state.windows is not None:
             windows += 1
+            if seed % 2:
+                state.legal_actions()  # listed for the player offered the window, or not yet
             without = all_passed(state)
             for seat in range(4):
                 if seat == state.current_player():
