@@ -151,7 +151,7 @@ def hidden_pairs(st: GameState, seat: int, rng: random.Random, most: int) -> lis
     names = st.prog.card_names
     pairs = [(a, b) for i, a in enumerate(hidden) for b in hidden[i + 1 :] if names[a] != names[b]]
     rng.shuffle(pairs)
-    found = []
+    found: list[tuple[int, int]] = []
     for a, b in pairs:
         if len(found) >= most:
             break
@@ -203,7 +203,7 @@ def _unseen_when_swapped(st: GameState, seat: int, a: int, b: int) -> bool:
 def _mapped(twin: GameState, action: Action, kinds: dict[int, int]) -> Action | None:
     """The action of ``twin`` that is ``action`` with the two cards' kinds exchanged, or None."""
     defn = action.defn
-    want = []
+    want: list[Any] = []
     for i, value in enumerate(action.key):
         if isinstance(value, tuple):
             want.append(sorted(kinds.get(k, k) for k in value))
