@@ -1,12 +1,16 @@
 """What an agent is given of a game: one seat's view (observation, legal actions, resampling).
 
-An agent never holds the true state. ``SeatView`` keeps it out of its own attributes
-(in a private table of this module), and hands out only what the seat may know: its
-observation, its legal actions when it is to act, and ``resample(rng)``, a complete
+An agent never holds the true state. ``SeatView`` hands out only what the seat may know:
+its observation, its legal actions when it is to act, and ``resample(rng)``, a complete
 state for search in which every card the seat cannot see is dealt anew, consistently
-with what it has seen. Python cannot stop deliberate introspection; the point is that
-no attribute path leads from a view to the true state, and that a view's answers do
-not depend on the cards the seat cannot see (``tests/unit/test_agents.py`` checks both).
+with what it has seen, and whose history holds each action as the seat saw it. The true
+state is kept in a closure made for each view, reachable from no attribute of the view
+or of this module; the answers do not depend on the cards the seat cannot see
+(``tests/unit/test_agents.py`` and the leak harness, ``ruledsl.tools.leaks``, check both).
+
+In-process Python is no sandbox: an agent that goes looking (``gc.get_objects()``, a
+caller's frame, a closure's cells) finds the true state. Where that matters, run the
+agent in another process (``ruledsl.agents.process``: it is sent the seat's view alone).
 
 ``OmniscientView`` is the same interface over the true state, for the ``cheat`` agent
 only: a ceiling to measure honest agents against, never a default.
@@ -15,19 +19,16 @@ only: a ceiling to measure honest agents against, never a default.
 from __future__ import annotations
 
 import random
-import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import knowledge
 
 if TYPE_CHECKING:
+    from ruledsl.engine.fields import History
     from ruledsl.engine.game import Game
     from ruledsl.engine.state import GameState
     from ruledsl.engine.values import Action
-
-# view -> the true state; view -> (actions played when made, canonical base state).
-_TRUE_STATE: weakref.WeakKeyDictionary[Any, GameState] = weakref.WeakKeyDictionary()
-_BASE: weakref.WeakKeyDictionary[Any, tuple[int, GameState]] = weakref.WeakKeyDictionary()
 
 
 class SeatView:
@@ -37,7 +38,7 @@ class SeatView:
     plain attributes; the rest are methods that answer from the seat's point of view.
     """
 
-    __slots__ = ("seat", "num_players", "game", "__weakref__")
+    __slots__ = ("seat", "num_players", "game", "_ask")
 
     omniscient = False
 
@@ -45,36 +46,51 @@ class SeatView:
         self.seat = seat
         self.num_players: int = state.num_players
         self.game: Game = state.game
-        _TRUE_STATE[self] = state
+        self._ask: Callable[[str, Any], Any] = _asker(state, seat)
 
     def observation(self) -> dict[str, Any]:
         """Return what the seat sees now (``GameState.observation``)."""
-        return _TRUE_STATE[self].observation(self.seat)
+        return self._ask("observation", None)
 
     def legal_actions(self) -> list[Action]:
         """Return the seat's legal actions, or none when it is not the seat's turn."""
-        state = _TRUE_STATE[self]
-        return state.legal_actions() if state.current_player() == self.seat else []
+        return self._ask("legal_actions", None)
 
     def is_terminal(self) -> bool:
-        return _TRUE_STATE[self].is_terminal()
+        return self._ask("is_terminal", None)
 
     def resample(self, rng: random.Random) -> GameState:
         """Return a state for search: the seat's own view, its hidden cards dealt anew from ``rng``.
 
         The result is the agent's to change. It depends only on what the seat knows and
         on ``rng``: two true states that look the same to the seat give the same result.
+        Its ``history()`` holds each action as the seat saw it (``history_seen_by``).
         """
-        state = _TRUE_STATE[self]
-        made = state.n_actions
-        cached = _BASE.get(self)
-        if cached is None or cached[0] != made:
-            cached = (made, _canonical(state, self.seat))
-            _BASE[self] = cached
-        return cached[1].resample(self.seat, rng)
+        return self._ask("resample", rng)
 
     def __repr__(self) -> str:
         return f"<SeatView P{self.seat} of {self.game.name!r}>"
+
+
+def _asker(state: GameState, seat: int) -> Callable[[str, Any], Any]:
+    """Return the one function through which a view reaches its state: it answers the
+    seat's questions and nothing else (the state lives in its closure)."""
+    base: list[Any] = [-1, None]  # (actions played when made, the seat's canonical state)
+
+    def ask(question: str, rng: Any) -> Any:
+        if question == "observation":
+            return state.observation(seat)
+        if question == "legal_actions":
+            return state.legal_actions() if state.current_player() == seat else []
+        if question == "is_terminal":
+            return state.is_terminal()
+        if question == "resample":
+            if base[0] != state.n_actions:
+                base[:] = [state.n_actions, _canonical(state, seat)]
+            return base[1].resample(seat, rng)
+        raise ValueError(f"a seat's view does not answer {question!r}")
+
+    return ask
 
 
 class OmniscientView:
@@ -110,35 +126,17 @@ class OmniscientView:
 
 
 def _canonical(state: GameState, seat: int) -> GameState:
-    """Return a copy of ``state`` whose cards hidden from ``seat`` are dealt in a fixed way.
-
-    ``knowledge.resample`` shuffles the hidden cards in the order they lie, so with a
-    known rng its result would tell that order (an agent could undo the shuffle). Dealing
-    them first in card order, with a fixed rng, from what the seat knows alone, makes
-    resampling depend on the seat's knowledge only. (Reported: once knowledge.resample
-    sorts the hidden cards itself, this step can go.)
-    """
-    base = state.clone()
-    # The last action's chosen values may name a card the seat never saw (a face-down card
-    # taken into a hand): they only label that action, and the view does not pass them on.
-    base.last_args = ()
-    slots = [(z, i) for z, cards in enumerate(base.zones) for i, c in enumerate(cards) if not base.sees(seat, c)]
-    if not slots:
-        return base
-    cards = sorted(base.zones[z][i] for z, i in slots)
-    if base.known is not None:
-        masks = {c: base.known[seat][c] for c in cards}
-    else:
-        anywhere = 0
-        for z, _ in slots:
-            anywhere |= 1 << z
-        masks = {c: anywhere for c in cards}
-    assignment = knowledge._match(cards, slots, masks, random.Random(0))
-    replaced = {}
-    for (z, i), c in zip(slots, assignment, strict=True):
-        replaced[base.zones[z][i]] = c
-        base.zones[z][i] = c
-        base.loc[c] = z
-    knowledge._remap_variables(base, replaced)
-    base._legal = None
+    """Return the copy resamples are dealt from: the cards hidden from ``seat`` dealt from his
+    knowledge alone (``knowledge.resample`` shuffles them in the order they lie, so with a
+    known rng its result would tell that order), and the history as he saw it."""
+    if state.windows is not None and state.current_player() != seat:
+        state = state.unoffered()  # a window offered to another is not his to know of
+    base = knowledge.canonical(state, seat)
+    hist: History = None
+    for action in base.history_seen_by(seat):
+        hist = (action, hist)
+    base._hist = hist
+    base.seen = None
+    if hist is not None:  # describe_last reads the last action as the seat saw it
+        base.last_shown = (hist, [str(hist[0])] * (base.n + 1))
     return base

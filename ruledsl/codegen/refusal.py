@@ -9,8 +9,16 @@ a bid's strength. The first that fails gives the reason: the rule file's own wor
 move is refused.
 
 A reason must not tell a player about cards he cannot see: cards in it are named only
-where he sees them, and it is worked out again in states where those cards are dealt
-anew (``deal_unseen``); if it changes, it depends on them, and he is given none.
+where he sees them, and it is worked out from what he knows alone, never in the true
+state. It is worked out in a few fixed deals of the cards he cannot see, each made from
+his knowledge only (``knowledge.canonical``): the same reason in all of them is given,
+else none (it would depend on where those cards are). So whether he is given a reason,
+and which, is the same in every state that looks the same to him (the swap test in
+``tests/leaks/test_refusals.py`` and the leak harness, ``ruledsl.tools.leaks``, check it).
+
+While a window is open to another player, a player it is not offered to is answered
+as if it had not been offered (``GameState.unoffered``): its existence would tell what
+the other holds.
 
 It reads the rules themselves (conditions, labels), which the engine never does: the code
 generator hands it to the engine as ``Program.refusals`` (``RuleWords``, the engine's
@@ -21,7 +29,6 @@ from __future__ import annotations
 
 import collections
 import difflib
-import random
 import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -37,7 +44,7 @@ if TYPE_CHECKING:
     from ruledsl.engine.program import PhaseInfo, WindowInfo
     from ruledsl.engine.state import GameState
 
-#: How many deals of the unseen cards a reason must survive unchanged.
+#: How many deals of the unseen cards (made from the player's knowledge) must give one reason.
 _DEALS = 6
 #: The most readings of one typed move that are tried.
 _MAX_READINGS = 40
@@ -53,9 +60,9 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
         return "the game is over"
     st.prog.action_checks()
     if player is not None and player != st.actor:
-        if player == st.turn:
-            # A window open to another player is known only to him: say no more than "not yet".
-            return "it is not your turn yet"
+        if st.windows is not None:
+            # A window offered to another is known only to him: answer as if none were open.
+            return why_illegal(st.unoffered(), move, player)
         return f"it is not your turn: P{st.turn} is to play"
     p = st.actor
     legal = st.legal_actions()
@@ -75,14 +82,19 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
         if move in legal:
             return None
         readings = [(move.defn, move.key)]
-    reason = _best(st.clone(), p, readings)  # nothing below changes a state; a copy makes sure of it
-    if reason == NO_REASON:
+    # Never the true state: fixed deals of what he cannot see, made from what he knows.
+    reason = _best(knowledge.canonical(st, p), p, readings)
+    if reason == NO_REASON or not _hides_cards(st, p):
         return reason
-    rng = random.Random(st.n_actions * 1009 + p)
-    for _ in range(_DEALS):
-        if _best(knowledge.deal_unseen(st, p, rng), p, readings) != reason:
+    for variant in range(1, _DEALS):
+        if _best(knowledge.canonical(st, p, variant), p, readings) != reason:
             return NO_REASON  # the reason depends on cards he cannot see
     return reason
+
+
+def _hides_cards(st: GameState, p: int) -> bool:
+    """Whether some card is hidden from ``p`` (else every deal is the true state)."""
+    return not all(st.sees(p, c) for c in range(len(st.loc)))
 
 
 class RuleWords:
@@ -220,6 +232,9 @@ class _Walk:
         kinds = self.prog.card_kinds
         if not spec:
             return None, "choose at least one card"
+        if not all(self.st.sees(self.p, c) for c in pool):
+            # How many of a kind lie among cards he cannot see is not his to know.
+            return None, self._missing(pool, spec[0], 0)
         for k, wanted in collections.Counter(spec).items():
             have = sum(1 for c in pool if kinds[c] == k)
             if have < wanted:

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 #: The actions so far, newest first, as (action, older) pairs: never changed in place, so
 #: clones share it, and ``is`` tells whether anything was played since.
 History: TypeAlias = "tuple[Action, History] | None"
+#: Each action as each seat saw it, newest first: (actor, label per seat, older).
+SeenHistory: TypeAlias = "tuple[int, tuple[str, ...], SeenHistory] | None"
 
 #: Windows still to offer: (window index, the players still to be asked), first first.
 Windows: TypeAlias = "list[tuple[int, list[int]]]"
@@ -59,6 +61,7 @@ class StateFields:
         "truncated",
         "max_actions",
         "known",
+        "seen",
         "track",
         "fired",
         "origin",
@@ -106,6 +109,7 @@ class StateFields:
     truncated: bool  # stopped at max_actions
     max_actions: int
     known: list[list[int]] | None  # [player][card]: the zones it could be in, as bits (see knowledge)
+    seen: SeenHistory  # kept with ``known``: each action's label as each seat saw it
     track: bool
     fired: list[int] | None  # times each of prog.events ran, when counted
     # Where a failed action rolls back from: the seed of ``new`` or a copy made by ``rebase``, and

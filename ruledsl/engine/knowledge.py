@@ -115,20 +115,45 @@ def resample(st: GameState, player: int, rng: random.Random) -> GameState:
     return _resample_once(st, player, rng, keep=keep)
 
 
-def deal_unseen(st: GameState, player: int, rng: random.Random) -> GameState:
-    """Return a copy of ``st`` with the cards ``player`` cannot see dealt anew, once.
+def canonical(st: GameState, player: int, variant: int = 0) -> GameState:
+    """Return a copy of ``st`` whose cards hidden from ``player`` are dealt from what he knows alone.
 
-    Unlike ``resample``, the copy need not let anyone act: it is for asking what would
-    be true were the unseen cards elsewhere (is a refusal's reason one he could know?).
+    The hidden cards are taken in card order (never in the order they lie) and dealt with
+    a fixed generator (``variant`` picks another fixed deal), each only where he knows it
+    could be: two states that look the same to him give the same copy. Whatever is
+    worked out in it (a resample for search, a refusal's reason) is a function of his
+    knowledge, never of where the hidden cards really are.
     """
-    return _resample_once(st, player, rng, keep=(), shuffled=True)
+    base = st.clone()
+    # The last action's chosen values may name a card he never saw (a face-down card
+    # taken into a hand), and where every card lay before it is kept to label it: a copy
+    # for him drops both.
+    base.last_args = ()
+    base.last_before = None
+    slots = [(z, i) for z, cards in enumerate(base.zones) for i, c in enumerate(cards) if not base.sees(player, c)]
+    if not slots:
+        return base
+    cards = sorted(base.zones[z][i] for z, i in slots)
+    if base.known is not None:
+        masks = {c: base.known[player][c] for c in cards}
+    else:
+        anywhere = 0
+        for z, _ in slots:
+            anywhere |= 1 << z
+        masks = {c: anywhere for c in cards}
+    assignment = _match(cards, slots, masks, random.Random(variant))
+    replaced = {}
+    for (z, i), c in zip(slots, assignment, strict=True):
+        replaced[base.zones[z][i]] = c
+        base.zones[z][i] = c
+        base.loc[c] = z
+    _remap_variables(base, replaced)
+    base._legal = None
+    return base
 
 
-def _resample_once(
-    st: GameState, player: int, rng: random.Random, keep: tuple[int, ...], shuffled: bool = False
-) -> GameState:
-    """One new deal of the unseen cards. ``shuffled``: where nothing is tracked (any unseen
-    card may be in any unseen place), a plain shuffle deals them, in linear time."""
+def _resample_once(st: GameState, player: int, rng: random.Random, keep: tuple[int, ...]) -> GameState:
+    """One new deal of the unseen cards."""
     copy = st.clone()
     owner = st.prog.zone_owner
     slots = [
@@ -140,9 +165,6 @@ def _resample_once(
     cards = [copy.zones[z][i] for z, i in slots]
     if st.known is not None:
         assignment = _match(cards, slots, {c: st.known[player][c] for c in cards}, rng)
-    elif shuffled:
-        assignment = cards[:]
-        rng.shuffle(assignment)
     else:
         anywhere = 0
         for z, _ in slots:

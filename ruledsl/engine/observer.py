@@ -26,6 +26,8 @@ class Observer(StateFields):
 
         def legal_actions(self) -> list[Action]: ...
 
+        def unoffered(self) -> Observer: ...
+
     def observation(self, player: int) -> dict[str, Any]:
         """Return exactly what ``player`` may see, as a JSON-serialisable dict."""
         return _observe(self, player)
@@ -125,6 +127,10 @@ class Observer(StateFields):
 
 
 def _observe(st: Observer, player: int) -> dict[str, Any]:
+    if st.windows is not None and player != st.actor and not st.terminal:
+        # Only a player offered a window knows it (being offered one tells what he holds):
+        # the others see the state as it would be had it been offered to nobody.
+        st = st.unoffered()
     prog = st.prog
     names = prog.card_names
     zones: dict[str, Any] = {}
@@ -175,12 +181,7 @@ def _observe(st: Observer, player: int) -> dict[str, Any]:
     window = None
     current = st.current_player()
     if st.windows is not None and not st.terminal:
-        if player == st.actor:
-            window = {"name": prog.windows[st.windows[0][0]].name, "player": st.actor}
-        else:
-            # Only a player offered a window knows it (being offered one tells what he
-            # holds): the others see the turn about to go on.
-            current = st.turn
+        window = {"name": prog.windows[st.windows[0][0]].name, "player": st.actor}
     obs: dict[str, Any] = {
         "game": prog.name,
         "player": player,

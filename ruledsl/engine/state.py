@@ -78,6 +78,7 @@ class GameState(TurnMachine, Observer, Failures):
         st.truncated = False
         st.max_actions = game.max_actions
         st.known = None
+        st.seen = None
         st.track = track  # keep what each player knows of the cards (for resampling)
         st.fired = [0] * len(prog.events) if count else None  # times each of prog.events ran
         st.origin = (seed, 0)
@@ -128,6 +129,7 @@ class GameState(TurnMachine, Observer, Failures):
         c.truncated = self.truncated
         c.max_actions = self.max_actions
         c.known = None if self.known is None else [row[:] for row in self.known]
+        c.seen = self.seen  # never changed in place: shared
         c.track = self.track
         c.fired = None  # a copy is for search: what it plays out is not the game's
         c.origin = self.origin
@@ -162,6 +164,37 @@ class GameState(TurnMachine, Observer, Failures):
             node = node[1]
         out.reverse()
         return out
+
+    def history_seen_by(self, seat: int) -> list[Action]:
+        """Return the actions so far as ``seat`` saw them, each labelled as he was shown it.
+
+        His own actions are the actions themselves; another's is an action of the same rule
+        whose label is the one he saw ("give back two hidden cards") and whose choices are
+        not kept; one he did not see (a window let pass by another) is left out. A state
+        that tracks knowledge (``track=True``) keeps the labels as they were shown; any other
+        gives each action of another, and every window let pass, by its rule's name alone.
+        """
+        hist = self.history()
+        if self.seen is not None or not hist:
+            shown = []
+            node = self.seen
+            while node is not None:
+                shown.append(node)
+                node = node[2]
+            shown.reverse()
+            if len(shown) == len(hist):
+                out = []
+                for action, (actor, labels, _older) in zip(hist, shown, strict=True):
+                    if actor == seat:
+                        out.append(action)
+                    elif labels[seat]:
+                        out.append(Action(action.defn, (), label=labels[seat]))
+                return out
+        return [
+            Action(a.defn, (), label=a.defn.name.replace("_", " "))
+            for a in hist
+            if not (a.defn.is_pass and a.defn.owner_kind == "window")
+        ]
 
     @property
     def hist(self) -> list[Action]:
@@ -240,6 +273,8 @@ class GameState(TurnMachine, Observer, Failures):
             if isinstance(exc, RuleRuntimeError):
                 exc.action = action
             raise
+        if self.known is not None:
+            self.seen = (p, tuple(self.describe_last(q) for q in range(self.n)), self.seen)
 
     def rebase(self) -> None:
         """Make the state as it is now the place a failed action rolls back from.

@@ -12,7 +12,7 @@ from ruledsl.engine import knowledge, ops
 from ruledsl.engine.fields import StateFields
 from ruledsl.engine.limits import MAX_CHAINED_PHASES
 from ruledsl.engine.values import AGAIN, GO_TO, NEXT_TURN, Action, ActionDef, GameOver, RoundOver
-from ruledsl.text.errors import Diagnostic, RuleRuntimeError
+from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError
 
 if TYPE_CHECKING:
     from ruledsl.engine.state import GameState
@@ -28,6 +28,10 @@ class TurnMachine(StateFields):
         def clone(self) -> GameState: ...
 
         def _describe_now(self, action: Action, viewer: int | None) -> str: ...
+
+        def _run(self, fn: Any, *args: Any) -> Any: ...
+
+        def _rule_failed(self, exc: Exception) -> Exception: ...
 
     # ------------------------------------------------------------------ turns
 
@@ -113,6 +117,31 @@ class TurnMachine(StateFields):
         return None
 
     # ------------------------------------------------------------------ windows
+
+    def unoffered(self) -> GameState:
+        """Return a copy of the state as it would be had the open windows been offered to nobody.
+
+        A window is offered only to a player who can act in it, so that it is open tells
+        what he holds: every other player is shown this copy (his observation, why a move
+        is refused), where play has already gone on. (Had the move gone on into a phase
+        whose entry deals cards, they are dealt in the copy as they would be then.)
+        """
+        copy = self.clone()
+        if copy.windows is None:
+            return copy
+        copy._legal = None  # the actions listed are the window's, for the player offered it
+        target, copy.pending_phase = copy.pending_phase, None
+        try:
+            copy._continue(target)
+        except GameOver as over:
+            copy._run(copy._game_over, over)
+        except RoundOver:
+            copy._run(copy._round_over)
+        except RuleDslError:
+            raise
+        except Exception as exc:
+            raise copy._rule_failed(exc) from None
+        return copy
 
     def _next_window_actor(self) -> bool:
         """Find the first player of the open windows who has something to do; False if none."""

@@ -1,0 +1,441 @@
+"""Look for hidden cards a seat could read: swap cards he cannot see, compare every surface he reads.
+
+A seat must learn nothing from where the cards he cannot see lie. The harness plays
+random games of each rule file and makes, for each seat ``s``, twins he cannot tell apart
+from them, in two ways:
+
+- a *state twin*, at sampled states: two cards hidden from ``s`` change places (cards he
+  knows the same of: the same places each could be, the same face, the same card
+  variables; a variable naming one of them follows its place, as in a resample);
+- the same twin *followed*: both played on side by side, each action with the two cards
+  exchanged in its choices, for as long as ``s`` has seen neither and the table has been
+  told the same (the rules may tell everybody something that hangs on the two cards:
+  'go fish', a pair laid down; from there the games differ by the rules' own doing).
+  It catches what the past tells (the labels of actions taken since, the lines the
+  rules said, a resample's history), which a state twin shares with its first.
+
+Every surface he reads must give the same answer in a state and its twin; a difference
+is a leak.
+
+A surface is one function ``(state, seat, probe) -> value`` (any value ``==`` compares),
+registered by name in ``SURFACES``; ``probe`` holds what must be asked the same way of
+both twins (the candidate moves, a seeded generator). Later surfaces (tensors, web frames,
+editor hovers) plug in with ``register("name", function)``: the harness and its tests
+then check them over every shipped game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from attrs import define, field, frozen
+
+from ruledsl.agents.view import SeatView
+from ruledsl.engine import knowledge
+from ruledsl.engine.fields import StateFields
+from ruledsl.engine.reading import shown_action
+from ruledsl.engine.state import GameState
+from ruledsl.tools.records import describe_view, labels_by_name
+
+if TYPE_CHECKING:
+    from ruledsl.engine.game import Game
+    from ruledsl.engine.values import Action
+
+
+@frozen
+class Probe:
+    """What a surface asks the same way of a state and its twins."""
+
+    texts: tuple[str, ...]  # moves as a player might type them
+    actions: tuple[Action, ...]  # actions listed earlier in the game (some now illegal)
+    seed: int  # for a surface that draws (a resample)
+
+
+Surface = Callable[["GameState", int, Probe], Any]
+
+#: Every surface a seat reads, by name (see ``register``).
+SURFACES: dict[str, Surface] = {}
+
+
+def register(name: str, surface: Surface) -> Surface:
+    """Add a surface the harness checks: ``surface(state, seat, probe)`` returns what ``seat`` reads."""
+    SURFACES[name] = surface
+    return surface
+
+
+def _observation(st: GameState, seat: int, probe: Probe) -> Any:
+    return st.observation(seat)
+
+
+def _legal_labels(st: GameState, seat: int, probe: Probe) -> Any:
+    if st.is_terminal() or st.current_player() != seat:
+        return None
+    return [(str(a), shown_action(a, st.prog)) for a in st.legal_actions()]
+
+
+def _refusals(st: GameState, seat: int, probe: Probe) -> Any:
+    moves: list[Any] = [*probe.texts, *probe.actions]
+    return [st.why_illegal(m, player=seat) for m in moves]
+
+
+def _last_action(st: GameState, seat: int, probe: Probe) -> Any:
+    return st.describe_last(seat)
+
+
+def _said(st: GameState, seat: int, probe: Probe) -> Any:
+    """The lines the rules said since they were last taken (``play`` shows them to all)."""
+    return list(st.log or [])
+
+
+def _transcript(st: GameState, seat: int, probe: Probe) -> Any:
+    """The actions so far as he saw them (the lines ``play`` and ``replay --as`` show him)."""
+    return [str(a) for a in st.history_seen_by(seat)]
+
+
+def _table(st: GameState, seat: int, probe: Probe) -> Any:
+    """His view as ``play`` and ``replay --as`` draw it before his move."""
+    return describe_view(st.observation(seat), seat, labels_by_name(st.prog))
+
+
+def _agent_view(st: GameState, seat: int, probe: Probe) -> Any:
+    """All a SeatView answers, and every field of a resample it hands out (the agent's to read)."""
+    view = SeatView(st, seat)
+    sample = view.resample(random.Random(probe.seed))
+    fields = {name: _plain(getattr(sample, name)) for name in StateFields.__slots__ if name not in _NOT_DATA}
+    return (
+        view.observation(),
+        [str(a) for a in view.legal_actions()],
+        view.is_terminal(),
+        fields,
+        sample.observation(seat),
+        [str(a) for a in sample.history()],
+        [str(a) for a in sample.legal_actions()],
+        sample.describe_last(seat),
+    )
+
+
+#: Fields of a state that hold no game data: the rules themselves, and what is compared as labels.
+_NOT_DATA = frozenset({"game", "prog", "_hist", "_legal"})
+
+
+def _plain(value: Any) -> Any:
+    """A field's value with its histories (linked tuples of actions) as labels, so that ``==`` compares them."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if type(value).__name__ == "Action":
+        return str(value)
+    if isinstance(value, GameState):
+        # A resample's ``origin`` holds the copy a failed action rolls back to: compare its data
+        # (its own ``origin`` points back at itself).
+        return {name: _plain(getattr(value, name)) for name in StateFields.__slots__ if name not in _ORIGIN_FREE}
+    return value
+
+
+_ORIGIN_FREE = _NOT_DATA | {"origin"}
+
+
+for _name, _surface in (
+    ("observation", _observation),
+    ("legal actions", _legal_labels),
+    ("refusal reasons", _refusals),
+    ("last action", _last_action),
+    ("said", _said),
+    ("transcript", _transcript),
+    ("table", _table),
+    ("agent view", _agent_view),
+):
+    register(_name, _surface)
+
+
+# ============================================================================ twins
+
+
+def hidden_pairs(st: GameState, seat: int, rng: random.Random, most: int) -> list[tuple[int, int]]:
+    """Up to ``most`` pairs of cards hidden from ``seat`` that he knows the same of, at random."""
+    hidden = [c for c in range(len(st.loc)) if not st.sees(seat, c)]
+    names = st.prog.card_names
+    pairs = [(a, b) for i, a in enumerate(hidden) for b in hidden[i + 1 :] if names[a] != names[b]]
+    rng.shuffle(pairs)
+    found: list[tuple[int, int]] = []
+    for a, b in pairs:
+        if len(found) >= most:
+            break
+        if _alike(st, seat, a, b) and _unseen_when_swapped(st, seat, a, b):
+            found.append((a, b))
+    return found
+
+
+def twins(st: GameState, seat: int, rng: random.Random, most: int) -> Iterator[tuple[GameState, tuple[int, int]]]:
+    """Yield up to ``most`` state twins of ``st`` for ``seat`` (see the module), each with its two cards."""
+    for a, b in hidden_pairs(st, seat, rng, most):
+        twin = st.clone()
+        swap(twin, a, b)
+        yield twin, (a, b)
+
+
+def swap(st: GameState, a: int, b: int) -> None:
+    """Exchange cards ``a`` and ``b`` in ``st``: each takes the other's place, face and variables."""
+    za, zb = st.loc[a], st.loc[b]
+    ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
+    st.zones[za][ia], st.zones[zb][ib] = b, a
+    st.loc[a], st.loc[b] = zb, za
+    if st.face is not None:
+        st.face[a], st.face[b] = st.face[b], st.face[a]
+    knowledge._remap_variables(st, {a: b, b: a})
+    st._legal = None
+
+
+def _alike(st: GameState, seat: int, a: int, b: int) -> bool:
+    """Whether ``seat`` knows the same of cards ``a`` and ``b`` (and sees neither)."""
+    if st.sees(seat, a) or st.sees(seat, b):
+        return False
+    if st.known is None or st.known[seat][a] != st.known[seat][b]:
+        return False
+    if st.face is not None and st.face[a] != st.face[b]:
+        return False
+    revealed = st.last_revealed
+    if revealed is not None and revealed[0] is st._hist and (a in revealed[1] or b in revealed[1]):
+        return False
+    return all(values[a] == values[b] for values in st.cv)
+
+
+def _unseen_when_swapped(st: GameState, seat: int, a: int, b: int) -> bool:
+    twin = st.clone()
+    swap(twin, a, b)
+    return not (twin.sees(seat, a) or twin.sees(seat, b))
+
+
+def _mapped(twin: GameState, action: Action, kinds: dict[int, int]) -> Action | None:
+    """The action of ``twin`` that is ``action`` with the two cards' kinds exchanged, or None."""
+    defn = action.defn
+    want: list[Any] = []
+    for i, value in enumerate(action.key):
+        if isinstance(value, tuple):
+            want.append(sorted(kinds.get(k, k) for k in value))
+        elif i in defn.card_choices and isinstance(value, int) and value >= 0:
+            want.append(kinds.get(value, value))
+        else:
+            want.append(value)
+    for other in twin.legal_actions():
+        if other.defn is defn and len(other.key) == len(want):
+            got = [sorted(v) if isinstance(v, tuple) else v for v in other.key]
+            if got == want:
+                return other
+    return None
+
+
+# ============================================================================ the run
+
+
+@frozen
+class Leak:
+    """A surface that read differently in two states its seat cannot tell apart."""
+
+    game: str
+    players: int
+    seed: int
+    actions: int  # played before the state
+    seat: int
+    surface: str
+    cards: tuple[str, str]  # the two cards swapped
+    seen: Any
+    twin_seen: Any
+    twin: str = "state"  # or "followed": played on from a state twin
+
+    def __str__(self) -> str:
+        return (
+            f"{self.game} ({self.players} players, seed {self.seed}, after {self.actions} actions, {self.twin} twin): "
+            f"P{self.seat}'s {self.surface} changes when {self.cards[0]} and {self.cards[1]} swap: "
+            f"{self.seen!r} != {self.twin_seen!r}"
+        )
+
+
+@define
+class Report:
+    """What a run compared, and the leaks it found."""
+
+    states: int = 0  # (state, seat) pairs looked at
+    comparisons: int = 0  # twin x surface comparisons
+    followed: int = 0  # twins played on side by side
+    leaks: list[Leak] = field(factory=list)
+    by_surface: dict[str, int] = field(factory=dict)
+
+
+def check_game(
+    game: Game,
+    seeds: Iterable[int],
+    samples: int,
+    swaps: int,
+    report: Report,
+    surfaces: dict[str, Surface] | None = None,
+    steps: int = 400,
+    ahead: int = 24,
+) -> Report:
+    """Play one random game per seed; at ``samples`` of its states (the deal among them) compare
+    every surface of each seat in ``swaps`` twins, then follow each twin for up to ``ahead``
+    actions (see the module); add what was found to ``report``."""
+    surfaces = SURFACES if surfaces is None else surfaces
+    for seed in seeds:
+        rng = random.Random(seed)
+        path = _random_path(game, seed, rng, steps)
+        at = {0, *rng.sample(range(len(path) + 1), min(samples, len(path) + 1) - 1)}
+        st = game.new_initial_state(seed=seed, log=True, track=True)
+        st.take_log()
+        seen_actions: list[Action] = []
+        for i in range(len(path) + 1):
+            if i in at:
+                for seat in range(st.num_players):
+                    probe = _probe(st, seat, seen_actions, rng)
+                    for twin, cards in twins(st, seat, rng, swaps):
+                        _compare(game, seed, st, twin, seat, cards, probe, surfaces, report, "state")
+                        _follow(game, seed, st, twin, path[i : i + ahead], seat, cards, rng, surfaces, report)
+                    report.states += 1
+            if i == len(path):
+                break
+            legal = st.legal_actions()
+            seen_actions.extend(legal[:4])
+            del seen_actions[:-24]
+            st.apply_action(legal[path[i]])
+            st.take_log()
+    return report
+
+
+def _random_path(game: Game, seed: int, rng: random.Random, steps: int) -> list[int]:
+    """The index of each random action of one game (at most ``steps`` of them)."""
+    st = game.new_initial_state(seed=seed)
+    path: list[int] = []
+    while not st.is_terminal() and len(path) < steps:
+        legal = st.legal_actions()
+        if not legal:
+            break
+        path.append(rng.randrange(len(legal)))
+        st.apply_action(legal[path[-1]])
+    return path
+
+
+#: After how many actions a followed twin is compared on every surface (every action: what the rules said).
+_LOOKS = frozenset({1, 2, 4, 8, 16, 32})
+
+
+def _follow(
+    game: Game,
+    seed: int,
+    start: GameState,
+    start_twin: GameState,
+    path: Sequence[int],
+    seat: int,
+    cards: tuple[int, int],
+    rng: random.Random,
+    surfaces: dict[str, Surface],
+    report: Report,
+) -> None:
+    """Play on from a state and its twin side by side (each action with the two cards exchanged
+    in its choices), comparing what ``seat`` reads, until he sees one of the two cards or the
+    table is told something that hangs on them."""
+    a, b = cards
+    st, twin = start.clone(), start_twin.clone()
+    st.log, twin.log = [], []  # kept, as in play: describe_last names a card all saw before it moved
+    kinds = {st.prog.card_kinds[a]: st.prog.card_kinds[b], st.prog.card_kinds[b]: st.prog.card_kinds[a]}
+    report.followed += 1
+    seen_actions: list[Action] = []
+    for step, index in enumerate(path, start=1):
+        if st.is_terminal():
+            return
+        legal = st.legal_actions()
+        action = legal[index]
+        other = _mapped(twin, action, kinds)
+        if other is None:
+            return  # the player to act chose one of the two cards, and the games part
+        seen_actions.extend(legal[:4])
+        del seen_actions[:-24]
+        st.apply_action(action)
+        twin.apply_action(other)
+        said, twin_said = st.take_log(), twin.take_log()
+        if not (_alike(st, seat, a, b) and _alike(twin, seat, b, a)) or _public(st, seat) != _public(twin, seat):
+            # He saw one of them, or the rules told the table something that hangs on them
+            # ('go fish', a pair laid down): from here the games differ by the rules' own doing.
+            return
+        if said != twin_said:
+            report.leaks.append(_leak(game, seed, st, seat, "said", cards, "followed", said, twin_said))
+        if step in _LOOKS:
+            probe = _probe(st, seat, seen_actions, rng)
+            _compare(game, seed, st, twin, seat, cards, probe, surfaces, report, "followed")
+
+
+def _public(st: GameState, seat: int) -> Any:
+    """What the whole table sees (zone sizes, cards in sight of all, variables), with the
+    seat's own (his private variables) too: the part of his view the rules may make hang
+    on hidden cards by telling everybody."""
+    obs = st.observation(seat)
+    obs.pop("legal_actions", None)
+    obs["zones"] = [[c if st.sees(None, c) else None for c in z] for z in st.zones]
+    return obs, st.describe_last(None)
+
+
+def _probe(st: GameState, seat: int, seen_actions: Sequence[Action], rng: random.Random) -> Probe:
+    return Probe(texts=_typed_moves(st, seat, rng), actions=tuple(seen_actions), seed=rng.randrange(2**32))
+
+
+def _compare(
+    game: Game,
+    seed: int,
+    st: GameState,
+    twin: GameState,
+    seat: int,
+    cards: tuple[int, int],
+    probe: Probe,
+    surfaces: dict[str, Surface],
+    report: Report,
+    kind: str,
+) -> None:
+    for name, surface in surfaces.items():
+        report.comparisons += 1
+        report.by_surface[name] = report.by_surface.get(name, 0) + 1
+        seen, other = surface(st, seat, probe), surface(twin, seat, probe)
+        if seen != other:
+            report.leaks.append(_leak(game, seed, st, seat, name, cards, kind, seen, other))
+
+
+def _leak(
+    game: Game,
+    seed: int,
+    st: GameState,
+    seat: int,
+    surface: str,
+    cards: tuple[int, int],
+    kind: str,
+    seen: Any,
+    other: Any,
+) -> Leak:
+    names = st.prog.card_names
+    pair = (names[cards[0]], names[cards[1]])
+    return Leak(game.name, game.players, seed, st.n_actions, seat, surface, pair, seen, other, kind)
+
+
+def _typed_moves(st: GameState, seat: int, rng: random.Random) -> tuple[str, ...]:
+    """Moves a player might type: the labels he was shown, and each action of the game with a
+    few card names (drawn from all of the game's cards, never from where they are)."""
+    prog = st.prog
+    texts = [str(a) for a in st.history_seen_by(seat)[-6:]]
+    if st.current_player() == seat:
+        texts += [str(a) for a in st.legal_actions()[:6]]
+    parts: list[Any] = [*prog.phases, *prog.windows]
+    defs = [d for part in parts for d in part.actions]
+    names = sorted(set(prog.card_names))
+    for defn in rng.sample(defs, min(4, len(defs))):
+        verb = defn.name.replace("_", " ")
+        texts.append(verb)
+        texts += [f"{verb} {name}" for name in rng.sample(names, min(3, len(names)))]
+    return tuple(dict.fromkeys(texts))
+
+
+def run(
+    games: Sequence[Game], seeds: int, samples: int, swaps: int, surfaces: dict[str, Surface] | None = None
+) -> Report:
+    """Check each game over ``seeds`` random plays (see ``check_game``); return one report."""
+    report = Report()
+    for game in games:
+        check_game(game, range(seeds), samples, swaps, report, surfaces)
+    return report
