@@ -80,8 +80,25 @@ class StructureChecker(CheckerPart):
                     "E403", f"auction '{d.name}' has no 'when unsold:'", d, "say what happens when everybody passes"
                 )
         if not any(isinstance(i, n.ActionDecl) for i in d.items):
+            self._check_effects_only(d, enters[0] if enters else None)
+
+    def _check_effects_only(self, d: n.PhaseDecl, enter: n.OnEnter | None) -> None:
+        """A phase without actions is made of its 'on enter:' alone, which must hand play on."""
+        if d.is_auction:
+            self.error("E403", f"auction '{d.name}' has no bid", d, "an auction lists its bids: action name: ...")
+        elif enter is None:
             self.error(
-                "E403", f"phase '{d.name}' has no action", d, "a phase lists what its player may do: action name: ..."
+                "E403",
+                f"phase '{d.name}' has neither an action nor 'on enter:'",
+                d,
+                "a phase lists what its player may do (action name: ...), or is made of effects alone (on enter: ...)",
+            )
+        elif not any(isinstance(s, (n.GoTo, n.EndGame, n.EndRound)) for s in self._reachable_stmts(enter.body)):
+            self.error(
+                "E403",
+                f"phase '{d.name}' has no action, and its 'on enter:' never hands play on",
+                d,
+                "a phase made of effects alone must end with 'go to <phase>', 'end round' or 'end game'",
             )
 
     def check_window(self, d: n.WindowDecl, window: WindowSym) -> None:
@@ -90,11 +107,24 @@ class StructureChecker(CheckerPart):
         t = self.ctx.exprs.check(d.who, scope)
         if t.kind not in ("player", "players", "any"):
             self.error("E301", f"a window is for a player or players, not {t}", d.who)
+        handlers = [i for i in d.items if isinstance(i, n.AllPassHandler)]
+        for extra in handlers[1:]:
+            self.error("E202", f"window '{d.name}' has a second 'when all pass:'", extra)
         for item in d.items:
             if isinstance(item, n.ActionDecl):
                 self._check_action(item, scope, is_bid=False)
             elif isinstance(item, n.PassDecl):
                 self._check_pass(item, scope)
+            elif isinstance(item, n.AllPassHandler):
+                self.ctx.stmts.block(item.body, scope.child())
+                for s in self._reachable_stmts(item.body):
+                    if isinstance(s, n.Open):
+                        self.error(
+                            "E406",
+                            "a window cannot open another when it closes",
+                            s,
+                            "open the next window from an action, or go to a phase whose action opens it",
+                        )
         if not any(isinstance(i, n.ActionDecl) for i in d.items):
             self.error("E403", f"window '{d.name}' has no action", d)
 

@@ -110,6 +110,18 @@ class TurnMachine(StateFields):
             if player is not None:
                 self.turn = player
             return target
+        if not phase.actions and not phase.is_auction:
+            raise RuleRuntimeError(
+                [
+                    Diagnostic(
+                        "R506",
+                        f"phase '{phase.name}' has no action, and its 'on enter:' did not hand play on",
+                        phase.span,
+                        "end every way through its 'on enter:' with 'go to <phase>', 'end round' or 'end game'",
+                        source=self.game.source,
+                    )
+                ]
+            )
         return None
 
     # ------------------------------------------------------------------ windows
@@ -132,8 +144,22 @@ class TurnMachine(StateFields):
                     return True
                 queue.pop(0)
             windows.pop(0)
+            if window.all_pass is not None:
+                self._all_passed(window.all_pass)
         self.windows = None
         return False
+
+    def _all_passed(self, handler: Any) -> None:
+        """Run a window's 'when all pass:' (nobody in it acted); a 'go to' there says where play goes on."""
+        self.next_kind = NEXT_TURN
+        self.next_goto = None
+        handler(self, self.turn)
+        if self.next_kind == GO_TO:
+            assert self.next_goto is not None  # a 'go to' sets both
+            target, player, _where = self.next_goto
+            if player is not None:
+                self.turn = player
+            self.pending_phase = target
 
     def _window_pass(self) -> None:
         assert self.windows is not None

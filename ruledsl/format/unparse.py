@@ -625,7 +625,7 @@ class _Writer:
             self.decl(node, indent)
         elif isinstance(node, n.Stmt):
             self.stmt(node, indent)
-        elif isinstance(node, (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler)):
+        elif isinstance(node, (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler, n.AllPassHandler)):
             self.item(node, indent)
         elif isinstance(node, n.RequireClause):
             self.require(node, indent)
@@ -812,6 +812,8 @@ class _Writer:
             self.block_head(indent, f"when won by {item.var}:", at, item.body)
         elif isinstance(item, n.UnsoldHandler):
             self.block_head(indent, "when unsold:", at, item.body)
+        elif isinstance(item, n.AllPassHandler):
+            self.block_head(indent, "when all pass:", at, item.body)
         else:
             raise TypeError(f"not a phase item: {type(item).__name__}")
 

@@ -1308,6 +1308,16 @@ class UnsoldHandler(Node):
 
 
 @frozen(kw_only=True)
+class AllPassHandler(Node):
+    """Effects run when a window closes with every player in it having passed.
+
+    Example: ``when all pass: go to bidding``
+    """
+
+    body: tuple[Stmt, ...]
+
+
+@frozen(kw_only=True)
 class PhaseDecl(Decl):
     """A part of the game with the actions its turn player may take.
 

@@ -357,6 +357,10 @@ class _Declarations(_Tokens):
         return n.UnsoldHandler(body=body, span=self._span(meta))
 
     @_with_meta
+    def all_pass_handler(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.AllPassHandler:
+        return n.AllPassHandler(body=body, span=self._span(meta))
+
+    @_with_meta
     def window_decl(self, meta: Any, name: Token, who: n.Expr, *items: n.Node) -> n.WindowDecl:
         return n.WindowDecl(name=self._name(name), who=who, items=tuple(items), span=self._span(meta))
 

@@ -865,7 +865,7 @@ class _Play:
                     elif isinstance(item, (n.ActionDecl, n.PassDecl)):
                         action(item, d.name)
             elif isinstance(d, n.WindowDecl) and self.checked.symbols.windows.get(d.name) is not None:
-                items = [i for i in d.items if isinstance(i, (n.ActionDecl, n.PassDecl))]
+                items = [i for i in d.items if isinstance(i, (n.ActionDecl, n.PassDecl, n.AllPassHandler))]
                 if (True, d.name) not in self.owners and not failed.any_within(d.span):
                     found.append(
                         Unused(
@@ -877,7 +877,10 @@ class _Play:
                     )
                     continue
                 for item in items:
-                    action(item, d.name)
+                    if isinstance(item, n.AllPassHandler):
+                        rule(item, item.body, f"'when all pass:' of '{d.name}'")
+                    else:
+                        action(item, d.name)
         return found
 
     def _is_declared(self, d: n.PhaseDecl) -> bool:

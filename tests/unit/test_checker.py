@@ -735,13 +735,54 @@ def test_e402_game_never_ends() -> None:
     )
 
 
-def test_e403_phase_without_action() -> None:
+def test_a_phase_of_effects_alone_that_hands_play_on_is_clean() -> None:
     found = diagnostics(
         append("phase other:\n    on enter:\n        go to play\n", replace("shuffle deck", "go to other"))
     )
-    assert [summary(d) for d in found] == [
-        ("E403", "phase 'other' has no action", NEXT_LINE, 1, "a phase lists what its player may do: action name: ..."),
+    assert found == ()
+
+
+def test_e403_phase_without_action_nor_on_enter() -> None:
+    found = diagnostics(
+        append("phase other:\n    action a:\n        again\nphase last:\n    when unsold: go to play\n")
+    )
+    assert [summary(d)[:4] for d in found if d.code == "E403"] == [
+        ("E403", "phase 'last' has neither an action nor 'on enter:'", NEXT_LINE + 3, 1),
     ]
+
+
+def test_e403_phase_of_effects_that_never_hands_play_on() -> None:
+    found = diagnostics(
+        append("phase other:\n    on enter:\n        shuffle deck\n", replace("shuffle deck", "go to other"))
+    )
+    assert [summary(d) for d in found] == [
+        (
+            "E403",
+            "phase 'other' has no action, and its 'on enter:' never hands play on",
+            NEXT_LINE,
+            1,
+            "a phase made of effects alone must end with 'go to <phase>', 'end round' or 'end game'",
+        ),
+    ]
+
+
+def test_e403_a_phase_of_effects_may_hand_on_through_a_procedure() -> None:
+    text = append(
+        "to deal_out:\n    go to play\nphase other:\n    on enter:\n        deal_out\n",
+        replace("shuffle deck", "go to other"),
+    )
+    assert diagnostics(text) == ()
+
+
+def test_window_when_all_pass_twice_is_e202_and_may_not_open_a_window() -> None:
+    text = append(
+        "window w for players after player:\n    action x:\n        again\n"
+        "    when all pass:\n        open w\n    when all pass:\n        again\n",
+        replace("move top of deck to hand", "move top of deck to hand\n        open w"),
+    )
+    found = [(d.code, d.message) for d in diagnostics(text)]
+    assert ("E202", "window 'w' has a second 'when all pass:'") in found
+    assert ("E406", "a window cannot open another when it closes") in found
 
 
 def test_e403_auction_without_handlers() -> None:

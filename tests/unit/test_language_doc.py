@@ -1,0 +1,78 @@
+"""docs/language.md: every complete rule file it shows (a ```game block) checks clean, and plays as the text says."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import ruledsl
+from ruledsl.loading import check_file
+from tests.scenarios.support import act, labels
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "language.md"
+_BLOCK = re.compile(r"^```game\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def doc_games() -> dict[str, str]:
+    """The rule files of the doc, by game name."""
+    found = {}
+    for text in _BLOCK.findall(DOC.read_text(encoding="utf-8")):
+        name = re.match(r'game "([^"]+)"', text)
+        assert name is not None, f"a ```game block must open with its header: {text[:40]!r}"
+        found[name.group(1)] = text
+    return found
+
+
+def load(tmp_path: Path, name: str, players: int = 2) -> ruledsl.GameState:
+    path = tmp_path / "doc.game"
+    path.write_text(doc_games()[name], encoding="utf-8")
+    return ruledsl.load_game(path, players=players).new_initial_state(seed=0)
+
+
+def test_the_doc_shows_rule_files() -> None:
+    assert "Objection" in doc_games()
+
+
+@pytest.mark.parametrize("name", sorted(doc_games()))
+def test_each_rule_file_of_the_doc_checks_clean(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "doc.game"
+    path.write_text(doc_games()[name], encoding="utf-8")
+    assert check_file(path).warnings == ()
+
+
+def test_a_phase_of_effects_alone_deals_and_hands_on(tmp_path: Path) -> None:
+    state = load(tmp_path, "Objection")
+    # Nobody acted in 'dealing': its effects ran and play went on to 'play'.
+    assert state.phase_name() == "play"
+    assert state.current_player() == 0
+    assert labels(state) == ["lay card"]
+
+
+def test_a_window_where_all_pass_runs_its_effects_and_may_go_to_a_phase(tmp_path: Path) -> None:
+    state = load(tmp_path, "Objection", players=3)
+    for quiet in range(3):
+        actor = state.current_player()
+        act(state, "lay card")
+        # The two others are offered the window in turn; both let it pass.
+        for _ in range(2):
+            assert state.current_player() != actor
+            assert labels(state) == ["object", "let it pass"]
+            act(state, "let it pass")
+        if quiet < 2:
+            assert state.phase_name() == "play"
+            assert state.current_player() == (actor + 1) % 3
+            assert state.observation(0)["variables"]["quiet"] == quiet + 1
+    # The third time nobody objected, 'go to counting' ended the game by the ranking:
+    # each seat laid one card, so all three tie.
+    assert state.is_terminal()
+    assert state.returns() == [0.0, 0.0, 0.0]
+
+
+def test_a_player_who_acts_in_the_window_skips_when_all_pass(tmp_path: Path) -> None:
+    state = load(tmp_path, "Objection")
+    act(state, "lay card")
+    act(state, "object")
+    assert state.is_terminal()
+    assert state.returns() == [-1.0, 1.0]
