@@ -282,6 +282,9 @@ class TurnMachine(StateFields):
         elif over.winners:
             # Each winner gets the whole win, as a lone winner does: partners score alike.
             self._end([1.0 if q in over.winners else -1.0 for q in range(self.n)])
+        elif over.losers:
+            # Every other player wins; alone at the table, the player just loses.
+            self._end([-1.0 if q in over.losers else 1.0 for q in range(self.n)])
         else:
             self._end(self._ranked_returns())
 

@@ -930,10 +930,14 @@ def _simple(s: n.Stmt) -> str:
     if isinstance(s, n.Subtract):
         return f"subtract {_expr(s.value)} from {_expr(s.target, _POSTFIX)}"
     if isinstance(s, n.EndGame):
-        if s.draw + (s.winner is not None) + (s.winners is not None) > 1:
-            raise ValueError("a game ends with a winner, winners or a draw, not two of them")
+        if s.draw + sum(e is not None for e in (s.winner, s.winners, s.loser, s.losers)) > 1:
+            raise ValueError("a game ends with a winner, winners, a loser, losers or a draw, not two of them")
         if s.draw:
             return "end game, draw"
+        if s.loser is not None:
+            return f"end game, loser {_expr(s.loser)}"
+        if s.losers is not None:
+            return f"end game, losers {_expr(s.losers)}"
         if s.winners is not None:
             return f"end game, winners {_expr(s.winners)}"
         return "end game" if s.winner is None else f"end game, winner {_expr(s.winner)}"

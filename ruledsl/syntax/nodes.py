@@ -753,14 +753,17 @@ class EndRound(Stmt):
 
 @frozen(kw_only=True)
 class EndGame(Stmt):
-    """End the game at once: with a winner, winners who share the win, a draw, or the ``ranking``.
+    """End the game at once: with a winner, winners who share the win, a loser or losers (every
+    other player wins; in a one-player game, he loses), a draw, or the ``ranking``.
 
     Example: ``end game, winner player``
     """
 
     winner: Expr | None = None
     draw: bool = False
-    winners: Expr | None = None  # players, all of whom win (partners); at most one of the three
+    winners: Expr | None = None  # players, all of whom win (partners); at most one of the five
+    loser: Expr | None = None  # a player who loses (-1), the others winning (+1)
+    losers: Expr | None = None  # players who lose, the others winning
 
 
 @frozen(kw_only=True)

@@ -611,7 +611,8 @@ class _Statements(_Tokens):
         if outcome == "draw":
             return n.EndGame(draw=True, span=self._span(meta))
         if isinstance(outcome, tuple):
-            return n.EndGame(winners=outcome[1], span=self._span(meta))
+            field = outcome[0]
+            return n.EndGame(**{field: outcome[1]}, span=self._span(meta))
         return n.EndGame(winner=outcome, span=self._span(meta))
 
     @_with_meta
@@ -621,6 +622,14 @@ class _Statements(_Tokens):
     @_with_meta
     def winners_outcome(self, meta: Any, players: n.Expr) -> tuple[str, n.Expr]:
         return ("winners", players)
+
+    @_with_meta
+    def loser_outcome(self, meta: Any, player: n.Expr) -> tuple[str, n.Expr]:
+        return ("loser", player)
+
+    @_with_meta
+    def losers_outcome(self, meta: Any, players: n.Expr) -> tuple[str, n.Expr]:
+        return ("losers", players)
 
     @_with_meta
     def draw_outcome(self, meta: Any) -> str:

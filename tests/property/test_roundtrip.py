@@ -90,6 +90,7 @@ _PLACES: dict[type[n.Node], Callable[[str], str]] = {
 }
 for _item in (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler):
     _PLACES[_item] = lambda t: _HEADER + "auction p:\n" + _lines("    ")(t) + "\n"
+_PLACES[n.AllPassHandler] = lambda t: _HEADER + "window w for player:\n" + _lines("    ")(t) + "\n"
 _PLACES[n.RequireClause] = lambda t: _HEADER + "phase p:\n    action a:\n" + _lines("        ")(t) + "\n        again\n"
 
 
@@ -253,6 +254,8 @@ simple_statements = st.one_of(
     st.builds(n.EndGame, winner=st.none() | exprs),
     st.builds(n.EndGame, draw=st.just(True)),
     st.builds(n.EndGame, winners=exprs),
+    st.builds(n.EndGame, loser=exprs),
+    st.builds(n.EndGame, losers=exprs),
     st.builds(n.GoTo, phase=names, player=st.none() | exprs),
     st.builds(n.Open, window=names),
     st.builds(n.Reverse),

@@ -9,6 +9,10 @@ import pytest
 
 import ruledsl
 from ruledsl.loading import check_file
+from ruledsl.tools.compare import outcome_rows
+from ruledsl.tools.records import result_lines
+from ruledsl.tools.simulate import play_game, summarize
+from tests.golden.test_golden import run_cli
 from tests.scenarios.support import act, labels
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "language.md"
@@ -76,3 +80,47 @@ def test_a_player_who_acts_in_the_window_skips_when_all_pass(tmp_path: Path) -> 
     act(state, "object")
     assert state.is_terminal()
     assert state.returns() == [-1.0, 1.0]
+
+
+def test_a_one_player_game_is_won_or_lost(tmp_path: Path) -> None:
+    lost = load(tmp_path, "Patience of three", players=1)
+    act(lost, "draw")
+    act(lost, "stop")
+    assert lost.returns() == [-1.0]
+    assert result_lines(lost) == ["Result: P0 loses", "Returns: P0 -1"]
+    won = load(tmp_path, "Patience of three", players=1)
+    act(won, "draw")
+    act(won, "draw")
+    assert won.observation(0)["variables"]["score"] == 2
+    act(won, "stop")
+    assert won.returns() == [1.0]
+    assert result_lines(won) == ["Result: P0 wins", "Returns: P0 +1"]
+
+
+def test_a_loser_among_several_players_lets_the_others_win(tmp_path: Path) -> None:
+    path = tmp_path / "old.game"
+    path.write_text(doc_games()["Patience of three"].replace("players 1", "players 3"), encoding="utf-8")
+    state = ruledsl.load_game(path, players=3).new_initial_state(seed=0)
+    act(state, "stop")
+    assert state.returns() == [-1.0, 1.0, 1.0]
+    assert result_lines(state)[0] == "Result: P1, P2 share the win"
+
+
+def test_statistics_of_one_seat_count_losses_and_test_no_first_player(tmp_path: Path) -> None:
+    path = tmp_path / "solo.game"
+    path.write_text(doc_games()["Patience of three"], encoding="utf-8")
+    game = ruledsl.load_game(path, players=1)
+    records = [play_game(game, seed, ["random"]) for seed in range(40)]
+    stats = summarize(records, 1, ["random"])
+    wins = stats["seats"][0]["wins"]
+    assert 0 < wins < 40
+    assert stats["losses"] == 40 - wins
+    assert stats["draws"] == 0
+    code, text, _ = run_cli(["simulate", str(path), "-n", "40"])
+    assert code == 0
+    assert "first player" not in text
+    assert "length in turns" not in text
+    assert f"losses {40 - wins}, neither won nor lost 0" in text
+    rows = outcome_rows(records, 1, rotate=False)
+    assert "first player won alone" not in rows
+    assert sum(rows["lost"](r) for r in records) == 40 - wins
