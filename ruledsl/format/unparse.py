@@ -193,7 +193,7 @@ def _precedence(e: n.Expr) -> int:
 
 
 _BINDERS = (n.IfExpr, n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.Best)
-_COMPARISONS = (n.Compare, n.Member, n.Overlaps, n.IsEmpty, n.IsOut, n.IsNamed)
+_COMPARISONS = (n.Compare, n.Member, n.Overlaps, n.IsEmpty, n.IsOut, n.IsNamed, n.IsSeen)
 _PREFIXED = (
     n.TopOf,
     n.BottomOf,
@@ -253,7 +253,7 @@ def _arith(e: n.Arith) -> str:
     raise ValueError(f"unknown arithmetic operator {e.op!r}")
 
 
-def _not(e: n.IsEmpty | n.IsOut | n.IsNamed | n.Member) -> str:
+def _not(e: n.IsEmpty | n.IsOut | n.IsNamed | n.Member | n.IsSeen) -> str:
     return "not " if e.negated else ""
 
 
@@ -298,6 +298,10 @@ _EXPR_WRITERS: dict[type, Callable[..., str]] = {
     n.Overlaps: lambda e: f"{_expr(e.left, _SUM)} overlaps {_expr(e.right, _SUM)}",
     n.IsEmpty: lambda e: f"{_expr(e.operand, _SUM)} is {_not(e)}empty",
     n.IsOut: lambda e: f"{_expr(e.operand, _SUM)} is {_not(e)}out",
+    n.IsSeen: lambda e: (
+        f"{_expr(e.operand, _SUM)} is {_not(e)}"
+        + ("face up" if e.viewer is None else f"seen by {_expr(e.viewer, _SUM)}")
+    ),
     n.IsNamed: lambda e: f"{_expr(e.operand, _SUM)} is {_not(e)}{_quote(e.card_name)}",
     n.Not: lambda e: f"not {_expr(e.operand, _NOT)}",
     n.BoolOp: _bool_op,

@@ -314,6 +314,19 @@ class IsOut(Expr):
 
 
 @frozen(kw_only=True)
+class IsSeen(Expr):
+    """Whether a card, where it lies now, is seen by every player (``is face up``: face up, or
+    in a public zone and not turned down) or by one player (``is seen by P``).
+
+    Example: ``c is seen by p``
+    """
+
+    operand: Expr
+    viewer: Expr | None = None  # None: seen by every player
+    negated: bool = False
+
+
+@frozen(kw_only=True)
 class IsNamed(Expr):
     """Whether a card is the card of that name.
 

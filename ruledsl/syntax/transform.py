@@ -798,6 +798,22 @@ class _Expressions(_Tokens):
         return n.IsOut(operand=operand, negated=True, span=self._span(meta))
 
     @_with_meta
+    def is_face_up(self, meta: Any, operand: n.Expr) -> n.IsSeen:
+        return n.IsSeen(operand=operand, span=self._span(meta))
+
+    @_with_meta
+    def is_not_face_up(self, meta: Any, operand: n.Expr) -> n.IsSeen:
+        return n.IsSeen(operand=operand, negated=True, span=self._span(meta))
+
+    @_with_meta
+    def is_seen_by(self, meta: Any, operand: n.Expr, viewer: n.Expr) -> n.IsSeen:
+        return n.IsSeen(operand=operand, viewer=viewer, span=self._span(meta))
+
+    @_with_meta
+    def is_not_seen_by(self, meta: Any, operand: n.Expr, viewer: n.Expr) -> n.IsSeen:
+        return n.IsSeen(operand=operand, viewer=viewer, negated=True, span=self._span(meta))
+
+    @_with_meta
     def is_named(self, meta: Any, operand: n.Expr, name: Token) -> n.IsNamed:
         return n.IsNamed(operand=operand, card_name=self._string(name), span=self._span(meta))
 

@@ -188,6 +188,7 @@ def expressions(*, with_strings: bool = True, max_leaves: int = 10) -> st.Search
             st.builds(n.Overlaps, left=e, right=e),
             st.builds(n.IsEmpty, operand=e, negated=st.booleans()),
             st.builds(n.IsOut, operand=e, negated=st.booleans()),
+            st.builds(n.IsSeen, operand=e, viewer=st.none() | e, negated=st.booleans()),
             st.builds(n.Not, operand=e),
             st.builds(n.BoolOp, op=st.sampled_from(["and", "or"]), left=e, right=e),
             st.builds(n.IfExpr, cond=e, then=e, else_=e),

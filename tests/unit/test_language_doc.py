@@ -13,7 +13,7 @@ from ruledsl.tools.compare import outcome_rows
 from ruledsl.tools.records import result_lines
 from ruledsl.tools.simulate import play_game, summarize
 from tests.golden.test_golden import run_cli
-from tests.scenarios.support import act, labels
+from tests.scenarios.support import act, hand, labels
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "language.md"
 _BLOCK = re.compile(r"^```game\n(.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -124,3 +124,19 @@ def test_statistics_of_one_seat_count_losses_and_test_no_first_player(tmp_path: 
     rows = outcome_rows(records, 1, rotate=False)
     assert "first player won alone" not in rows
     assert sum(rows["lost"](r) for r in records) == 40 - wins
+
+
+def test_a_card_is_face_up_to_all_or_seen_by_one_player(tmp_path: Path) -> None:
+    state = load(tmp_path, "Faces")
+    mine = hand(state, 0)[0]
+    # The table card lies face down: it may be flipped, not yet counted face up.
+    assert labels(state) == ["flip hidden card 1", f"show {mine}"]
+    act(state, "flip hidden card 1")
+    # P1's card is seen by him alone until he shows it; the table card is face up now.
+    theirs = hand(state, 1)[0]
+    assert labels(state) == [f"show {theirs}", "done"]
+    act(state, f"show {theirs}")
+    assert labels(state) == [f"show {mine}", "done"]
+    act(state, f"show {mine}")
+    # Both shown: 'c is not seen by player after player' holds for no card of a hand.
+    assert labels(state) == ["done"]
