@@ -93,7 +93,7 @@ class StructureChecker(CheckerPart):
                 d,
                 "a phase lists what its player may do (action name: ...), or is made of effects alone (on enter: ...)",
             )
-        elif not any(isinstance(s, (n.GoTo, n.EndGame, n.EndRound)) for s in self._reachable_stmts(enter.body)):
+        elif not any(isinstance(s, (n.GoTo, n.EndGame, n.EndRound)) for s in self.reachable_stmts(enter.body)):
             self.error(
                 "E403",
                 f"phase '{d.name}' has no action, and its 'on enter:' never hands play on",
@@ -117,7 +117,7 @@ class StructureChecker(CheckerPart):
                 self._check_pass(item, scope)
             elif isinstance(item, n.AllPassHandler):
                 self.ctx.stmts.block(item.body, scope.child())
-                for s in self._reachable_stmts(item.body):
+                for s in self.reachable_stmts(item.body):
                     if isinstance(s, n.Open):
                         self.error(
                             "E406",
@@ -466,7 +466,7 @@ class StructureChecker(CheckerPart):
         for rules in watched.values():
             for t in rules:
                 found: list[tuple[n.Stmt, str]] = []
-                for s in self._reachable_stmts(t.body):
+                for s in self.reachable_stmts(t.body):
                     if isinstance(s, n.Move):
                         found += [(s, z) for z in sorted(self.zone_families(s.to)) if z in watched]
                     elif isinstance(s, n.Deal):
@@ -514,7 +514,8 @@ class StructureChecker(CheckerPart):
                         queue.append(nxt)
         return None
 
-    def _reachable_stmts(self, body: tuple[n.Stmt, ...]) -> Iterator[n.Stmt]:
+    def reachable_stmts(self, body: tuple[n.Stmt, ...]) -> Iterator[n.Stmt]:
+        """Yield the statements of ``body``, those nested in it and those of the procedures it runs."""
         seen: set[str] = set()
         stack = list(body)
         while stack:

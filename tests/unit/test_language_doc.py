@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import ruledsl
+from ruledsl.analysis.context import BUILTIN_NAMES, RESERVED
 from ruledsl.loading import check_file
 from ruledsl.tools.compare import outcome_rows
 from ruledsl.tools.records import result_lines
@@ -140,3 +141,11 @@ def test_a_card_is_face_up_to_all_or_seen_by_one_player(tmp_path: Path) -> None:
     act(state, f"show {mine}")
     # Both shown: 'c is not seen by player after player' holds for no card of a hand.
     assert labels(state) == ["done"]
+
+
+def test_the_doc_lists_every_reserved_word() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    listed = re.search(r"The reserved words: (.*?)\. And `round`", text, re.DOTALL)
+    assert listed is not None
+    assert set(re.findall(r"`(\w+)`", listed.group(1))) == set(RESERVED)
+    assert "`round` and\n  `direction`" in text and set(BUILTIN_NAMES) == {"round", "direction"}
