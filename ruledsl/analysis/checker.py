@@ -20,6 +20,7 @@ from ruledsl.analysis.expressions import ExpressionChecker
 from ruledsl.analysis.resolution import NameResolver
 from ruledsl.analysis.statements import StatementChecker
 from ruledsl.analysis.structure import StructureChecker
+from ruledsl.analysis.traps import TrapChecker
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import CheckError, Diagnostic
 from ruledsl.text.source import Source
@@ -103,6 +104,7 @@ def _check_game(ctx: CheckContext) -> CheckedGame:
     for d in decls:
         ctx.decls.check(d)
     ctx.structure.check()
+    TrapChecker(ctx).check()
 
     def first(kind: type[_D]) -> _D | None:
         found = singles.get(kind)

@@ -53,6 +53,8 @@ class CheckContext:
         self.wilds: dict[int, CardPredicate] = {}
         self.diagnostics: list[Diagnostic] = []
         self.undeclared: dict[Diagnostic, str] = {}  # E201 for a name declared nowhere: the name
+        # Names whose declaration was refused (E106, E202): their uses are not reported again.
+        self.refused: set[str] = set()
         self.claimed: dict[str, n.Node] = {}  # every name of the game's one namespace, and where it is declared
         self._reported: set[Diagnostic] = set()
 
@@ -103,7 +105,10 @@ class CheckContext:
         self.report(d)
 
     def report(self, d: Diagnostic) -> None:
-        """Keep a diagnostic, unless the same one is already kept."""
+        """Keep a diagnostic, unless the same one is already kept, or it is an unknown name (E201,
+        E203) whose declaration was refused: the first error says why, its uses would only repeat it."""
+        if d.code in ("E201", "E203") and self.refused and any(f"'{name}'" in d.message for name in self.refused):
+            return
         # A part of a rule checked twice (a set, then its elements) reports a mistake once.
         if d not in self._reported:
             self._reported.add(d)
@@ -112,6 +117,7 @@ class CheckContext:
     def reserved(self, name: str, node: n.Node) -> bool:
         """Report a keyword used as a name (E106); return whether it is one."""
         if name in RESERVED:
+            self.refused.add(name)
             self.error(
                 "E106",
                 f"'{name}' is a keyword of the language and cannot be used as a name",

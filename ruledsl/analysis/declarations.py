@@ -57,6 +57,7 @@ class DeclarationChecker(CheckerPart):
         if self.ctx.reserved(name, node):
             return False
         if name in BUILTIN_NAMES:
+            self.ctx.refused.add(name)
             self.error(
                 "E202", f"'{name}' is a name the language provides; it cannot name {what}", node, "choose another name"
             )

@@ -292,6 +292,12 @@ class ExpressionChecker(CheckerPart):
         self.expect(e.operand, scope, PLAYER)
         return FLAG
 
+    def _expr_IsSeen(self, e: n.IsSeen, scope: Scope, want: Type | None) -> Type:
+        self.expect(e.operand, scope, CARD)
+        if e.viewer is not None:
+            self.expect(e.viewer, scope, PLAYER)
+        return FLAG
+
     def _expr_IsNamed(self, e: n.IsNamed, scope: Scope, want: Type | None) -> Type:
         self.expect(e.operand, scope, CARD)
         if e.card_name not in self.symbols.card_names and not self.symbols.has_card_templates:

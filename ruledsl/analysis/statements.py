@@ -191,6 +191,10 @@ class StatementChecker(CheckerPart):
             self.ctx.exprs.expect(s.winner, scope, PLAYER)
         if s.winners is not None:
             self._winners(s.winners, scope)
+        if s.loser is not None:
+            self.ctx.exprs.expect(s.loser, scope, PLAYER)
+        if s.losers is not None:
+            self._winners(s.losers, scope, "losers")
 
     def _stmt_GoTo(self, s: n.GoTo, scope: Scope) -> None:
         if s.phase not in self.symbols.phases:
@@ -287,18 +291,18 @@ class StatementChecker(CheckerPart):
             )
         self.block(s.body, scope.child(in_loop=True))
 
-    def _winners(self, e: n.Expr, scope: Scope) -> None:
-        """The players of ``end game, winners``: players, and some (the game is won by them)."""
+    def _winners(self, e: n.Expr, scope: Scope, what: str = "winners") -> None:
+        """The players of ``end game, winners`` (or ``losers``): players, and some."""
         t = self.ctx.exprs.check(e, scope, PLAYERS)
         if t.kind == "none" or (isinstance(e, n.SetLiteral) and not e.items):
             hint = "a game nobody wins: 'end game, draw'"
-            self.error("E301", "'winners' needs players, found no player", e, hint)
+            self.error("E301", f"'{what}' needs players, found no player", e, hint)
         elif t.kind == "player":
-            hint = "for one player, write 'end game, winner P'"
-            self.error("E301", "'winners' takes players, found a player", e, hint)
+            hint = f"for one player, write 'end game, {what[:-1]} P'"
+            self.error("E301", f"'{what}' takes players, found a player", e, hint)
         elif t.kind not in ("players", "any"):
             hint = "for players chosen by a condition: 'cards p in players where …'"
-            self.error("E301", f"'winners' takes players, found {t}", e, hint)
+            self.error("E301", f"'{what}' takes players, found {t}", e, hint)
 
 
 def child_stmts(s: n.Stmt) -> Iterator[n.Stmt]:

@@ -81,8 +81,25 @@ class StructureChecker(CheckerPart):
                     "E403", f"auction '{d.name}' has no 'when unsold:'", d, "say what happens when everybody passes"
                 )
         if not any(isinstance(i, n.ActionDecl) for i in d.items):
+            self._check_effects_only(d, enters[0] if enters else None)
+
+    def _check_effects_only(self, d: n.PhaseDecl, enter: n.OnEnter | None) -> None:
+        """A phase without actions is made of its 'on enter:' alone, which must hand play on."""
+        if d.is_auction:
+            self.error("E403", f"auction '{d.name}' has no bid", d, "an auction lists its bids: action name: ...")
+        elif enter is None:
             self.error(
-                "E403", f"phase '{d.name}' has no action", d, "a phase lists what its player may do: action name: ..."
+                "E403",
+                f"phase '{d.name}' has neither an action nor 'on enter:'",
+                d,
+                "a phase lists what its player may do (action name: ...), or is made of effects alone (on enter: ...)",
+            )
+        elif not any(isinstance(s, (n.GoTo, n.EndGame, n.EndRound)) for s in self.reachable_stmts(enter.body)):
+            self.error(
+                "E403",
+                f"phase '{d.name}' has no action, and its 'on enter:' never hands play on",
+                d,
+                "a phase made of effects alone must end with 'go to <phase>', 'end round' or 'end game'",
             )
 
     def check_window(self, d: n.WindowDecl, window: WindowSym) -> None:
@@ -91,11 +108,24 @@ class StructureChecker(CheckerPart):
         t = self.ctx.exprs.check(d.who, scope)
         if t.kind not in ("player", "players", "any"):
             self.error("E301", f"a window is for a player or players, not {t}", d.who)
+        handlers = [i for i in d.items if isinstance(i, n.AllPassHandler)]
+        for extra in handlers[1:]:
+            self.error("E202", f"window '{d.name}' has a second 'when all pass:'", extra)
         for item in d.items:
             if isinstance(item, n.ActionDecl):
                 self._check_action(item, scope, is_bid=False)
             elif isinstance(item, n.PassDecl):
                 self._check_pass(item, scope)
+            elif isinstance(item, n.AllPassHandler):
+                self.ctx.stmts.block(item.body, scope.child())
+                for s in self.reachable_stmts(item.body):
+                    if isinstance(s, n.Open):
+                        self.error(
+                            "E406",
+                            "a window cannot open another when it closes",
+                            s,
+                            "open the next window from an action, or go to a phase whose action opens it",
+                        )
         if not any(isinstance(i, n.ActionDecl) for i in d.items):
             self.error("E403", f"window '{d.name}' has no action", d)
 
@@ -151,7 +181,7 @@ class StructureChecker(CheckerPart):
         self.ctx.stmts.block(a.body, inner)
 
     def _warn_choice_product(self, a: n.ActionDecl) -> None:
-        """W407: an action whose choices multiply past what one player may be offered (R507 when they
+        """W409: an action whose choices multiply past what one player may be offered (R507 when they
         are all open). Only domains known before play count: values, players, numbers written
         with literals (and 'players'); cards count one each, as if a zone held one card."""
         if len(a.choices) < 1:
@@ -171,7 +201,7 @@ class StructureChecker(CheckerPart):
                     product *= max(high - low + 1, 1)
         if product > CHOICE_WARNING:
             self.ctx.warning(
-                "W407",
+                "W409",
                 f"the choices of '{a.name}' may offer up to {product:,} actions at once, more than {MAX_OFFERED:,}",
                 a,
                 "the game stops there (R507): offer fewer, or let the player choose in steps, one action per choice",
@@ -465,7 +495,7 @@ class StructureChecker(CheckerPart):
         for rules in watched.values():
             for t in rules:
                 found: list[tuple[n.Stmt, str]] = []
-                for s in self._reachable_stmts(t.body):
+                for s in self.reachable_stmts(t.body):
                     if isinstance(s, n.Move):
                         found += [(s, z) for z in sorted(self.zone_families(s.to)) if z in watched]
                     elif isinstance(s, n.Deal):
@@ -513,7 +543,8 @@ class StructureChecker(CheckerPart):
                         queue.append(nxt)
         return None
 
-    def _reachable_stmts(self, body: tuple[n.Stmt, ...]) -> Iterator[n.Stmt]:
+    def reachable_stmts(self, body: tuple[n.Stmt, ...]) -> Iterator[n.Stmt]:
+        """Yield the statements of ``body``, those nested in it and those of the procedures it runs."""
         seen: set[str] = set()
         stack = list(body)
         while stack:

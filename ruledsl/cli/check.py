@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from ruledsl.tools.validate import Report
 
 
+#: Seconds of play a file gets with --simulate, unless --time-budget says otherwise.
+DEFAULT_TIME_BUDGET = 50.0
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the files to check, the output format, and what --simulate plays."""
     p.add_argument("files", nargs="+", metavar="FILE", help="rule files (or bundled game names)")
@@ -51,6 +55,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "with --show-code: compile with it",
     )
     p.add_argument("--seed", type=int, help="with --simulate: the seed of the first game (default 0)")
+    p.add_argument(
+        "--time-budget",
+        type=float,
+        metavar="SECONDS",
+        help=f"with --simulate: stop playing after about this many seconds a file, shared among its "
+        f"configurations (default {DEFAULT_TIME_BUDGET:g}; 0: no limit); the games not played are reported",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
         raise Usage("--show-code prints the code as text: it does not go with --format json")
     if simulate and args.simulate < 1:
         raise Usage(f"--simulate takes a number of games of at least 1, not {args.simulate}")
+    if args.time_budget is not None and not (args.time_budget >= 0 and simulate):
+        raise Usage(f"--time-budget takes seconds (0 or more) and goes with --simulate N, not {args.time_budget:g}")
+    budget = DEFAULT_TIME_BUDGET if args.time_budget is None else args.time_budget or None
     options = parse_options(args.option or [])
     status = EXIT_OK
     all_diagnostics: list[Diagnostic] = []
@@ -85,7 +99,13 @@ def run(args: argparse.Namespace) -> int:
             if simulate:
                 with Progress(checked.source.path) as bar:
                     report = validate_checked(
-                        checked, args.simulate, args.seed or 0, bar.count, players=args.players, options=options
+                        checked,
+                        args.simulate,
+                        args.seed or 0,
+                        bar.count,
+                        players=args.players,
+                        options=options,
+                        time_budget=budget,
                     )
                 reports.append(report)
                 # The validator finds those deals again (with --players or --option, for that configuration),
@@ -157,6 +177,14 @@ def _simulation_lines(report: Report) -> list[str]:
     )
     for s in report.skipped:
         lines.append(f"  not played: {s.what} ({s.reason})")
+    cut = [r for r in report.results if r.cut]
+    if cut:
+        planned = sum(r.games + r.cut for r in report.results)
+        lines.append(
+            f"  time budget of {report.time_budget:g} s spent: played {report.total_games:,} of {planned:,} games "
+            f"({'; '.join(f'{r.games} of {r.games + r.cut} with {r.config.describe()}' for r in cut)}); "
+            "give more time with --time-budget SECONDS (0: no limit)"
+        )
     return lines
 
 

@@ -224,7 +224,9 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
                 )
             )
     f = stats["first_player"]
-    if f["games"]:
+    if stats["players"] == 1:
+        pass  # one seat: it is always the first player, nothing to test
+    elif f["games"]:
         lines.append(
             f"first player (who took the first action): won {f['wins']} of the {f['games']} games won alone "
             f"({f['win_rate']:.3f}, {_interval(f)}); expected {f['expected']:.3f}, binomial p = {p_text(f['p_value'])}"
@@ -242,8 +244,16 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
     shared = f"shared wins {stats['shared_wins']}"
     if stats["shared_wins"]:
         shared += " (counted in the wins of each of their winners)"
-    lines.append(f"draws {stats['draws']}, {shared}, stopped at the action bound {stats['truncated']}")
-    for what in ("actions", "turns"):
+    if stats["players"] == 1:
+        lines.append(
+            f"losses {stats['losses']}, neither won nor lost {stats['draws']}, "
+            f"stopped at the action bound {stats['truncated']}"
+        )
+    else:
+        losses = f", every player lost {stats['losses']}" if stats["losses"] else ""
+        lines.append(f"draws {stats['draws']}{losses}, {shared}, stopped at the action bound {stats['truncated']}")
+    # Alone at the table, a player never hands the turn to anyone: his game is one long turn.
+    for what in ("actions", "turns") if stats["players"] > 1 else ("actions",):
         d = stats["length"][what]
         sd = "n/a" if d["stdev"] is None else f"{d['stdev']:.1f}"
         lines.append(

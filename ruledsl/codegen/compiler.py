@@ -67,7 +67,7 @@ def listing_of(program: Program) -> str:
     title = f"The Python {program.name!r} compiles to, for {counted(program.players, 'player')}" + (
         f" ({chosen})" if chosen else ""
     )
-    return names.comment(title) + "\n#\n" + names.glossary() + "\n\n" + program.source_code
+    return names.comment(title) + "\n#\n" + names.glossary(program.source_code) + "\n\n" + program.source_code
 
 
 def start(checked: CheckedGame, players: int, options: dict[str, Any], probes: bool = False) -> CompileContext:

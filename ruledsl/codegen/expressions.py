@@ -327,6 +327,11 @@ class Expressions(CompilerPart):
         test = f"st.out[{self.ex(e.operand, scope)}]"
         return f"not {test}" if e.negated else test
 
+    def _ex_IsSeen(self, e: n.IsSeen, scope: Scope) -> str:
+        viewer = "None" if e.viewer is None else self.ex(e.viewer, scope)
+        test = f"st.sees({viewer}, {self.ex(e.operand, scope)})"
+        return f"not {test}" if e.negated else test
+
     def _ex_IsNamed(self, e: n.IsNamed, scope: Scope) -> str:
         ids = frozenset(i for i, card in enumerate(self.layout.deck) if card.name == e.card_name)
         if e.card_name not in self.cx.named:

@@ -207,6 +207,7 @@ class Linker(CompilerPart):
                     actions=actions,
                     legal=functions[names.WINDOW_LEGAL(window.index)],
                     who=functions[names.WINDOW_WHO(window.index)],
+                    all_pass=functions.get(names.ALL_PASS(window.index)),
                     pass_def=passes[0],
                     span=window.decl.span,
                 )

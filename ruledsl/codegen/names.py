@@ -24,6 +24,9 @@ class Prefix:
     meaning: str  # a line of the glossary
     numbered: bool = True  # False: one name, the prefix alone (SETUP)
     rule: bool = False  # a function whose lines carry the spans of their rule (tools.validate counts them)
+    #: Listed only in code that uses it: a family added since listings were first kept, so that
+    #: a game without the construct it names keeps the listing it had.
+    when_used: bool = False
 
     def __call__(self, *numbers: int) -> str:
         if len(numbers) == 1:  # the common case, made thousands of times a load
@@ -31,8 +34,8 @@ class Prefix:
         return self.text + "_".join(str(x) for x in numbers)
 
 
-def _family(text: str, meaning: str, *, numbered: bool = True, rule: bool = False) -> Prefix:
-    prefix = Prefix(text, meaning, numbered, rule)
+def _family(text: str, meaning: str, *, numbered: bool = True, rule: bool = False, when_used: bool = False) -> Prefix:
+    prefix = Prefix(text, meaning, numbered, rule, when_used)
     FAMILIES.append(prefix)
     return prefix
 
@@ -50,6 +53,7 @@ ENTER = _family("E", "E3(st, p): phase 3's 'on enter:'", rule=True)
 WON = _family("W", "W3(st, p, winner): auction 3's 'when won by ...:'", rule=True)
 UNSOLD = _family("U", "U3(st, p): auction 3's 'when unsold:'", rule=True)
 WINDOW_LEGAL = _family("WL", "WL2(st, p, out): adds the legal actions of window 2 to out")
+ALL_PASS = _family("AP", "AP2(st, p): window 2's 'when all pass:'", rule=True, when_used=True)
 WINDOW_WHO = _family("WHO", "WHO2(st, p): who may act in window 2, in priority order")
 APPLY = _family("X", "X5(st, p, key): applies action 5 with the choices its key names", rule=True)
 LABEL = _family("LB", "LB5(key, show): action 5's label, from its key")
@@ -130,10 +134,14 @@ RULE_FUNCTION = re.compile(
 )
 
 
-def glossary() -> str:
-    """The glossary as comment lines, for the head of a listing."""
+def glossary(code: str) -> str:
+    """The glossary of ``code`` as comment lines, for the head of its listing."""
     lines = ["# Names in this code (ruledsl/codegen/names.py): a prefix and a number, or a fixed name."]
-    lines += [f"#   {f.text + ('…' if f.numbered else ''):<12} {f.meaning}" for f in FAMILIES]
+    lines += [
+        f"#   {f.text + ('…' if f.numbered else ''):<12} {f.meaning}"
+        for f in FAMILIES
+        if not f.when_used or re.search(rf"\bdef {f.text}\d", code)
+    ]
     lines += ["# Fixed names:"]
     lines += [f"#   {name}: {meaning}" for name, meaning in FIXED.items()]
     return "\n".join(lines)

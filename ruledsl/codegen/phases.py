@@ -209,6 +209,12 @@ class Phases(CompilerPart):
             self.em.line(f"return [{who}]" if self.type_of(decl.who).kind == "player" else f"return list({who})")
             self.cx.end_function(block)
             self.cx.listing = False
+            for part in decl.items:
+                if isinstance(part, n.AllPassHandler):
+                    event = f"{window.name}: when all pass"
+                    self.compile_block_fn(
+                        names.ALL_PASS(window.index), part.body, part.span, f"window {event}", None, event
+                    )
             self.cx.window_infos.append((window, [info for _, info in actions]))
 
     def compile_ranking(self) -> str:

@@ -251,8 +251,23 @@ class Statements(CompilerPart):
             hint = "a game nobody wins ends with 'end game, draw'; or guard the rule with 'if … is not empty:'"
             winners = self._failing_if(f"frozenset({self.exprs.ex(s.winners, scope)} or ())", "not {}", message, hint)
             self.em.line(f"raise GameOver(None, False, {winners})")
+        elif s.loser is not None or s.losers is not None:
+            self._end_with_losers(s, scope)
         else:
             self.em.line("raise GameOver(None, False)")
+
+    def _end_with_losers(self, s: n.EndGame, scope: Scope) -> None:
+        """``end game, loser P`` / ``losers PS``: they lose, every other player wins."""
+        hint = "a game nobody loses ends with 'end game, draw'; or guard the rule with 'if … != none:'"
+        if s.loser is not None:
+            message = f"'end game, loser {self.cx.source_of(s.loser)}': there is no such player"
+            loser = self._failing_if(self.exprs.ex(s.loser, scope), "{} is None", message, hint)
+            self.em.line(f"raise GameOver(None, False, frozenset(), frozenset(({loser},)))")
+            return
+        assert s.losers is not None
+        message = f"'end game, losers {self.cx.source_of(s.losers)}': there is no player among them"
+        losers = self._failing_if(f"frozenset({self.exprs.ex(s.losers, scope)} or ())", "not {}", message, hint)
+        self.em.line(f"raise GameOver(None, False, frozenset(), {losers})")
 
     def _failing_if(self, code: str, test: str, message: str, hint: str) -> str:
         """Give ``code``'s value a name, the rule failing (R504) where ``test`` (``{}`` for the

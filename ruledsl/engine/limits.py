@@ -47,7 +47,7 @@ MAX_OFFERED = 10_000
 #: without being read. A label is a line of text; even a move naming 50 cards fits.
 MAX_MOVE_TEXT = 1_000
 
-#: The product of the domains of one action's choices above which ``check`` warns (W407): the
+#: The product of the domains of one action's choices above which ``check`` warns (W409): the
 #: actions offered would pass MAX_OFFERED (R507) when all of them are open.
 CHOICE_WARNING = MAX_OFFERED
 

@@ -64,6 +64,7 @@ class WindowInfo:
     who: Callable[..., list[int]]
     pass_def: ActionDef
     span: Span | None = None  # of its declaration: where a refused move is reported
+    all_pass: Callable[..., None] | None = None  # its 'when all pass:', run when it closes with nobody acting
 
 
 @define

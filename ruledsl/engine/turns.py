@@ -114,6 +114,18 @@ class TurnMachine(StateFields):
             if player is not None:
                 self.turn = player
             return target
+        if not phase.actions and not phase.is_auction:
+            raise RuleRuntimeError(
+                [
+                    Diagnostic(
+                        "R506",
+                        f"phase '{phase.name}' has no action, and its 'on enter:' did not hand play on",
+                        phase.span,
+                        "end every way through its 'on enter:' with 'go to <phase>', 'end round' or 'end game'",
+                        source=self.game.source,
+                    )
+                ]
+            )
         return None
 
     # ------------------------------------------------------------------ windows
@@ -161,8 +173,22 @@ class TurnMachine(StateFields):
                     return True
                 queue.pop(0)
             windows.pop(0)
+            if window.all_pass is not None:
+                self._all_passed(window.all_pass)
         self.windows = None
         return False
+
+    def _all_passed(self, handler: Any) -> None:
+        """Run a window's 'when all pass:' (nobody in it acted); a 'go to' there says where play goes on."""
+        self.next_kind = NEXT_TURN
+        self.next_goto = None
+        handler(self, self.turn)
+        if self.next_kind == GO_TO:
+            assert self.next_goto is not None  # a 'go to' sets both
+            target, player, _where = self.next_goto
+            if player is not None:
+                self.turn = player
+            self.pending_phase = target
 
     def _window_pass(self) -> None:
         assert self.windows is not None
@@ -285,6 +311,9 @@ class TurnMachine(StateFields):
         elif over.winners:
             # Each winner gets the whole win, as a lone winner does: partners score alike.
             self._end([1.0 if q in over.winners else -1.0 for q in range(self.n)])
+        elif over.losers:
+            # Every other player wins; alone at the table, the player just loses.
+            self._end([-1.0 if q in over.losers else 1.0 for q in range(self.n)])
         else:
             self._end(self._ranked_returns())
 

@@ -214,11 +214,18 @@ class ActionCache(dict):  # type: ignore[type-arg]
 class GameOver(Exception):
     """Raised inside rules by ``end game``: stops the action at once."""
 
-    def __init__(self, winner: int | None = None, draw: bool = False, winners: frozenset[int] = frozenset()) -> None:
+    def __init__(
+        self,
+        winner: int | None = None,
+        draw: bool = False,
+        winners: frozenset[int] = frozenset(),
+        losers: frozenset[int] = frozenset(),
+    ) -> None:
         super().__init__()
         self.winner = winner
         self.draw = draw
         self.winners = winners  # ``end game, winners``: never empty there (the rules fail first)
+        self.losers = losers  # ``end game, loser(s)``: never empty there either
 
 
 class RoundOver(Exception):

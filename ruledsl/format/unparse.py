@@ -193,7 +193,7 @@ def _precedence(e: n.Expr) -> int:
 
 
 _BINDERS = (n.IfExpr, n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.Best)
-_COMPARISONS = (n.Compare, n.Member, n.Overlaps, n.IsEmpty, n.IsOut, n.IsNamed)
+_COMPARISONS = (n.Compare, n.Member, n.Overlaps, n.IsEmpty, n.IsOut, n.IsNamed, n.IsSeen)
 _PREFIXED = (
     n.TopOf,
     n.BottomOf,
@@ -253,7 +253,7 @@ def _arith(e: n.Arith) -> str:
     raise ValueError(f"unknown arithmetic operator {e.op!r}")
 
 
-def _not(e: n.IsEmpty | n.IsOut | n.IsNamed | n.Member) -> str:
+def _not(e: n.IsEmpty | n.IsOut | n.IsNamed | n.Member | n.IsSeen) -> str:
     return "not " if e.negated else ""
 
 
@@ -298,6 +298,10 @@ _EXPR_WRITERS: dict[type, Callable[..., str]] = {
     n.Overlaps: lambda e: f"{_expr(e.left, _SUM)} overlaps {_expr(e.right, _SUM)}",
     n.IsEmpty: lambda e: f"{_expr(e.operand, _SUM)} is {_not(e)}empty",
     n.IsOut: lambda e: f"{_expr(e.operand, _SUM)} is {_not(e)}out",
+    n.IsSeen: lambda e: (
+        f"{_expr(e.operand, _SUM)} is {_not(e)}"
+        + ("face up" if e.viewer is None else f"seen by {_expr(e.viewer, _SUM)}")
+    ),
     n.IsNamed: lambda e: f"{_expr(e.operand, _SUM)} is {_not(e)}{_quote(e.card_name)}",
     n.Not: lambda e: f"not {_expr(e.operand, _NOT)}",
     n.BoolOp: _bool_op,
@@ -625,7 +629,7 @@ class _Writer:
             self.decl(node, indent)
         elif isinstance(node, n.Stmt):
             self.stmt(node, indent)
-        elif isinstance(node, (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler)):
+        elif isinstance(node, (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler, n.AllPassHandler)):
             self.item(node, indent)
         elif isinstance(node, n.RequireClause):
             self.require(node, indent)
@@ -812,6 +816,8 @@ class _Writer:
             self.block_head(indent, f"when won by {item.var}:", at, item.body)
         elif isinstance(item, n.UnsoldHandler):
             self.block_head(indent, "when unsold:", at, item.body)
+        elif isinstance(item, n.AllPassHandler):
+            self.block_head(indent, "when all pass:", at, item.body)
         else:
             raise TypeError(f"not a phase item: {type(item).__name__}")
 
@@ -928,10 +934,14 @@ def _simple(s: n.Stmt) -> str:
     if isinstance(s, n.Subtract):
         return f"subtract {_expr(s.value)} from {_expr(s.target, _POSTFIX)}"
     if isinstance(s, n.EndGame):
-        if s.draw + (s.winner is not None) + (s.winners is not None) > 1:
-            raise ValueError("a game ends with a winner, winners or a draw, not two of them")
+        if s.draw + sum(e is not None for e in (s.winner, s.winners, s.loser, s.losers)) > 1:
+            raise ValueError("a game ends with a winner, winners, a loser, losers or a draw, not two of them")
         if s.draw:
             return "end game, draw"
+        if s.loser is not None:
+            return f"end game, loser {_expr(s.loser)}"
+        if s.losers is not None:
+            return f"end game, losers {_expr(s.losers)}"
         if s.winners is not None:
             return f"end game, winners {_expr(s.winners)}"
         return "end game" if s.winner is None else f"end game, winner {_expr(s.winner)}"

@@ -154,11 +154,6 @@ SYNTAX_MESSAGES: dict[str, tuple[str, str, str | None]] = {
     ),
     # The hint names the variable: see syntax_diagnostic.
     "change-var": ("E101", "a variable changes with 'set', 'add' or 'subtract'", None),
-    "loser": (
-        "E101",
-        "a game ends with a winner, a draw, or its ranking: there is no 'loser'",
-        "for one loser, write 'end game' and rank the players by what tells him apart (ranking: lowest size of hand)",
-    ),
     "next-player": (
         "E101",
         "the next player is written 'player after player'",
@@ -270,8 +265,6 @@ def _misplaced_word(exc: UnexpectedToken) -> str | None:
     before = stack[-2] if len(stack) > 1 else None
     if _is_keyword(token, "require") or (isinstance(last, Token) and last.type == "NAME" and last == "require"):
         return "require-place"  # a keyword where statements go; read as a procedure's name among them
-    if token.type == "NAME" and token in ("loser", "losers") and _is_keyword(before, "game"):
-        return "loser"
     if _is_keyword(token, "player") and isinstance(last, Token) and last.type == "NAME" and last == "next":
         return "next-player"
     if token.type == "INT" and _is_keyword(last, "player"):

@@ -314,6 +314,19 @@ class IsOut(Expr):
 
 
 @frozen(kw_only=True)
+class IsSeen(Expr):
+    """Whether a card, where it lies now, is seen by every player (``is face up``: face up, or
+    in a public zone and not turned down) or by one player (``is seen by P``).
+
+    Example: ``c is seen by p``
+    """
+
+    operand: Expr
+    viewer: Expr | None = None  # None: seen by every player
+    negated: bool = False
+
+
+@frozen(kw_only=True)
 class IsNamed(Expr):
     """Whether a card is the card of that name.
 
@@ -753,14 +766,17 @@ class EndRound(Stmt):
 
 @frozen(kw_only=True)
 class EndGame(Stmt):
-    """End the game at once: with a winner, winners who share the win, a draw, or the ``ranking``.
+    """End the game at once: with a winner, winners who share the win, a loser or losers (every
+    other player wins; in a one-player game, he loses), a draw, or the ``ranking``.
 
     Example: ``end game, winner player``
     """
 
     winner: Expr | None = None
     draw: bool = False
-    winners: Expr | None = None  # players, all of whom win (partners); at most one of the three
+    winners: Expr | None = None  # players, all of whom win (partners); at most one of the five
+    loser: Expr | None = None  # a player who loses (-1), the others winning (+1)
+    losers: Expr | None = None  # players who lose, the others winning
 
 
 @frozen(kw_only=True)
@@ -1302,6 +1318,16 @@ class UnsoldHandler(Node):
     """Effects run when every player passes without a bid.
 
     Example: ``when unsold: end round``
+    """
+
+    body: tuple[Stmt, ...]
+
+
+@frozen(kw_only=True)
+class AllPassHandler(Node):
+    """Effects run when a window closes with every player in it having passed.
+
+    Example: ``when all pass: go to bidding``
     """
 
     body: tuple[Stmt, ...]

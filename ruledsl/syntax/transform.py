@@ -357,6 +357,10 @@ class _Declarations(_Tokens):
         return n.UnsoldHandler(body=body, span=self._span(meta))
 
     @_with_meta
+    def all_pass_handler(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.AllPassHandler:
+        return n.AllPassHandler(body=body, span=self._span(meta))
+
+    @_with_meta
     def window_decl(self, meta: Any, name: Token, who: n.Expr, *items: n.Node) -> n.WindowDecl:
         return n.WindowDecl(name=self._name(name), who=who, items=tuple(items), span=self._span(meta))
 
@@ -607,7 +611,8 @@ class _Statements(_Tokens):
         if outcome == "draw":
             return n.EndGame(draw=True, span=self._span(meta))
         if isinstance(outcome, tuple):
-            return n.EndGame(winners=outcome[1], span=self._span(meta))
+            field = outcome[0]
+            return n.EndGame(**{field: outcome[1]}, span=self._span(meta))
         return n.EndGame(winner=outcome, span=self._span(meta))
 
     @_with_meta
@@ -617,6 +622,14 @@ class _Statements(_Tokens):
     @_with_meta
     def winners_outcome(self, meta: Any, players: n.Expr) -> tuple[str, n.Expr]:
         return ("winners", players)
+
+    @_with_meta
+    def loser_outcome(self, meta: Any, player: n.Expr) -> tuple[str, n.Expr]:
+        return ("loser", player)
+
+    @_with_meta
+    def losers_outcome(self, meta: Any, players: n.Expr) -> tuple[str, n.Expr]:
+        return ("losers", players)
 
     @_with_meta
     def draw_outcome(self, meta: Any) -> str:
@@ -783,6 +796,22 @@ class _Expressions(_Tokens):
     @_with_meta
     def is_not_out(self, meta: Any, operand: n.Expr) -> n.IsOut:
         return n.IsOut(operand=operand, negated=True, span=self._span(meta))
+
+    @_with_meta
+    def is_face_up(self, meta: Any, operand: n.Expr) -> n.IsSeen:
+        return n.IsSeen(operand=operand, span=self._span(meta))
+
+    @_with_meta
+    def is_not_face_up(self, meta: Any, operand: n.Expr) -> n.IsSeen:
+        return n.IsSeen(operand=operand, negated=True, span=self._span(meta))
+
+    @_with_meta
+    def is_seen_by(self, meta: Any, operand: n.Expr, viewer: n.Expr) -> n.IsSeen:
+        return n.IsSeen(operand=operand, viewer=viewer, span=self._span(meta))
+
+    @_with_meta
+    def is_not_seen_by(self, meta: Any, operand: n.Expr, viewer: n.Expr) -> n.IsSeen:
+        return n.IsSeen(operand=operand, viewer=viewer, negated=True, span=self._span(meta))
 
     @_with_meta
     def is_named(self, meta: Any, operand: n.Expr, name: Token) -> n.IsNamed:

@@ -88,9 +88,11 @@ def outcome_rows(records: Sequence[GameRecord], players: int, rotate: bool) -> d
     Without ``rotate`` each seat's agent stays put, so each seat's wins are compared;
     with it, each agent's, wherever it sat.
     """
-    rows: dict[str, Callable[[GameRecord], bool]] = {
-        "first player won alone": lambda r: len(r.winners) == 1 and bool(r.actors) and r.winners[0] == r.actors[0],
-    }
+    rows: dict[str, Callable[[GameRecord], bool]] = {}
+    if players > 1:  # alone at the table, the first player is the only one: nothing to compare
+        rows["first player won alone"] = lambda r: (
+            len(r.winners) == 1 and bool(r.actors) and r.winners[0] == r.actors[0]
+        )
     if rotate:
         for spec in sorted({a for r in records for a in r.agents}):
             rows[f"{spec} won"] = _agent_won(spec)
@@ -98,7 +100,11 @@ def outcome_rows(records: Sequence[GameRecord], players: int, rotate: bool) -> d
         agents = records[0].agents if records else ["?"] * players
         for q in range(players):
             rows[f"P{q} ({agents[q]}) won"] = _seat_won(q)
-    rows["no winner (draw or bound)"] = lambda r: not r.winners
+    if players == 1:
+        rows["lost"] = lambda r: not r.truncated and bool(r.returns) and r.returns[0] < 0
+        rows["neither won nor lost (or bound)"] = lambda r: not r.winners and not (r.returns and r.returns[0] < 0)
+    else:
+        rows["no winner (draw or bound)"] = lambda r: not r.winners
     return rows
 
 

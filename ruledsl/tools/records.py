@@ -657,13 +657,15 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
                 lines.append(f"your {name}: {_cards(zone[seat], labels)}")
             others = [(q, z) for q, z in enumerate(zone) if q != seat or not _lists_cards(z)]
             who = {q: "you" if q == seat else f"P{q}" for q, _ in others}
-            if any(z.get("cards") for _, z in others) or all(_lists_cards(z) for _, z in others):
+            if not others:
+                pass  # alone at the table: no other player's zone to show
+            elif any(z.get("cards") for _, z in others) or all(_lists_cards(z) for _, z in others):
                 # The cards of one player are joined by commas, the players by semicolons.
                 lines.append(
                     f"{name}: "
                     + "; ".join(f"{who[q]}: {_cards(z, labels) if _lists_cards(z) else _count(z)}" for q, z in others)
                 )
-            elif others:
+            else:
                 lines.append(f"{name}: " + ", ".join(f"{who[q]} {z['size']}" for q, z in others))
         elif _lists_cards(zone):
             lines.append(f"{name}: {_cards(zone, labels)}" + (" (top last)" if zone["size"] > 1 else ""))
@@ -725,8 +727,11 @@ def result_lines(state: GameState) -> list[str]:
     if state.truncated:
         return [f"Result: stopped at the action bound, after {state.n_actions:,} actions, without an end: no winner"]
     winners = winners_of(ret)
+    if not winners and ret and max(ret) < 0:
+        lines = ["Result: P0 loses" if len(ret) == 1 else "Result: every player loses"]
+        return [*lines, "Returns: " + ", ".join(f"P{q} {r:+g}" for q, r in enumerate(ret))]
     if not winners:
-        return ["Result: a draw"]
+        return ["Result: P0 neither wins nor loses" if len(ret) == 1 else "Result: a draw"]
     lines = []
     if len(winners) == 1:
         lines.append(f"Result: P{winners[0]} wins")

@@ -446,11 +446,13 @@ def summarize(
     agent_games: dict[str, int] = {}
     agent_wins: dict[str, int] = {}
     agent_returns: dict[str, float] = {}
-    shared = draws = truncated = 0
+    shared = draws = losses = truncated = 0
     for r in records:
         winners = r.winners
         if r.truncated:
             truncated += 1
+        elif not winners and r.returns and max(r.returns) < 0:
+            losses += 1  # every player lost: a one-player game lost, above all
         elif not winners:
             draws += 1
         if len(winners) > 1:
@@ -520,6 +522,7 @@ def summarize(
         "first_player": first,
         "seat_test": seat_test,
         "draws": draws,
+        "losses": losses,
         "shared_wins": shared,
         "truncated": truncated,
         "length": {

@@ -54,6 +54,7 @@ from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
 from ruledsl.text.render import counted, or_list
 from ruledsl.text.source import Source, Span
+from ruledsl.tools.playouts import PROGRESS_AFTER, progressing_action
 
 #: At most this many ways of loading the game (player count and options) are played.
 MAX_CONFIGS = 40
@@ -103,6 +104,7 @@ class ConfigResult:
     failed: int  # games stopped by a runtime rule error (R5xx)
     actions: int  # actions applied in all these games
     seconds: float = field(eq=False)
+    cut: int = 0  # games not played (or left unfinished, and not counted) once the time budget was spent
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -114,6 +116,7 @@ class ConfigResult:
             "failed": self.failed,
             "actions": self.actions,
             "seconds": round(self.seconds, 3),
+            "cut": self.cut,
         }
 
 
@@ -246,6 +249,7 @@ class Report:
     unused: tuple[Unused, ...]
     skipped: tuple[Skipped, ...]
     header_span: Span | None = field(default=None, eq=False, repr=False)
+    time_budget: float | None = None  # seconds for all the games; None: no limit
 
     @property
     def total_games(self) -> int:
@@ -301,14 +305,23 @@ class Report:
             )
         if self.truncated:
             configs = [f"{r.truncated} with {r.config.describe()}" for r in self.results if r.truncated]
+            if self.max_actions > PROGRESS_AFTER:
+                tried = (
+                    f"after {PROGRESS_AFTER} random actions the players took any move that ended the game, a round "
+                    "or a phase, or bettered their standing, and still did not end it: "
+                )
+            else:
+                tried = "random players may play on where real ones would not; to be sure it ends, "
             out.append(
                 Diagnostic(
                     "W413",
                     f"{self.truncated:,} of {total:,} random games reached the bound of {self.max_actions:,} actions "
                     "without ending",
                     self.header_span,
-                    f"{'; '.join(configs)}; random players may play on forever where real ones would not, but a "
-                    "rule that ends the game (a round limit, a draw when everybody passes) makes sure",
+                    f"{'; '.join(configs)}; {tried}"
+                    "give the game an end it always reaches (a limit: 'if round == 10: end game'; a draw when "
+                    "every player passed in a row), or let a player who cannot go on concede ('action concede "
+                    "otherwise: end game, loser player')",
                     Severity.WARNING,
                     self.source,
                 )
@@ -327,6 +340,7 @@ class Report:
             "max_actions": self.max_actions,
             "games": self.total_games,
             "truncated": self.truncated,
+            "time_budget": self.time_budget,
             "configurations": [r.to_json() for r in self.results],
             "skipped": [s.to_json() for s in self.skipped],
             "diagnostics": [d.to_json() for d in self.to_diagnostics()],
@@ -346,6 +360,7 @@ def validate(
     max_configs: int = MAX_CONFIGS,
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
+    time_budget: float | None = None,
 ) -> Report:
     """Check a rule file (or bundled game), then play ``games`` random games per configuration.
 
@@ -355,6 +370,11 @@ def validate(
     With ``players`` or ``options`` (values as ``load_game`` takes them), only that one
     configuration is played, the other options at their defaults; a bad player count or
     option raises OptionError, and option values left untried are not reported (W412).
+
+    With ``time_budget`` (seconds), each configuration gets an equal share of what is left
+    of it when its turn comes; once its share is spent, it plays no more games, and a game
+    under way is left unfinished and not counted (``ConfigResult.cut``). The first game of
+    each configuration may go on for twice its share (within the budget).
     """
     return validate_checked(
         check_file(path_or_name),
@@ -365,6 +385,7 @@ def validate(
         max_configs=max_configs,
         players=players,
         options=options,
+        time_budget=time_budget,
     )
 
 
@@ -378,6 +399,7 @@ def validate_checked(
     max_configs: int = MAX_CONFIGS,
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
+    time_budget: float | None = None,
 ) -> Report:
     """Validate a game that passed the checker (see ``validate``)."""
     if games < 0:
@@ -404,7 +426,7 @@ def validate_checked(
         plan, unused_options = _plan(checked, loaded, max_configs, max_actions, skipped)
     deals = _oversized_deals(checked, loaded)
 
-    play = _Play(checked, games, seed, progress, len(plan) * games)
+    play = _Play(checked, games, seed, progress, len(plan) * games, time_budget, len(plan))
     results = [play.run(config, game) for config, game in plan]
     unused = [*unused_options, *(play.unused() if play.played else ())]
     return Report(
@@ -423,6 +445,7 @@ def validate_checked(
         unused=tuple(unused),
         skipped=tuple(skipped),
         header_span=checked.file.header.span,
+        time_budget=time_budget,
     )
 
 
@@ -626,8 +649,21 @@ def _deal_groups(checked: CheckedGame) -> Iterator[list[n.Deal]]:
 class _Play:
     """Play random games, gathering failures, stuck states and what ran."""
 
-    def __init__(self, checked: CheckedGame, games: int, seed: int, progress: Progress | None, total: int) -> None:
+    def __init__(
+        self,
+        checked: CheckedGame,
+        games: int,
+        seed: int,
+        progress: Progress | None,
+        total: int,
+        time_budget: float | None = None,
+        configs: int = 1,
+    ) -> None:
         self.checked = checked
+        self.end = None if time_budget is None else time.perf_counter() + time_budget
+        self.configs_left = configs
+        self.share_end: float | None = None  # when the configuration being played must stop
+        self.first_end: float | None = None  # when its first game must stop: twice its share, within the budget
         self.games = games
         self.seed = seed
         self.progress = progress
@@ -654,23 +690,41 @@ class _Play:
             self._programs.add(id(program))
             self.judged |= _rule_spans(program)
         lines: set[int] = set()  # the generated lines that ran
-        counts = {"ended": 0, "truncated": 0, "stuck": 0, "failed": 0, "actions": 0}
+        counts = {"ended": 0, "truncated": 0, "stuck": 0, "failed": 0, "actions": 0, "cut": 0}
+        if self.end is not None:
+            share = max(self.end - start, 0.0) / self.configs_left
+            self.share_end = start + share
+            self.first_end = min(start + 2 * share, self.end)
+        self.configs_left -= 1
+        played = 0
         for k in range(self.games):
-            outcome, actions = self._one(config, game, self.seed + k, lines)
+            outcome, actions = self._one(config, game, self.seed + k, lines, first=k == 0)
+            self.done += 1
+            if outcome == "cut" or (self.share_end is not None and time.perf_counter() > self.share_end):
+                counts["cut"] = self.games - k - (outcome != "cut")
+                if outcome != "cut":
+                    counts[outcome] += 1
+                    counts["actions"] += actions
+                    played += 1
+                self.done += self.games - k - 1
+                if self.progress is not None:
+                    self.progress(self.done, self.total)
+                break
             counts[outcome] += 1
             counts["actions"] += actions
-            self.played += 1
-            self.done += 1
+            played += 1
             if self.progress is not None:
                 self.progress(self.done, self.total)
+        self.played += played
         for line in lines:
             span = program.span_of_line(line)
             if span is not None and span.start.line:
                 self.ran.add(_key(span))
-        return ConfigResult(config, self.games, seconds=time.perf_counter() - start, **counts)
+        return ConfigResult(config, played, seconds=time.perf_counter() - start, **counts)
 
-    def _one(self, config: Config, game: Game, seed: int, lines: set[int]) -> tuple[str, int]:
-        """Play one game; return how it ended ("ended", "truncated", "stuck" or "failed") and its length."""
+    def _one(self, config: Config, game: Game, seed: int, lines: set[int], first: bool) -> tuple[str, int]:
+        """Play one game; return how it ended ("ended", "truncated", "stuck", "failed", or "cut": left
+        unfinished when the time budget ran out, see ``_out_of_time``) and its length."""
         # One generator per seat, seeded as the random agent of that seat is, so that the
         # game a hint names is the one `ruledsl play --seed S --seats random,...` shows.
         rngs = [random.Random(agent_seed(seed, seat)) for seat in range(game.players)]
@@ -697,7 +751,10 @@ class _Play:
                         self.owners.add((a.defn.owner_kind == "window", a.defn.owner))
                         if a.defn.span is not None:
                             self.possible.add(_key(a.defn.span))
-                action = rngs[state.current_player()].choice(legal)
+                rng = rngs[state.current_player()]
+                if actions % 64 == 63 and self._out_of_time(first):
+                    return "cut", actions
+                action = rng.choice(legal) if actions < PROGRESS_AFTER else progressing_action(state, legal, rng)
                 if action.defn not in self._applied:
                     self._applied.add(action.defn)
                     if action.defn.span is not None:
@@ -713,6 +770,12 @@ class _Play:
             self._failed(config, exc, seed, actions)
             return "failed", actions
         return ("truncated" if state.truncated else "ended"), actions
+
+    def _out_of_time(self, first: bool) -> bool:
+        """Whether the game under way must stop: past the configuration's share of the time budget,
+        or, for its first game, twice that (within the whole budget)."""
+        end = self.first_end if first else self.share_end
+        return end is not None and time.perf_counter() > end
 
     def _failed(self, config: Config, exc: RuleRuntimeError, seed: int, actions: int) -> None:
         d = exc.diagnostics[0] if exc.diagnostics else Diagnostic("R504", str(exc))
@@ -865,7 +928,7 @@ class _Play:
                     elif isinstance(item, (n.ActionDecl, n.PassDecl)):
                         action(item, d.name)
             elif isinstance(d, n.WindowDecl) and self.checked.symbols.windows.get(d.name) is not None:
-                items = [i for i in d.items if isinstance(i, (n.ActionDecl, n.PassDecl))]
+                items = [i for i in d.items if isinstance(i, (n.ActionDecl, n.PassDecl, n.AllPassHandler))]
                 if (True, d.name) not in self.owners and not failed.any_within(d.span):
                     found.append(
                         Unused(
@@ -877,7 +940,10 @@ class _Play:
                     )
                     continue
                 for item in items:
-                    action(item, d.name)
+                    if isinstance(item, n.AllPassHandler):
+                        rule(item, item.body, f"'when all pass:' of '{d.name}'")
+                    else:
+                        action(item, d.name)
         return found
 
     def _is_declared(self, d: n.PhaseDecl) -> bool:

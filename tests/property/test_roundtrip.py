@@ -90,6 +90,7 @@ _PLACES: dict[type[n.Node], Callable[[str], str]] = {
 }
 for _item in (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler):
     _PLACES[_item] = lambda t: _HEADER + "auction p:\n" + _lines("    ")(t) + "\n"
+_PLACES[n.AllPassHandler] = lambda t: _HEADER + "window w for player:\n" + _lines("    ")(t) + "\n"
 _PLACES[n.RequireClause] = lambda t: _HEADER + "phase p:\n    action a:\n" + _lines("        ")(t) + "\n        again\n"
 
 
@@ -187,6 +188,7 @@ def expressions(*, with_strings: bool = True, max_leaves: int = 10) -> st.Search
             st.builds(n.Overlaps, left=e, right=e),
             st.builds(n.IsEmpty, operand=e, negated=st.booleans()),
             st.builds(n.IsOut, operand=e, negated=st.booleans()),
+            st.builds(n.IsSeen, operand=e, viewer=st.none() | e, negated=st.booleans()),
             st.builds(n.Not, operand=e),
             st.builds(n.BoolOp, op=st.sampled_from(["and", "or"]), left=e, right=e),
             st.builds(n.IfExpr, cond=e, then=e, else_=e),
@@ -253,6 +255,8 @@ simple_statements = st.one_of(
     st.builds(n.EndGame, winner=st.none() | exprs),
     st.builds(n.EndGame, draw=st.just(True)),
     st.builds(n.EndGame, winners=exprs),
+    st.builds(n.EndGame, loser=exprs),
+    st.builds(n.EndGame, losers=exprs),
     st.builds(n.GoTo, phase=names, player=st.none() | exprs),
     st.builds(n.Open, window=names),
     st.builds(n.Reverse),

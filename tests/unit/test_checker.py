@@ -169,7 +169,7 @@ def test_e201_an_option_used_but_not_declared() -> None:
         "unknown name 'hand_sise'",
         13,
         12,
-        "did you mean 'hand_size' or 'hand'? known names: deck, direction, hand, hand_size, round",
+        "did you mean 'hand_size'? known names: deck, direction, hand, hand_size, round",
     )
 
 
@@ -735,13 +735,54 @@ def test_e402_game_never_ends() -> None:
     )
 
 
-def test_e403_phase_without_action() -> None:
+def test_a_phase_of_effects_alone_that_hands_play_on_is_clean() -> None:
     found = diagnostics(
         append("phase other:\n    on enter:\n        go to play\n", replace("shuffle deck", "go to other"))
     )
-    assert [summary(d) for d in found] == [
-        ("E403", "phase 'other' has no action", NEXT_LINE, 1, "a phase lists what its player may do: action name: ..."),
+    assert found == ()
+
+
+def test_e403_phase_without_action_nor_on_enter() -> None:
+    found = diagnostics(
+        append("phase other:\n    action a:\n        again\nphase last:\n    when unsold: go to play\n")
+    )
+    assert [summary(d)[:4] for d in found if d.code == "E403"] == [
+        ("E403", "phase 'last' has neither an action nor 'on enter:'", NEXT_LINE + 3, 1),
     ]
+
+
+def test_e403_phase_of_effects_that_never_hands_play_on() -> None:
+    found = diagnostics(
+        append("phase other:\n    on enter:\n        shuffle deck\n", replace("shuffle deck", "go to other"))
+    )
+    assert [summary(d) for d in found] == [
+        (
+            "E403",
+            "phase 'other' has no action, and its 'on enter:' never hands play on",
+            NEXT_LINE,
+            1,
+            "a phase made of effects alone must end with 'go to <phase>', 'end round' or 'end game'",
+        ),
+    ]
+
+
+def test_e403_a_phase_of_effects_may_hand_on_through_a_procedure() -> None:
+    text = append(
+        "to deal_out:\n    go to play\nphase other:\n    on enter:\n        deal_out\n",
+        replace("shuffle deck", "go to other"),
+    )
+    assert diagnostics(text) == ()
+
+
+def test_window_when_all_pass_twice_is_e202_and_may_not_open_a_window() -> None:
+    text = append(
+        "window w for players after player:\n    action x:\n        again\n"
+        "    when all pass:\n        open w\n    when all pass:\n        again\n",
+        replace("move top of deck to hand", "move top of deck to hand\n        open w"),
+    )
+    found = [(d.code, d.message) for d in diagnostics(text)]
+    assert ("E202", "window 'w' has a second 'when all pass:'") in found
+    assert ("E406", "a window cannot open another when it closes") in found
 
 
 def test_e403_auction_without_handlers() -> None:
@@ -1247,3 +1288,54 @@ def test_label_card_cannot_use_what_changes_in_play() -> None:
 def test_label_card_once_per_game() -> None:
     text = replace("zone deck", 'label card c as "{c}"\nlabel card c as "{c}!"\nzone deck')
     assert only(text)[:3] == ("E202", "a second 'label card' declaration", 4)
+
+
+DECLARER = MINIMAL.replace("    shuffle deck\n", "    shuffle deck\n    go to play with declarer\n").replace(
+    "setup:\n", "var declarer = seat 0\nplayer var points = 0\nsetup:\n"
+)
+
+
+@pytest.mark.parametrize(
+    "label, warned",
+    [
+        ('"score (you have {points})"', True),
+        ('"score (you had {held(player)})"', False),  # read through a definition: the value before, on purpose
+        ('"score {size of hand}"', False),  # the action changes no variable it reads
+    ],
+)
+def test_w407_a_label_reading_what_its_action_changes(label: str, warned: bool) -> None:
+    text = append(
+        f"    action score:\n        label {label}\n        add 1 to points\ndefine held(p: player) = p.points\n",
+        DECLARER,
+    )
+    assert ["W407" in d.code for d in diagnostics(text)].count(True) == int(warned)
+
+
+@pytest.mark.parametrize(
+    "ending, warned",
+    [("add 1 to points", True), ("again", False), ("end turn", False), ("end game, winner player", False)],
+)
+def test_w408_the_turn_passing_in_a_phase_for_one_player(ending: str, warned: bool) -> None:
+    text = replace(
+        "    action draw when deck is not empty:\n        move top of deck to hand\n"
+        "    action stop_game when deck is empty:\n        end game, winner player\n",
+        f"    action draw when player == declarer:\n        move top of deck to hand\n        {ending}\n",
+        DECLARER,
+    )
+    found = [d for d in diagnostics(text) if d.code == "W408"]
+    assert len(found) == int(warned)
+    if warned:
+        assert found[0].message == (
+            "after 'draw' the turn passes to the next player, but every action of phase 'play' is for 'declarer' alone"
+        )
+
+
+def test_a_refused_declaration_is_reported_once_not_at_each_use() -> None:
+    text = append(
+        '    action count_it when size of hand > 0:\n        say "{(top of hand).count}"\n',
+        replace('    card "A"\n', '    card "A": count 1\n', replace("deck:\n", "card count: number\ndeck:\n")),
+    )
+    found = diagnostics(text)
+    assert [(d.code, d.message) for d in found] == [
+        ("E106", "'count' is a keyword of the language and cannot be used as a name")
+    ]

@@ -143,7 +143,7 @@ class TestChoices:
 
     def test_check_warns_where_the_choices_multiply_past_the_budget(self) -> None:
         checked = check_file(str(HOSTILE / "choices_nine_values.game"))
-        warnings = [d for d in checked.warnings if d.code == "W407"]
+        warnings = [d for d in checked.warnings if d.code == "W409"]
         assert len(warnings) == 1
         assert warnings[0].message == (
             "the choices of 'pick' may offer up to 20,661,046,784 actions at once, more than 10,000"

@@ -60,6 +60,12 @@ def _require(text: str) -> n.RequireClause:
     return action.requires[0]
 
 
+def _window_item(text: str) -> n.Node:
+    window = _first_decl("window w for player:\n    " + text)
+    assert isinstance(window, n.WindowDecl)
+    return window.items[0]
+
+
 def _deck_entry(text: str) -> n.Node:
     deck = _first_decl("deck:\n    " + text)
     assert isinstance(deck, n.DeckDecl)
@@ -99,6 +105,7 @@ _BY_CLASS: dict[type[n.Node], Callable[[str], object]] = {
     n.OnEnter: _phase_item,
     n.WonHandler: _phase_item,
     n.UnsoldHandler: _phase_item,
+    n.AllPassHandler: _window_item,
     n.RankingKey: lambda ex: _first_decl("ranking: " + ex).keys[0],  # type: ignore[attr-defined]
 }
 

@@ -1492,12 +1492,6 @@ class TestSyntaxErrors:
         "text, message, hint",
         [
             (
-                "setup:\n    end game, loser p\n",
-                "a game ends with a winner, a draw, or its ranking: there is no 'loser'",
-                "for one loser, write 'end game' and rank the players by what tells him apart "
-                "(ranking: lowest size of hand)",
-            ),
-            (
                 "setup:\n    go to play with next player\n",
                 "the next player is written 'player after player'",
                 "'player after P' and 'player before P' are P's neighbours in turn order",
@@ -1523,7 +1517,7 @@ class TestSyntaxErrors:
                 "to deal the whole deck, one card at a time: while deck is not empty: deal 1 from deck to each hand",
             ),
         ],
-        ids=["loser", "next_player", "player_1", "count_of", "size_brackets", "deal_all"],
+        ids=["next_player", "player_1", "count_of", "size_brackets", "deal_all"],
     )
     def test_e101_words_a_designer_may_try(self, text: str, message: str, hint: str) -> None:
         d = syntax_error(HEADER + text)

@@ -219,3 +219,8 @@ def test_did_you_mean_stops_listing_past_twelve_names() -> None:
 
 def test_did_you_mean_nothing_known() -> None:
     assert did_you_mean("q", []) is None
+
+
+def test_did_you_mean_names_no_unrelated_name() -> None:
+    assert did_you_mean("total", ["tally"]) == "known names: tally"
+    assert did_you_mean("hand_sise", ["hand", "hand_size"]) == "did you mean 'hand_size'? known names: hand, hand_size"

@@ -17,6 +17,7 @@ from ruledsl.resources import games_dir
 from ruledsl.text.errors import CheckError, Severity
 from ruledsl.tools.simulate import play_game
 from ruledsl.tools.validate import Config, Report, deal_diagnostics, validate, validate_checked
+from tests.golden.test_golden import run_cli
 
 # Line numbers matter: the tests below name them. Every game adds its rules after line 9.
 HEAD = """\
@@ -389,10 +390,62 @@ def test_games_that_reach_the_action_bound_are_w413(write: Any) -> None:
         1,
         1,
         "6 of 6 random games reached the bound of 20 actions without ending",
-        "3 with 2 players; 3 with 3 players; random players may play on forever where real ones would not, "
-        "but a rule that ends the game (a round limit, a draw when everybody passes) makes sure",
+        "3 with 2 players; 3 with 3 players; random players may play on where real ones would not; to be sure it "
+        "ends, give the game an end it always reaches (a limit: 'if round == 10: end game'; a draw when every "
+        "player passed in a row), or let a player who cannot go on concede ('action concede otherwise: end game, "
+        "loser player')",
     )
     assert [f[0] for f in findings(report)] == ["W413", "W410"]
+
+
+# A game random players almost never end: three moves of four lower the score, and it ends
+# at +30. Played for progress, the move that betters the standing is taken each time.
+DRIFT = """\
+game "Drift"
+players 1
+zone deck: shared, hidden
+deck:
+    card "A"
+var score = 0
+setup:
+    shuffle deck
+phase play:
+    action up:
+        add 1 to score
+        if score >= 30:
+            end game, winner player
+    action down(n: number 1 to 3):
+        subtract 1 from score
+standing: highest score
+"""
+
+
+def test_games_random_players_would_not_end_are_played_for_progress(write: Any) -> None:
+    report = validate(write(DRIFT), games=3)
+    assert report.truncated == 0
+    assert [(r.ended, r.truncated) for r in report.results] == [(3, 0)]
+    # Random for 500 actions (the score drifts far below 0), then up every move.
+    assert all(500 < r.actions / r.games < 2_000 for r in report.results)
+    assert "W413" not in [f[0] for f in findings(report)]
+
+
+def test_a_time_budget_cuts_the_games_and_says_so(write: Any) -> None:
+    path = write(DRIFT.replace("score >= 30", "score >= 100000"))
+    report = validate(path, games=4, time_budget=0.05)
+    [result] = report.results
+    assert result.games + result.cut == 4
+    assert result.cut >= 3
+    assert report.to_json()["time_budget"] == 0.05
+    code, out, _ = run_cli(["check", "--simulate", "4", "--time-budget", "0.05", path], cwd=Path.cwd())
+    assert code == 0
+    assert "time budget of 0.05 s spent: played " in out
+    assert "give more time with --time-budget SECONDS (0: no limit)" in out
+
+
+def test_time_budget_goes_with_simulate(write: Any) -> None:
+    code, _, err = run_cli(["check", "--time-budget", "5", write(DRIFT)], cwd=Path.cwd())
+    assert code == 2
+    assert "--time-budget takes seconds (0 or more) and goes with --simulate N" in err
 
 
 # ============================================================================ found without playing
@@ -662,10 +715,13 @@ def test_report_as_json(write: Any) -> None:
         "games": 4,
         "truncated": 0,
         "skipped": [],
+        "time_budget": None,
     }
     assert [{k: v for k, v in c.items() if k != "seconds"} for c in data["configurations"]] == [
-        {"players": 2, "options": {}, "games": 2, "ended": 0, "truncated": 0, "stuck": 0, "failed": 2, "actions": 0},
-        {"players": 3, "options": {}, "games": 2, "ended": 0, "truncated": 0, "stuck": 0, "failed": 2, "actions": 0},
+        {"players": 2, "options": {}, "games": 2, "ended": 0, "truncated": 0, "stuck": 0, "failed": 2, "actions": 0}
+        | {"cut": 0},
+        {"players": 3, "options": {}, "games": 2, "ended": 0, "truncated": 0, "stuck": 0, "failed": 2, "actions": 0}
+        | {"cut": 0},
     ]
     assert [(d["code"], d["line"], d["column"], d["severity"]) for d in data["diagnostics"]] == [
         ("R504", 14, 9, "error"),

@@ -1,0 +1,151 @@
+"""docs/language.md: every complete rule file it shows (a ```game block) checks clean, and plays as the text says."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import ruledsl
+from ruledsl.analysis.context import BUILTIN_NAMES, RESERVED
+from ruledsl.loading import check_file
+from ruledsl.tools.compare import outcome_rows
+from ruledsl.tools.records import result_lines
+from ruledsl.tools.simulate import play_game, summarize
+from tests.golden.test_golden import run_cli
+from tests.scenarios.support import act, hand, labels
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "language.md"
+_BLOCK = re.compile(r"^```game\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def doc_games() -> dict[str, str]:
+    """The rule files of the doc, by game name."""
+    found = {}
+    for text in _BLOCK.findall(DOC.read_text(encoding="utf-8")):
+        name = re.match(r'game "([^"]+)"', text)
+        assert name is not None, f"a ```game block must open with its header: {text[:40]!r}"
+        found[name.group(1)] = text
+    return found
+
+
+def load(tmp_path: Path, name: str, players: int = 2) -> ruledsl.GameState:
+    path = tmp_path / "doc.game"
+    path.write_text(doc_games()[name], encoding="utf-8")
+    return ruledsl.load_game(path, players=players).new_initial_state(seed=0)
+
+
+def test_the_doc_shows_rule_files() -> None:
+    assert "Objection" in doc_games()
+
+
+@pytest.mark.parametrize("name", sorted(doc_games()))
+def test_each_rule_file_of_the_doc_checks_clean(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "doc.game"
+    path.write_text(doc_games()[name], encoding="utf-8")
+    assert check_file(path).warnings == ()
+
+
+def test_a_phase_of_effects_alone_deals_and_hands_on(tmp_path: Path) -> None:
+    state = load(tmp_path, "Objection")
+    # Nobody acted in 'dealing': its effects ran and play went on to 'play'.
+    assert state.phase_name() == "play"
+    assert state.current_player() == 0
+    assert labels(state) == ["lay card"]
+
+
+def test_a_window_where_all_pass_runs_its_effects_and_may_go_to_a_phase(tmp_path: Path) -> None:
+    state = load(tmp_path, "Objection", players=3)
+    for quiet in range(3):
+        actor = state.current_player()
+        act(state, "lay card")
+        # The two others are offered the window in turn; both let it pass.
+        for _ in range(2):
+            assert state.current_player() != actor
+            assert labels(state) == ["object", "let it pass"]
+            act(state, "let it pass")
+        if quiet < 2:
+            assert state.phase_name() == "play"
+            assert state.current_player() == (actor + 1) % 3
+            assert state.observation(0)["variables"]["quiet"] == quiet + 1
+    # The third time nobody objected, 'go to counting' ended the game by the ranking:
+    # each seat laid one card, so all three tie.
+    assert state.is_terminal()
+    assert state.returns() == [0.0, 0.0, 0.0]
+
+
+def test_a_player_who_acts_in_the_window_skips_when_all_pass(tmp_path: Path) -> None:
+    state = load(tmp_path, "Objection")
+    act(state, "lay card")
+    act(state, "object")
+    assert state.is_terminal()
+    assert state.returns() == [-1.0, 1.0]
+
+
+def test_a_one_player_game_is_won_or_lost(tmp_path: Path) -> None:
+    lost = load(tmp_path, "Patience of three", players=1)
+    act(lost, "draw")
+    act(lost, "stop")
+    assert lost.returns() == [-1.0]
+    assert result_lines(lost) == ["Result: P0 loses", "Returns: P0 -1"]
+    won = load(tmp_path, "Patience of three", players=1)
+    act(won, "draw")
+    act(won, "draw")
+    assert won.observation(0)["variables"]["score"] == 2
+    act(won, "stop")
+    assert won.returns() == [1.0]
+    assert result_lines(won) == ["Result: P0 wins", "Returns: P0 +1"]
+
+
+def test_a_loser_among_several_players_lets_the_others_win(tmp_path: Path) -> None:
+    path = tmp_path / "old.game"
+    path.write_text(doc_games()["Patience of three"].replace("players 1", "players 3"), encoding="utf-8")
+    state = ruledsl.load_game(path, players=3).new_initial_state(seed=0)
+    act(state, "stop")
+    assert state.returns() == [-1.0, 1.0, 1.0]
+    assert result_lines(state)[0] == "Result: P1, P2 share the win"
+
+
+def test_statistics_of_one_seat_count_losses_and_test_no_first_player(tmp_path: Path) -> None:
+    path = tmp_path / "solo.game"
+    path.write_text(doc_games()["Patience of three"], encoding="utf-8")
+    game = ruledsl.load_game(path, players=1)
+    records = [play_game(game, seed, ["random"]) for seed in range(40)]
+    stats = summarize(records, 1, ["random"])
+    wins = stats["seats"][0]["wins"]
+    assert 0 < wins < 40
+    assert stats["losses"] == 40 - wins
+    assert stats["draws"] == 0
+    code, text, _ = run_cli(["simulate", str(path), "-n", "40"])
+    assert code == 0
+    assert "first player" not in text
+    assert "length in turns" not in text
+    assert f"losses {40 - wins}, neither won nor lost 0" in text
+    rows = outcome_rows(records, 1, rotate=False)
+    assert "first player won alone" not in rows
+    assert sum(rows["lost"](r) for r in records) == 40 - wins
+
+
+def test_a_card_is_face_up_to_all_or_seen_by_one_player(tmp_path: Path) -> None:
+    state = load(tmp_path, "Faces")
+    mine = hand(state, 0)[0]
+    # The table card lies face down: it may be flipped, not yet counted face up.
+    assert labels(state) == ["flip hidden card 1", f"show {mine}"]
+    act(state, "flip hidden card 1")
+    # P1's card is seen by him alone until he shows it; the table card is face up now.
+    theirs = hand(state, 1)[0]
+    assert labels(state) == [f"show {theirs}", "done"]
+    act(state, f"show {theirs}")
+    assert labels(state) == [f"show {mine}", "done"]
+    act(state, f"show {mine}")
+    # Both shown: 'c is not seen by player after player' holds for no card of a hand.
+    assert labels(state) == ["done"]
+
+
+def test_the_doc_lists_every_reserved_word() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    listed = re.search(r"The reserved words: (.*?)\. And `round`", text, re.DOTALL)
+    assert listed is not None
+    assert set(re.findall(r"`(\w+)`", listed.group(1))) == set(RESERVED)
+    assert "`round` and\n  `direction`" in text and set(BUILTIN_NAMES) == {"round", "direction"}
