@@ -26,8 +26,9 @@ class Observer(StateFields):
 
         def legal_actions(self) -> list[Action]: ...
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """Return exactly what ``player`` may see, as a JSON-serialisable dict."""
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """Return exactly what ``player`` may see, as a JSON-serialisable dict (None: a spectator, who sees
+        only what every seat sees)."""
         return _observe(self, player)
 
     def describe_last(self, viewer: int | None) -> str:
@@ -124,7 +125,7 @@ class Observer(StateFields):
         return self.prog.card_names[c] if self.sees(viewer, c) else HIDDEN_CARD
 
 
-def _observe(st: Observer, player: int) -> dict[str, Any]:
+def _observe(st: Observer, player: int | None) -> dict[str, Any]:
     prog = st.prog
     names = prog.card_names
     zones: dict[str, Any] = {}

@@ -1,0 +1,122 @@
+"""What one connection is sent: a seat's view of its table, built only from that seat's observation and texts.
+
+The frame of seat ``s`` is made of ``state.observation(s)``, the labels of the legal actions
+when ``s`` is to act, the transcript as ``s`` saw it (``describe_last(s)``) and what the
+rule file declares (zone names, who owns which zone): never the state itself. A spectator's
+frame is made the same way from ``observation(None)``, which shows only public cards.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING, Any
+
+from ruledsl.serve.tables import SPECTATOR
+
+if TYPE_CHECKING:
+    from ruledsl.engine.program import Program
+    from ruledsl.serve.tables import Table
+
+_RED = frozenset("♥♦")
+
+
+def view_frame(table: Table, seat: int) -> dict[str, Any]:
+    """The frame a connection of ``seat`` (SPECTATOR: a spectator) is sent after each change at ``table``."""
+    state = table.state
+    viewer = None if seat == SPECTATOR else seat
+    frame: dict[str, Any] = {
+        "type": "view",
+        "version": table.version,
+        "seat": viewer,
+        "game": table.game.name,
+        "players": table.game.players,
+        "who": [
+            f"P{q}" + (" (you)" if q == viewer else "" if q in table.humans else f" ({spec})")
+            for q, spec in enumerate(table.seats)
+        ],
+        "transcript": list(table.transcript(seat)),
+        "over": table.is_over(),
+        "error": table.error,
+        "actions": [],
+    }
+    if table.is_over():
+        frame["seed"] = table.seed
+    if state is None:
+        return frame
+    obs = state.observation(viewer)
+    prog = state.prog
+    frame.update(
+        phase=obs["phase"],
+        round=obs["round"],
+        direction=obs["direction"],
+        current=None if obs["terminal"] else obs["current_player"],
+        zones=_zones(obs, prog),
+        variables={k: v for k, v in obs["variables"].items() if k not in obs["unlisted"]},
+        player_variables={k: v for k, v in obs["player_variables"].items() if k not in obs["unlisted"]},
+        auction=obs["auction"],
+        window=obs["window"] if viewer is not None and obs["window"] and obs["window"]["player"] == viewer else None,
+        finished=obs["finished"],
+        returns=obs["returns"],
+    )
+    if viewer is not None and "legal_actions" in obs and table.error is None:
+        frame["actions"] = _actions(state, viewer, frame["zones"])
+    return frame
+
+
+def _zones(obs: dict[str, Any], prog: Program) -> list[dict[str, Any]]:
+    """The zones as the viewer sees them, in the order the rule file declares them, each card drawn as it is seen."""
+    zones = []
+    for layout in prog.zones:
+        seen = obs["zones"][layout.name]
+        for owner, zone in enumerate(seen) if layout.per_player else [(None, seen)]:
+            cards = zone.get("cards")
+            zones.append(
+                {
+                    "name": layout.name,
+                    "owner": owner,
+                    "visibility": layout.visibility,
+                    "size": zone["size"],
+                    # None: a card the viewer does not see (drawn as a back); no list: none seen at all.
+                    "cards": None if cards is None else [None if c is None else _card(c, prog) for c in cards],
+                }
+            )
+    return zones
+
+
+def _card(name: str, prog: Program) -> dict[str, Any]:
+    """A card the viewer sees: its name, how it reads, and what colours it (from the rule file's attributes)."""
+    c = _index(prog.card_names)[name]
+    label = prog.card_labels[c]
+    suit: int | None = None
+    tables = prog.attribute_tables
+    if "suit" in tables and isinstance(tables["suit"][c], int):
+        suit = tables["suit"][c]
+    elif "suits" in tables and isinstance(tables["suits"][c], int) and tables["suits"][c] > 0:
+        suit = (tables["suits"][c] & -tables["suits"][c]).bit_length() - 1  # its first suit, of a set of them
+    return {"name": name, "label": label, "suit": suit, "red": any(ch in _RED for ch in label)}
+
+
+@functools.lru_cache(maxsize=32)
+def _index(names: tuple[str, ...]) -> dict[str, int]:
+    """Each card's number by name (cards of one name are alike: one number stands for them all)."""
+    return {name: c for c, name in enumerate(names)}
+
+
+def _actions(state: Any, seat: int, zones: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The seat's legal actions: how each reads, and which of the cards it sees each names (to play by a click)."""
+    from ruledsl.engine.reading import shown_action
+
+    visible = {card["name"]: card["label"] for zone in zones for card in zone["cards"] or () if card is not None}
+    actions = []
+    for i, action in enumerate(state.legal_actions()):
+        label = shown_action(action, state.prog)
+        text = str(action)
+        named = [name for name, shown in visible.items() if _names(text, name) or _names(label, shown)]
+        actions.append({"index": i, "label": label, "cards": named})
+    return actions
+
+
+def _names(text: str, card: str) -> bool:
+    """Whether ``text`` names ``card`` as a whole (not '8♣' inside '18♣')."""
+    return re.search(rf"(?<![\w♠♥♦♣]){re.escape(card)}(?![\w♠♥♦♣])", text) is not None
