@@ -72,7 +72,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {who}: {url}")
     print(f"lobby (opens more tables): {base}/   Ctrl-C stops the server.", flush=True)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=1 << 16)
-    uvicorn.Server(config).run(sockets=[listening])
+    try:
+        uvicorn.Server(config).run(sockets=[listening])
+    except KeyboardInterrupt:
+        pass  # uvicorn closes the connections on Ctrl-C, then raises it again: the server has stopped as asked
     print("server stopped", file=sys.stderr)
     return EXIT_OK
 
@@ -84,6 +87,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(128)  # from now on a browser may knock: it waits until the server answers
     except OSError as exc:
         raise Usage(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
     return sock

@@ -35,7 +35,9 @@ class Table:
     system's randomness) and shown only once the game is over: it gives away every card.
     """
 
-    def __init__(self, game: Game, seats: Sequence[str], log_dir: str | Path | None = None) -> None:
+    def __init__(
+        self, game: Game, seats: Sequence[str], log_dir: str | Path | None = None, seed: int | None = None
+    ) -> None:
         from ruledsl.agents import parse_spec
 
         self.id = secrets.token_urlsafe(9)
@@ -49,7 +51,7 @@ class Table:
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.version = 0
         self.games = 0
-        self.deal()
+        self.deal(seed)
 
     # ------------------------------------------------------------------ who is at the table
 
@@ -70,12 +72,13 @@ class Table:
 
     # ------------------------------------------------------------------ the game
 
-    def deal(self) -> None:
-        """Start a new game at this table: a new secret seed, the bots seated anew, and play to the first human."""
+    def deal(self, seed: int | None = None) -> None:
+        """Start a new game at this table: a new secret seed (unless ``seed`` is given: for tests), the bots
+        seated anew, and play to the first human."""
         from ruledsl.agents import agent_seed, make_agent, needs_tracking
         from ruledsl.text.errors import RuleRuntimeError
 
-        self.seed = secrets.randbits(64)
+        self.seed = secrets.randbits(64) if seed is None else seed
         self.games += 1
         self.version += 1
         self.agents = {

@@ -24,6 +24,7 @@ function connect() {
     if (frame.type === "view") {
       if (!view || view.version !== frame.version) hideRefusal();
       view = frame;
+      document.body.dataset.version = String(frame.version);
       picked = null;
       draw();
     } else if (frame.type === "error") {
