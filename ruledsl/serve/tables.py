@@ -120,7 +120,8 @@ class Table:
         if self.is_over() or state is None:
             raise MoveRefused("the game is over")
         if state.current_player() != seat:
-            raise MoveRefused("it is not your turn")
+            # Not "another's turn": a window offered to another seat is his secret (it tells what he holds).
+            raise MoveRefused("you have no move to make now")
         legal = state.legal_actions()
         if index is not None:
             if not 0 <= index < len(legal):

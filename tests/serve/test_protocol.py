@@ -166,7 +166,7 @@ class TestMessages:
                 view = one.receive_json()
                 assert view["current"] == 0 and view["actions"] == []
                 one.send_json({"type": "move", "version": view["version"], "index": 0})
-                assert one.receive_json()["message"] == "it is not your turn"
+                assert one.receive_json()["message"] == "you have no move to make now"
                 seen = spectator.receive_json()
                 assert seen["seat"] is None and seen["actions"] == []
                 spectator.send_json({"type": "move", "version": seen["version"], "index": 0})

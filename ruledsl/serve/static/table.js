@@ -110,10 +110,10 @@ function draw() {
     (view.phase !== undefined ? " · round " + view.round + ", phase " + view.phase : "");
   let turn = "";
   if (view.over) turn = view.error ? "the game stopped" : "game over";
-  else if (view.current === me) turn = "your turn";
+  else if (view.current === me) turn = view.actions.length ? "your turn" : "waiting for the others";
   else if (view.current !== undefined && view.current !== null) turn = view.who[view.current] + " to play";
   document.getElementById("turn").textContent = turn;
-  document.body.classList.toggle("my-turn", !view.over && view.current === me);
+  document.body.classList.toggle("my-turn", !view.over && view.actions.length > 0);
 
   const others = document.getElementById("others");
   const middle = document.getElementById("middle");
