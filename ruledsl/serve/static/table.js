@@ -181,6 +181,12 @@ function show(value) {
 function drawScores() {
   const box = document.getElementById("scores");
   box.replaceChildren();
+  if (view.auction) {
+    const a = view.auction;
+    const passed = a.passed.map((x, q) => (x ? view.who[q] : null)).filter((x) => x !== null);
+    const standing = a.standing ? a.standing + " by " + view.who[a.bidder] : "no bid yet";
+    box.appendChild(el("p", "auction", "Auction: " + standing + (passed.length ? "; passed: " + passed.join(", ") : "")));
+  }
   const vars = Object.entries(view.variables || {});
   if (vars.length) {
     const dl = el("dl", "vars");
