@@ -213,6 +213,9 @@ async def _table_socket(socket: WebSocket) -> None:
             message = await socket.receive()
             if message["type"] == "websocket.disconnect":
                 return
+            if server.tables.get(table.id) is not table or table.seat_of(socket.path_params["token"]) != seat:
+                await socket.close(code=1008)  # the table is closed, or the link no longer names this seat
+                return
             try:
                 request = _read(message)
                 async with lock:

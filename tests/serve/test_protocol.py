@@ -216,3 +216,18 @@ class TestRematchAndLog:
             assert not fresh["over"] and "seed" not in fresh and table.seed != first_seed
             assert fresh["version"] > view["version"]
         assert main(["replay", str(tmp_path / f"table-{table.id}.jsonl"), "--as", "0"]) == 0
+
+
+class TestClosedTables:
+    def test_a_message_to_a_table_no_longer_served_closes_the_socket(self, one_human: tuple[TestClient, Table]) -> None:
+        from starlette.websockets import WebSocketDisconnect
+
+        client, table = one_human
+        with client.websocket_connect(socket_path(table, 0)) as ws:
+            view = ws.receive_json()
+            del client.app.state.server.tables[table.id]  # type: ignore[attr-defined]
+            ws.send_json({"type": "move", "version": view["version"], "index": 0})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008
+        assert table.version == view["version"]
