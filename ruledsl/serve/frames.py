@@ -8,7 +8,6 @@ frame is made the same way from ``observation(None)``, which shows only public c
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -84,39 +83,61 @@ def _zones(obs: dict[str, Any], prog: Program) -> list[dict[str, Any]]:
     return zones
 
 
+class _Deck:
+    """What frames need of a program's cards, worked out once: each card as drawn, and a pattern that finds cards
+    in a label."""
+
+    def __init__(self, prog: Program) -> None:
+        self.prog = prog
+        self.drawn: dict[str, dict[str, Any]] = {}
+        self.named: dict[str, str] = {}  # the name of the card each name or label is
+        tables = prog.attribute_tables
+        for c, (name, label) in enumerate(zip(prog.card_names, prog.card_labels)):
+            suit: int | None = None
+            if "suit" in tables and isinstance(tables["suit"][c], int):
+                suit = tables["suit"][c]
+            elif "suits" in tables and isinstance(tables["suits"][c], int) and tables["suits"][c] > 0:
+                suit = (tables["suits"][c] & -tables["suits"][c]).bit_length() - 1  # the first suit of its set
+            # Cards of one name are alike: the first stands for them all.
+            self.drawn.setdefault(name, {"name": name, "label": label, "suit": suit, "red": bool(_RED & set(label))})
+            self.named.setdefault(name, name)
+            self.named.setdefault(label, name)
+        alternatives = "|".join(re.escape(t) for t in sorted(self.named, key=len, reverse=True))
+        # A card's name as a whole: not '8♣' inside '18♣'.
+        self.pattern = re.compile(rf"(?<![\w♠♥♦♣])(?:{alternatives})(?![\w♠♥♦♣])")
+
+    def cards_in(self, *texts: str) -> set[str]:
+        """The names of the cards ``texts`` name, by name or by label."""
+        return {self.named[m] for text in texts for m in self.pattern.findall(text)}
+
+
+_DECKS: dict[int, _Deck] = {}
+
+
+def _deck(prog: Program) -> _Deck:
+    """The cards of ``prog``, worked out the first time a frame of it is built."""
+    deck = _DECKS.get(id(prog))
+    if deck is None or deck.prog is not prog:
+        if len(_DECKS) > 256:  # programs come and go only in tests: keep the memory bounded anyway
+            _DECKS.clear()
+        deck = _DECKS[id(prog)] = _Deck(prog)
+    return deck
+
+
 def _card(name: str, prog: Program) -> dict[str, Any]:
     """A card the viewer sees: its name, how it reads, and what colours it (from the rule file's attributes)."""
-    c = _index(prog.card_names)[name]
-    label = prog.card_labels[c]
-    suit: int | None = None
-    tables = prog.attribute_tables
-    if "suit" in tables and isinstance(tables["suit"][c], int):
-        suit = tables["suit"][c]
-    elif "suits" in tables and isinstance(tables["suits"][c], int) and tables["suits"][c] > 0:
-        suit = (tables["suits"][c] & -tables["suits"][c]).bit_length() - 1  # its first suit, of a set of them
-    return {"name": name, "label": label, "suit": suit, "red": any(ch in _RED for ch in label)}
-
-
-@functools.lru_cache(maxsize=32)
-def _index(names: tuple[str, ...]) -> dict[str, int]:
-    """Each card's number by name (cards of one name are alike: one number stands for them all)."""
-    return {name: c for c, name in enumerate(names)}
+    return _deck(prog).drawn[name]
 
 
 def _actions(state: Any, seat: int, zones: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The seat's legal actions: how each reads, and which of the cards it sees each names (to play by a click)."""
     from ruledsl.engine.reading import shown_action
 
-    visible = {card["name"]: card["label"] for zone in zones for card in zone["cards"] or () if card is not None}
+    visible = {card["name"] for zone in zones for card in zone["cards"] or () if card is not None}
+    deck = _deck(state.prog)
     actions = []
     for i, action in enumerate(state.legal_actions()):
         label = shown_action(action, state.prog)
-        text = str(action)
-        named = [name for name, shown in visible.items() if _names(text, name) or _names(label, shown)]
+        named = [name for name in sorted(deck.cards_in(str(action), label)) if name in visible]
         actions.append({"index": i, "label": label, "cards": named})
     return actions
-
-
-def _names(text: str, card: str) -> bool:
-    """Whether ``text`` names ``card`` as a whole (not '8♣' inside '18♣')."""
-    return re.search(rf"(?<![\w♠♥♦♣]){re.escape(card)}(?![\w♠♥♦♣])", text) is not None
