@@ -56,6 +56,7 @@ def test_a_whole_quasenbo_game_by_clicking(tmp_path: Path) -> None:
     app = create_app(load_game("quasenbo", players=2), ["human", "random"], log_dir=tmp_path)
     table = next(iter(app.state.server.tables.values()))
     table.deal(2026)  # a fixed deal (and bot), so that the test plays the same game each time
+    dealt = table.version - len(table.actors)  # the version of the game's views before its first action
     received: list[str] = []
     with BackgroundServer(app) as server, sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
@@ -104,11 +105,13 @@ def test_a_whole_quasenbo_game_by_clicking(tmp_path: Path) -> None:
     hands = hands_of_seat_1(record)
     views = [json.loads(text) for text in received]
     assert len(views) > moves and all(v["type"] in ("view", "error") for v in views)
+    last = [v for v in views if v["type"] == "view"][-1]
+    assert last["version"] - dealt == len(record["actions"])  # versions count actions from the deal
     told = 0  # the transcript lines of the frames before: a card seen then may be in P1's hand now
     for frame in views:
         if frame["type"] != "view":
             continue
-        hand = hands[frame["version"] - 1]
+        hand = hands[frame["version"] - dealt]
         lines = frame.pop("transcript")
         text = json.dumps(frame, ensure_ascii=False) + json.dumps(lines[told:], ensure_ascii=False)
         told = len(lines)
