@@ -7,8 +7,10 @@ The server runs as `ruledsl serve` in its own process (the command a user runs) 
 loopback port; this process reads the links it prints and plays each table's human seat over
 a WebSocket: on his turn, a random legal action, sent at once; a finished game is followed
 by a rematch. Latency is measured from a move sent to the new view received (the bots'
-answers included, as a player waits for them). Bounded: the run stops after --seconds, and
-each table after --max-moves of its human's moves.
+answers included, as a player waits for them). With --think 0 every human moves the moment
+he may, so the server is saturated and the latency is mostly the queue of the other tables'
+moves; --think gives each a pause first, as people take. Bounded: the run stops after
+--seconds, and each table after --max-moves of its human's moves.
 """
 
 from __future__ import annotations
@@ -50,7 +52,9 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[str], list[
     return server, links
 
 
-async def play_table(link: str, deadline: float, max_moves: int, seed: int, out: dict[str, list[float]]) -> None:
+async def play_table(
+    link: str, deadline: float, max_moves: int, think: float, seed: int, out: dict[str, list[float]]
+) -> None:
     """Play seat 0 of one table until the deadline; record each move's latency and the actions it took."""
     import websockets
 
@@ -69,6 +73,8 @@ async def play_table(link: str, deadline: float, max_moves: int, seed: int, out:
             if view["current"] != 0:  # not his turn yet: the bots' answer comes in the next view
                 view = json.loads(await ws.recv())
                 continue
+            if think:
+                await asyncio.sleep(rng.uniform(0, 2 * think))
             sent = time.perf_counter()
             await ws.send(
                 json.dumps({"type": "move", "version": view["version"], "index": rng.randrange(len(view["actions"]))})
@@ -80,11 +86,11 @@ async def play_table(link: str, deadline: float, max_moves: int, seed: int, out:
             moves += 1
 
 
-async def load(links: list[str], seconds: float, max_moves: int) -> tuple[dict[str, list[float]], float]:
+async def load(links: list[str], seconds: float, max_moves: int, think: float) -> tuple[dict[str, list[float]], float]:
     out: dict[str, list[float]] = {"latency": [], "actions": []}
     start = time.perf_counter()
     deadline = start + seconds
-    await asyncio.gather(*(play_table(link, deadline, max_moves, i, out) for i, link in enumerate(links)))
+    await asyncio.gather(*(play_table(link, deadline, max_moves, think, i, out) for i, link in enumerate(links)))
     return out, time.perf_counter() - start
 
 
@@ -95,11 +101,17 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=50)
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--max-moves", type=int, default=10_000)
+    p.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="the human's mean pause before each move, in seconds (default 0: at once, the server saturated)",
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     server, links = start_server(args)
     try:
-        out, elapsed = asyncio.run(load(links, args.seconds, args.max_moves))
+        out, elapsed = asyncio.run(load(links, args.seconds, args.max_moves, args.think))
     finally:
         server.send_signal(signal.SIGINT)
         server.communicate(timeout=30)
@@ -109,6 +121,7 @@ def main() -> None:
         "game": args.game,
         "seats": args.seats,
         "tables": len(links),
+        "think_s": args.think,
         "seconds": round(elapsed, 2),
         "human_moves": len(latency),
         "actions": int(sum(out["actions"])),
@@ -123,7 +136,7 @@ def main() -> None:
         print(json.dumps(report))
         return
     print(
-        f"{report['tables']} tables of {args.game} ({args.seats}), {report['seconds']} s: "
+        f"{report['tables']} tables of {args.game} ({args.seats}), think {args.think} s, {report['seconds']} s: "
         f"{report['human_moves']} human moves, {report['actions']} actions ({report['actions_per_s']}/s); "
         f"move -> new view p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, max {report['max_ms']} ms"
     )
