@@ -28,8 +28,9 @@ class Observer(StateFields):
 
         def unoffered(self) -> Observer: ...
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """Return exactly what ``player`` may see, as a JSON-serialisable dict."""
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """Return exactly what ``player`` may see, as a JSON-serialisable dict (None: a spectator, who sees
+        only what every seat sees)."""
         return _observe(self, player)
 
     def describe_last(self, viewer: int | None) -> str:
@@ -126,11 +127,15 @@ class Observer(StateFields):
         return self.prog.card_names[c] if self.sees(viewer, c) else HIDDEN_CARD
 
 
-def _observe(st: Observer, player: int) -> dict[str, Any]:
+def _observe(st: Observer, player: int | None) -> dict[str, Any]:
     if st.windows is not None and player != st.actor and not st.terminal:
         # Only a player offered a window knows it (being offered one tells what he holds):
-        # the others see the state as it would be had it been offered to nobody.
-        st = st.unoffered()
+        # the others (and spectators) see the state as it would be had it been offered to nobody.
+        # Unless play going on there would show him a card he cannot see yet (a new round dealt):
+        # then he sees the window's state, which tells less than a card would.
+        gone_on = st.unoffered()
+        if not any(gone_on.sees(player, c) and not st.sees(player, c) for c in range(len(st.prog.card_names))):
+            st = gone_on
     prog = st.prog
     names = prog.card_names
     zones: dict[str, Any] = {}

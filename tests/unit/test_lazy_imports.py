@@ -32,7 +32,7 @@ except SystemExit:
     pass
 """
 
-COMMANDS = ["check", "fmt", "play", "simulate", "compare", "replay", "bench", "info", "list"]
+COMMANDS = ["check", "fmt", "play", "simulate", "compare", "replay", "serve", "bench", "info", "list"]
 
 
 def loaded_by(code: str) -> set[str]:

@@ -1,0 +1,53 @@
+"""Remake the screenshots of docs/serve.md: a Quäsenbö and a Cartes Magiques table, mid-game, in headless Chromium.
+
+    .venv/bin/python docs/img/screenshots.py      (needs ruledsl[serve,test] and Debian's chromium)
+
+The deals are fixed (seeds 7 and 11) and the humans' first few moves are played by the
+table itself, so the pictures come out the same each time.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from ruledsl import load_game
+from ruledsl.serve.app import create_app
+from ruledsl.serve.background import BackgroundServer
+
+HERE = Path(__file__).resolve().parent
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]  # fmt: skip
+SHOTS = [
+    ("serve-quasenbo.png", "quasenbo", ["human", "greedy", "random"], 7, 3),
+    ("serve-cartes-magiques.png", "cartes_magiques", ["human", "greedy", "greedy"], 11, 6),
+]
+
+
+def main() -> None:
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
+        for file, name, seats, seed, moves in SHOTS:
+            app = create_app(load_game(name, players=len(seats)), seats)
+            table = next(iter(app.state.server.tables.values()))
+            table.deal(seed)
+            for _ in range(moves):  # a few moves in: cards on the table, a transcript
+                seat = table.to_act()
+                if seat is None:
+                    break
+                table.move(seat, table.version, index=len(table.state.legal_actions()) // 2)  # type: ignore[union-attr]
+            with BackgroundServer(app) as server:
+                page = browser.new_page(viewport={"width": 1100, "height": 860})
+                page.goto(f"{server.base}/t/{table.id}/{table.tokens[0]}")
+                page.wait_for_selector("body[data-version]")
+                page.screenshot(path=str(HERE / file))
+                page.close()
+            print(f"wrote {HERE / file}")
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

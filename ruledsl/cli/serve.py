@@ -1,0 +1,104 @@
+"""The serve command: a card table in the browser, for friends on a network and bots in the empty seats."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+from ruledsl.cli.arguments import add_load_arguments, add_max_actions_argument, check_max_actions, load_from
+from ruledsl.cli.command import Command
+from ruledsl.cli.exits import EXIT_OK, Usage
+from ruledsl.cli.seats import agents_help, seats_of
+
+#: The most tables --tables opens at the start (more are opened from the lobby, up to the server's bound).
+MAX_TABLES = 100
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the game, its seats, where to listen, how many tables, and the folder of records."""
+    add_load_arguments(p, "number of players (default: as many as --seats names, else the least the game allows)")
+    p.add_argument(
+        "--seats",
+        metavar="AGENT,...",
+        help="one agent per seat, 'human' for a person with a link (default: human, then greedy)",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 lets the network in)",
+    )
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument("--tables", type=int, default=1, help=f"tables open at the start (default 1, at most {MAX_TABLES})")
+    p.add_argument("--log", metavar="DIR", help="write each game played, once over, as a record in DIR (see replay)")
+    add_max_actions_argument(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the tables, print their links, and serve until Ctrl-C."""
+    try:
+        import uvicorn
+
+        from ruledsl.serve.app import create_app
+    except ImportError as exc:
+        raise Usage(f"serve needs the serve extra ({exc.name} is missing): pip install 'ruledsl[serve]'") from None
+    from pathlib import Path
+
+    from ruledsl.agents import parse_spec
+    from ruledsl.text.render import one_line
+
+    check_max_actions(args)
+    if not 1 <= args.tables <= MAX_TABLES:
+        raise Usage(f"--tables takes 1 to {MAX_TABLES} tables, not {args.tables}")
+    if not 0 < args.port < 65536:
+        raise Usage(f"--port takes a port from 1 to 65535, not {args.port}")
+    game = load_from(args)
+    seats = seats_of(args, game.players, "human", "greedy")
+    if not any(parse_spec(s)[0] == "human" for s in seats):
+        raise Usage("--seats names no 'human': a table in the browser needs a player")
+    if args.log:
+        folder = Path(args.log)
+        if folder.exists() and not folder.is_dir():
+            raise Usage(f"--log {args.log}: not a folder")
+        folder.mkdir(parents=True, exist_ok=True)
+    listening = _listen(args.host, args.port)  # before the links are printed: a port in use is a clear error
+    app = create_app(game, seats, args.tables, args.log)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    base = f"http://{host}:{args.port}"
+    print(one_line(f"{game.name}: {', '.join(f'P{q} {s}' for q, s in enumerate(seats))}"))
+    for table in app.state.server.tables.values():
+        print(f"table {table.id}:")
+        for who, url in table.links(base):
+            print(f"  {who}: {url}")
+    print(f"lobby (opens more tables): {base}/   Ctrl-C stops the server.", flush=True)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=1 << 16)
+    try:
+        uvicorn.Server(config).run(sockets=[listening])
+    except KeyboardInterrupt:
+        pass  # uvicorn closes the connections on Ctrl-C, then raises it again: the server has stopped as asked
+    print("server stopped", file=sys.stderr)
+    return EXIT_OK
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port``; Usage if it cannot be had (in use, no such address)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)  # from now on a browser may knock: it waits until the server answers
+    except OSError as exc:
+        raise Usage(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+    return sock
+
+
+COMMAND = Command(
+    "serve",
+    help="play a game in the browser, with friends on a network",
+    description="Serve a card table in the browser: one private link per human seat, bots in the others.",
+    add_arguments=add_arguments,
+    run=run,
+    epilog=lambda: agents_help(human=True),
+    formatter_class=argparse.RawDescriptionHelpFormatter,
+)

@@ -1,0 +1,145 @@
+"""What one connection is sent: a seat's view of its table, built only from that seat's observation and texts.
+
+The frame of seat ``s`` is made of ``state.observation(s)``, the labels of the legal actions
+when ``s`` is to act, the transcript as ``s`` saw it (``describe_last(s)``) and what the
+rule file declares (zone names, who owns which zone): never the state itself. A spectator's
+frame is made the same way from ``observation(None)``, which shows only public cards.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ruledsl.serve.tables import SPECTATOR
+
+if TYPE_CHECKING:
+    from ruledsl.engine.program import Program
+    from ruledsl.serve.tables import Table
+
+_RED = frozenset("♥♦")
+
+
+def view_frame(table: Table, seat: int) -> dict[str, Any]:
+    """The frame a connection of ``seat`` (SPECTATOR: a spectator) is sent after each change at ``table``."""
+    state = table.state
+    viewer = None if seat == SPECTATOR else seat
+    frame: dict[str, Any] = {
+        "type": "view",
+        "version": table.version,
+        "seat": viewer,
+        "game": table.game.name,
+        "players": table.game.players,
+        "who": [
+            f"P{q}" + (" (you)" if q == viewer else "" if q in table.humans else f" ({spec})")
+            for q, spec in enumerate(table.seats)
+        ],
+        "transcript": list(table.transcript(seat)),
+        "over": table.is_over(),
+        "error": table.error,
+        "actions": [],
+    }
+    if table.is_over():
+        frame["seed"] = table.seed
+    if state is None:
+        return frame
+    obs = state.observation(viewer)
+    prog = state.prog
+    frame.update(
+        phase=obs["phase"],
+        round=obs["round"],
+        direction=obs["direction"],
+        current=None if obs["terminal"] else obs["current_player"],
+        zones=_zones(obs, prog),
+        variables={k: v for k, v in obs["variables"].items() if k not in obs["unlisted"]},
+        player_variables={k: v for k, v in obs["player_variables"].items() if k not in obs["unlisted"]},
+        auction=obs["auction"],
+        window=obs["window"] if viewer is not None and obs["window"] and obs["window"]["player"] == viewer else None,
+        finished=obs["finished"],
+        returns=obs["returns"],
+    )
+    # The actions listed are the real actor's: while a window is open to another seat, the
+    # observation shows this seat play gone on, but the moves on the table are not his yet.
+    if viewer is not None and "legal_actions" in obs and table.error is None and state.actor == viewer:
+        frame["actions"] = _actions(state, viewer, frame["zones"])
+    return frame
+
+
+def _zones(obs: dict[str, Any], prog: Program) -> list[dict[str, Any]]:
+    """The zones as the viewer sees them, in the order the rule file declares them, each card drawn as it is seen."""
+    zones = []
+    for layout in prog.zones:
+        seen = obs["zones"][layout.name]
+        for owner, zone in enumerate(seen) if layout.per_player else [(None, seen)]:
+            cards = zone.get("cards")
+            zones.append(
+                {
+                    "name": layout.name,
+                    "owner": owner,
+                    "visibility": layout.visibility,
+                    "size": zone["size"],
+                    # None: a card the viewer does not see (drawn as a back); no list: none seen at all.
+                    "cards": None if cards is None else [None if c is None else _card(c, prog) for c in cards],
+                }
+            )
+    return zones
+
+
+class _Deck:
+    """What frames need of a program's cards, worked out once: each card as drawn, and a pattern that finds cards
+    in a label."""
+
+    def __init__(self, prog: Program) -> None:
+        self.prog = prog
+        self.drawn: dict[str, dict[str, Any]] = {}
+        self.named: dict[str, str] = {}  # the name of the card each name or label is
+        tables = prog.attribute_tables
+        for c, (name, label) in enumerate(zip(prog.card_names, prog.card_labels)):
+            suit: int | None = None
+            if "suit" in tables and isinstance(tables["suit"][c], int):
+                suit = tables["suit"][c]
+            elif "suits" in tables and isinstance(tables["suits"][c], int) and tables["suits"][c] > 0:
+                suit = (tables["suits"][c] & -tables["suits"][c]).bit_length() - 1  # the first suit of its set
+            # Cards of one name are alike: the first stands for them all.
+            self.drawn.setdefault(name, {"name": name, "label": label, "suit": suit, "red": bool(_RED & set(label))})
+            self.named.setdefault(name, name)
+            self.named.setdefault(label, name)
+        alternatives = "|".join(re.escape(t) for t in sorted(self.named, key=len, reverse=True))
+        # A card's name as a whole: not '8♣' inside '18♣'.
+        self.pattern = re.compile(rf"(?<![\w♠♥♦♣])(?:{alternatives})(?![\w♠♥♦♣])")
+
+    def cards_in(self, *texts: str) -> set[str]:
+        """The names of the cards ``texts`` name, by name or by label."""
+        return {self.named[m] for text in texts for m in self.pattern.findall(text)}
+
+
+_DECKS: dict[int, _Deck] = {}
+
+
+def _deck(prog: Program) -> _Deck:
+    """The cards of ``prog``, worked out the first time a frame of it is built."""
+    deck = _DECKS.get(id(prog))
+    if deck is None or deck.prog is not prog:
+        if len(_DECKS) > 256:  # programs come and go only in tests: keep the memory bounded anyway
+            _DECKS.clear()
+        deck = _DECKS[id(prog)] = _Deck(prog)
+    return deck
+
+
+def _card(name: str, prog: Program) -> dict[str, Any]:
+    """A card the viewer sees: its name, how it reads, and what colours it (from the rule file's attributes)."""
+    return _deck(prog).drawn[name]
+
+
+def _actions(state: Any, seat: int, zones: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The seat's legal actions: how each reads, and which of the cards it sees each names (to play by a click)."""
+    from ruledsl.engine.reading import shown_action
+
+    visible = {card["name"] for zone in zones for card in zone["cards"] or () if card is not None}
+    deck = _deck(state.prog)
+    actions = []
+    for i, action in enumerate(state.legal_actions()):
+        label = shown_action(action, state.prog)
+        named = [name for name in sorted(deck.cards_in(str(action), label)) if name in visible]
+        actions.append({"index": i, "label": label, "cards": named})
+    return actions

@@ -1,0 +1,224 @@
+"""A table of the server: one game, its seats and their secret tokens, bots in the seats no human takes.
+
+A ``Table`` knows nothing of the network: ``app.py`` hands it the moves that come in and
+sends each connection what ``frames.py`` builds from the table for that connection's seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ruledsl.engine.game import Game
+    from ruledsl.engine.state import GameState
+
+#: The transcript lines a table keeps for each viewer: the newest, as a page shows them.
+MAX_TRANSCRIPT = 300
+
+#: A spectator's place in the lists kept per viewer: after the seats.
+SPECTATOR = -1
+
+
+class MoveRefused(Exception):
+    """A move a seat sent that changes nothing: the message says why, in words that seat may read."""
+
+
+class Table:
+    """One game played at one table: the state, who sits where, and what each seat has been told.
+
+    ``tokens[q]`` is the secret of human seat ``q`` (None for a bot), ``spectator`` the
+    secret of the spectators' link; ``version`` counts the changes, so that a move sent for
+    an older view is refused. The seed is drawn anew for each game (64 bits, from the
+    system's randomness) and shown only once the game is over: it gives away every card.
+    """
+
+    def __init__(
+        self, game: Game, seats: Sequence[str], log_dir: str | Path | None = None, seed: int | None = None
+    ) -> None:
+        from ruledsl.agents import parse_spec
+
+        self.id = secrets.token_urlsafe(9)
+        self.game = game
+        self.seats = list(seats)
+        self.humans = [q for q, spec in enumerate(self.seats) if parse_spec(spec)[0] == "human"]
+        self.tokens: list[str | None] = [
+            secrets.token_urlsafe(18) if q in self.humans else None for q in range(len(seats))
+        ]
+        self.spectator = secrets.token_urlsafe(18)
+        self.log_dir = Path(log_dir) if log_dir is not None else None
+        self.version = 0
+        self.games = 0
+        self.deal(seed)
+
+    # ------------------------------------------------------------------ who is at the table
+
+    def seat_of(self, token: str) -> int:
+        """The seat whose token is ``token``, SPECTATOR for the spectators' one; KeyError for any other."""
+        for q, secret in enumerate(self.tokens):
+            if secret is not None and secrets.compare_digest(secret, token):
+                return q
+        if secrets.compare_digest(self.spectator, token):
+            return SPECTATOR
+        raise KeyError(token)
+
+    def links(self, base: str) -> list[tuple[str, str]]:
+        """Each human seat's private link and the spectators' one, as (who, address)."""
+        links = [(f"P{q}", f"{base}/t/{self.id}/{token}") for q, token in enumerate(self.tokens) if token is not None]
+        links.append(("spectators", f"{base}/t/{self.id}/{self.spectator}"))
+        return links
+
+    # ------------------------------------------------------------------ the game
+
+    def deal(self, seed: int | None = None) -> None:
+        """Start a new game at this table: a new secret seed (unless ``seed`` is given: for tests), the bots
+        seated anew, and play to the first human."""
+        from ruledsl.agents import agent_seed, make_agent, needs_tracking
+        from ruledsl.text.errors import RuleRuntimeError
+
+        self.seed = secrets.randbits(64) if seed is None else seed
+        self.games += 1
+        self.version += 1
+        self.agents = {
+            q: make_agent(spec, agent_seed(self.seed, q)) for q, spec in enumerate(self.seats) if q not in self.humans
+        }
+        self.actors: list[int] = []
+        self.error: str | None = None
+        self.logged = False
+        # What each viewer has been told, seats first and the spectators last.
+        self.transcripts: list[list[str]] = [[] for _ in range(len(self.seats) + 1)]
+        self.state: GameState | None = None
+        try:
+            self.state = self.game.new_initial_state(
+                seed=self.seed, log=True, track=needs_tracking(self.agents.values())
+            )
+        except RuleRuntimeError as exc:
+            self._stopped(exc)
+            return
+        self._tell_all([f"  {line}" for line in self.state.take_log()])
+        self.play_bots()
+
+    def is_over(self) -> bool:
+        """Whether this table's game has ended (or a rule stopped it)."""
+        return self.state is None or self.error is not None or self.state.is_terminal()
+
+    def to_act(self) -> int | None:
+        """The seat to act now, None once the game is over."""
+        return None if self.is_over() or self.state is None else self.state.current_player()
+
+    def move(self, seat: int, version: int, index: int | None = None, text: str | None = None) -> None:
+        """Play ``seat``'s move, chosen by its place in the legal actions or typed; then the bots' moves.
+
+        Raise MoveRefused, the table unchanged, for a move that is not this seat's to make,
+        one made for an older view, or one the rules do not allow (with their reason).
+        """
+        state = self.state
+        if version != self.version:
+            raise MoveRefused("the game has moved on since that view: look again, then choose")
+        if self.is_over() or state is None:
+            raise MoveRefused("the game is over")
+        if state.current_player() != seat:
+            # Not "another's turn": a window offered to another seat is his secret (it tells what he holds).
+            raise MoveRefused("you have no move to make now")
+        legal = state.legal_actions()
+        if index is not None:
+            if not 0 <= index < len(legal):
+                raise MoveRefused(f"there is no action {index + 1}: choose from 1 to {len(legal)}")
+            action = legal[index]
+        else:
+            assert text is not None
+            found = state.actions_reading(text)
+            if len(found) > 1:
+                raise MoveRefused(f"'{text}' reads like {len(found)} of your actions: choose one of them")
+            if not found:
+                from ruledsl.engine.reading import NO_REASON
+
+                reason = state.why_illegal(text, seat)
+                why = f": {reason}" if reason and reason != NO_REASON else ""
+                raise MoveRefused(f"'{text}' is not one of your actions now{why}")
+            action = found[0]
+        self._apply(seat, action)
+        self.play_bots()
+
+    def play_bots(self) -> None:
+        """Let the bots move until a human is to act or the game is over."""
+        from ruledsl.agents import decide
+
+        while not self.is_over():
+            assert self.state is not None
+            seat = self.state.current_player()
+            if seat in self.humans:
+                return
+            self._apply(seat, decide(self.agents[seat], self.state, seat))
+
+    def rematch(self) -> None:
+        """Deal a new game at this table, once this one is over; the links stay the same."""
+        if not self.is_over():
+            raise MoveRefused("the game is not over yet")
+        self.deal()
+
+    def _apply(self, seat: int, action: Any) -> None:
+        """Apply one action and tell every viewer what it may know of it."""
+        from ruledsl.text.errors import RuleRuntimeError
+
+        state = self.state
+        assert state is not None
+        try:
+            state.apply_action(action)
+        except RuleRuntimeError as exc:
+            self.actors.append(seat)
+            self._stopped(exc)
+            return
+        self.actors.append(seat)
+        self.version += 1
+        for viewer, lines in enumerate(self.transcripts):
+            seen = state.describe_last(None if viewer == len(self.seats) else viewer)
+            if seen:
+                lines.append(f"P{seat}: {seen}")
+        # The rules' 'say' lines are written for the whole table (the checker warns of one that tells a hidden card).
+        self._tell_all([f"  {line}" for line in state.take_log()])
+        if state.is_terminal():
+            from ruledsl.tools.records import result_lines
+
+            self._tell_all(result_lines(state))
+            self._tell_all([f"Seed: {self.seed} (ruledsl play --seed {self.seed} deals this game again)"])
+            self.write_log()
+
+    def _stopped(self, error: Any) -> None:
+        """End the game a rule failed in: every viewer is told the error, and the record says it."""
+        from ruledsl.text.render import one_line
+
+        self.version += 1
+        self.error = one_line(str(error))
+        self._tell_all([f"The game stopped: {self.error}", f"Seed: {self.seed}"])
+        self.write_log(error)
+
+    def _tell_all(self, lines: list[str]) -> None:
+        for transcript in self.transcripts:
+            transcript.extend(lines)
+            del transcript[:-MAX_TRANSCRIPT]
+
+    def transcript(self, seat: int) -> list[str]:
+        """What ``seat`` (SPECTATOR: the spectators) has been told of this game, the newest lines."""
+        return self.transcripts[seat]
+
+    # ------------------------------------------------------------------ the record
+
+    def record(self, error: Any = None) -> dict[str, Any]:
+        """The record of this table's game so far, as ``ruledsl replay`` reads it."""
+        from ruledsl.tools.records import build_record, record_of_state
+
+        if self.state is None:
+            return build_record(self.game, self.seed, self.seats, [], [], None, False, error=error)
+        return record_of_state(self.game, self.seed, self.seats, self.state, self.actors, error)
+
+    def write_log(self, error: Any = None) -> None:
+        """Append this table's game, once over, to its file in the log folder (if there is one)."""
+        if self.log_dir is None or self.logged:
+            return
+        from ruledsl.tools.records import write_records
+
+        self.logged = True
+        write_records(self.log_dir / f"table-{self.id}.jsonl", [self.record(error)])

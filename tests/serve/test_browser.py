@@ -1,0 +1,122 @@
+"""A real browser at a `ruledsl serve` table: headless Chromium (Debian's) plays a whole 2-player Quäsenbö by clicking.
+
+It also types a move the rules refuse and reads the reason on the page, and it records every
+WebSocket frame the page receives: replaying the game's record afterwards, none of them may
+name a card that was in seat 1's hand when it was sent (but in the transcript lines of
+earlier frames: a card P0 played may come back to P1 after the pile is shuffled into the deck).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.extras import require, require_chromium
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def hands_of_seat_1(record: dict[str, Any]) -> list[set[str]]:
+    """Seat 1's hand after each number of actions of the recorded game (0: as dealt)."""
+    from ruledsl import load_game
+    from ruledsl.tools.records import apply_label
+
+    game = load_game("quasenbo", players=2)
+    state = game.new_initial_state(seed=record["seed"])
+    hand_zone = next(z for z in state.prog.zones if z.name == "hand")
+
+    def hand() -> set[str]:
+        return {state.prog.card_names[c] for c in state.zones[hand_zone.base + 1]}
+
+    hands = [hand()]
+    for number, label in enumerate(record["actions"], 1):
+        apply_label(state, label, number)
+        hands.append(hand())
+    assert state.is_terminal()
+    return hands
+
+
+def test_a_whole_quasenbo_game_by_clicking(tmp_path: Path) -> None:
+    require("starlette", "serve")
+    sync_api = require("playwright.sync_api", "test")
+    chromium = require_chromium()
+    from ruledsl import load_game
+    from ruledsl.serve.app import create_app
+    from ruledsl.serve.background import BackgroundServer
+
+    app = create_app(load_game("quasenbo", players=2), ["human", "random"], log_dir=tmp_path)
+    table = next(iter(app.state.server.tables.values()))
+    table.deal(2026)  # a fixed deal (and bot), so that the test plays the same game each time
+    dealt = table.version - len(table.actors)  # the version of the game's views before its first action
+    received: list[str] = []
+    with BackgroundServer(app) as server, sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone's screen
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(str(payload))))
+            page.goto(f"{server.base}/t/{table.id}/{table.tokens[0]}")
+            page.wait_for_selector("body[data-version]")
+            expect = sync_api.expect
+            expect(page.locator("#mine .card.face")).to_have_count(7)  # his hand, face up
+            expect(page.locator("#others .card.back")).to_have_count(1)  # the other's, a back with a count
+            expect(page.locator("#others .card.back")).to_have_text("7")
+
+            # A move the rules refuse shows their reason, and changes nothing.
+            version = page.get_attribute("body", "data-version")
+            page.fill("#move", "play the Bogus")
+            page.click("#typed button")
+            expect(page.locator("#refusal")).to_have_text(
+                "'play the Bogus' is not one of your actions now: no card is called 'the Bogus'"
+            )
+            assert page.get_attribute("body", "data-version") == version
+
+            moves = by_card = 0
+            while not page.locator("#rematch").is_visible():
+                version = page.get_attribute("body", "data-version")
+                playable = page.locator("#mine .card.playable")
+                if playable.count():
+                    playable.first.click()  # a card one action names is played; else its actions are offered
+                    by_card += 1
+                    page.wait_for_function(
+                        "v => document.body.dataset.version !== v || document.querySelector('#actions .hint')",
+                        arg=version,
+                    )
+                if page.get_attribute("body", "data-version") == version:
+                    page.locator("#actions button.action").first.click()
+                page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+                moves += 1
+                assert moves < 300
+            expect(page.locator("#turn")).to_have_text("game over")
+            expect(page.locator("#transcript")).to_contain_text(f"Seed: {table.seed}")
+        finally:
+            browser.close()
+    assert table.is_over() and table.error is None and moves >= 3 and by_card >= 1
+
+    record = json.loads((tmp_path / f"table-{table.id}.jsonl").read_text(encoding="utf-8"))
+    hands = hands_of_seat_1(record)
+    views = [json.loads(text) for text in received]
+    assert len(views) > moves and all(v["type"] in ("view", "error") for v in views)
+    last = [v for v in views if v["type"] == "view"][-1]
+    assert last["version"] - dealt == len(record["actions"])  # versions count actions from the deal
+    told = 0  # the transcript lines of the frames before: a card seen then may be in P1's hand now
+    for frame in views:
+        if frame["type"] != "view":
+            continue
+        hand = hands[frame["version"] - dealt]
+        lines = frame.pop("transcript")
+        text = json.dumps(frame, ensure_ascii=False) + json.dumps(lines[told:], ensure_ascii=False)
+        told = len(lines)
+        named = [c for c in hand if re.search(rf"{re.escape(c)}(?![\w])", text)]
+        assert not named, f"a frame of version {frame['version']} to P0 names {named}, in P1's hand"
+    # Guard: the check would see a name: P0's own hand is in the first frame.
+    first_hand = [z for z in views[0]["zones"] if z["name"] == "hand" and z["owner"] == 0][0]
+    assert all(card["name"] in received[0] for card in first_hand["cards"])
