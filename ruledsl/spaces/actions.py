@@ -20,17 +20,14 @@ from ruledsl.engine.game import Game
 from ruledsl.engine.state import GameState
 from ruledsl.engine.values import Action, ActionDef
 from ruledsl.syntax import nodes as n
-from ruledsl.text.errors import Diagnostic, IllegalActionError, RuleDslError
+from ruledsl.text.errors import IllegalActionError
 
 #: Above this many ids an action is decomposed even without a set of cards (never, for the shipped games).
 _MAX_FLAT = 1 << 20
 
 
-class SpaceError(RuleDslError):
-    """A move fell outside a game's action space (a number past the range worked out at load)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__((Diagnostic("R540", message),))
+class SpaceError(ValueError):
+    """An id that is no action of the game, or a number chosen past the range its space gives it."""
 
 
 class _Choice:
