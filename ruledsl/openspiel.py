@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ruledsl.spaces import Decisions, Spaces, options_from_text, spaces_for
+from ruledsl.spaces import Decisions, Spaces, spaces_for
 
 _DEFAULTS: dict[str, Any] = {"game": "quasenbo", "players": 0, "options": "", "deals": 1000, "max_actions": 0}
 
@@ -53,7 +53,7 @@ def _spaces(params: dict[str, Any]) -> Spaces:
     return spaces_for(
         str(params["game"]),
         int(params["players"]),
-        options_from_text(str(params["options"])),
+        str(params["options"]),
         int(params["max_actions"]),
     )
 

@@ -8,7 +8,16 @@ of numbers (``ruledsl.spaces.tensors``). Plain Python, no numpy: the bridges add
 from __future__ import annotations
 
 from ruledsl.spaces.actions import ActionSpace, Decisions, SpaceError
-from ruledsl.spaces.loaded import Spaces, options_from_text, spaces_for
+from ruledsl.spaces.loaded import Spaces, options_from_text, spaces_for, view_text
 from ruledsl.spaces.tensors import TensorLayout
 
-__all__ = ["ActionSpace", "Decisions", "SpaceError", "Spaces", "TensorLayout", "options_from_text", "spaces_for"]
+__all__ = [
+    "ActionSpace",
+    "Decisions",
+    "SpaceError",
+    "Spaces",
+    "TensorLayout",
+    "options_from_text",
+    "spaces_for",
+    "view_text",
+]

@@ -258,6 +258,14 @@ class Decisions:
         self.own[self.state.actor].append(i)
         self.pending = chosen
 
+    def apply_action(self, action: Action) -> None:
+        """Apply a legal Action at once (a bot's choice): all its ids are taken, in order."""
+        if self.pending:
+            raise IllegalActionError(f"'{action}' cannot be applied while a set of cards is half chosen")
+        actor = self.state.actor
+        self.state.apply_action(action)  # first: an illegal action changes nothing
+        self.own[actor].extend(self.space.tokens(action))
+
     def action_of(self, i: int) -> Action | None:
         """Return the legal action id ``i`` completes now (None: it starts or goes on with a set)."""
         chosen = (*self.pending, i)

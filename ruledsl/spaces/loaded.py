@@ -28,10 +28,13 @@ class Spaces:
 
 
 def spaces_for(
-    game: str, players: int | None = None, options: dict[str, Any] | None = None, max_actions: int = 0
+    game: str, players: int | None = None, options: dict[str, Any] | str | None = None, max_actions: int = 0
 ) -> Spaces:
-    """Load ``game`` (a bundled name or a path) for the bridges; the same arguments give the same Spaces."""
-    key = tuple(sorted((options or {}).items()))
+    """Load ``game`` (a bundled name or a path) for the bridges; the same arguments give the same Spaces.
+
+    ``options`` map names to values, or are written ``name=value,name=value``."""
+    given = options_from_text(options) if isinstance(options, str) else options or {}
+    key = tuple(sorted(given.items()))
     return _spaces(game, players or None, key, max_actions or DEFAULT_MAX_ACTIONS)
 
 
@@ -53,3 +56,24 @@ def options_from_text(text: str) -> dict[str, str]:
             raise ValueError(f"options are written name=value,name=value: found '{part.strip()}'")
         options[name.strip()] = value.strip()
     return options
+
+
+def view_text(obs: dict[str, Any]) -> str:
+    """Write a seat's observation as a few lines of text (the bridges' ``render``): only what it holds."""
+    seat = obs["player"]
+    head = f"{obs['game']}, round {obs['round']}, phase {obs['phase']}, seen by P{seat}: "
+    if obs["terminal"]:
+        head += f"over, returns {obs['returns']}"
+    else:
+        head += f"P{obs['current_player']} to act"
+    lines = [head]
+    for name, view in obs["zones"].items():
+        for label, one in (
+            [(name, view)] if isinstance(view, dict) else [(f"{name}[P{q}]", v) for q, v in enumerate(view)]
+        ):
+            cards = ", ".join("?" if c is None else c for c in one.get("cards", ()))
+            lines.append(f"  {label} ({one['size']}){': ' + cards if cards else ''}")
+    shown = {**obs["variables"], **{k: v for k, v in obs["player_variables"].items()}}
+    if shown:
+        lines.append("  " + ", ".join(f"{k}={v}" for k, v in shown.items()))
+    return "\n".join(lines)

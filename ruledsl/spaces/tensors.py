@@ -27,6 +27,10 @@ from typing import Any
 from ruledsl.engine import ops
 from ruledsl.engine.game import Game
 
+#: The bounds the bridges declare for every entry (float32 holds every integer up to it exactly);
+#: a game whose numbers (scores, say) go past it would need a wider space.
+BOUND = float(2**24)
+
 #: An encoder writes one value into ``out`` from ``at`` on.
 _Writer = Callable[[list[float], int, Any], None]
 
