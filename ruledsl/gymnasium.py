@@ -20,9 +20,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as error:  # the extra is not installed: say which
+    raise ImportError(f"ruledsl.gymnasium needs Gymnasium ({error.name}): pip install 'ruledsl[pettingzoo]'") from None
 
 from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
 from ruledsl.spaces import Decisions, spaces_for, view_text
@@ -84,7 +87,7 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
         play = self._play()
         if int(action) not in play.legal_actions():
             return self._observation(), self.illegal_reward, True, False, {**self._info(), "illegal": True}
-        play.apply(int(action))
+        play.apply_action(int(action))
         self._others_play()
         state = play.state
         reward = state.returns()[self.seat] if state.terminal else 0.0
@@ -100,7 +103,7 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
         play = self._play()
         state = play.state
         while not state.terminal and state.actor != self.seat:
-            play.apply_action(decide(self.bots[state.actor], state, state.actor))
+            play.apply_engine_action(decide(self.bots[state.actor], state, state.actor))
 
     def _observation(self) -> np.ndarray:
         state = self._play().state

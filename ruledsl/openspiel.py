@@ -6,9 +6,11 @@
     game = pyspiel.load_game("ruledsl", {"game": "quasenbo", "players": 2})
 
 Parameters: ``game`` (a bundled game's name or a path to a .game file), ``players`` (0:
-the least the game allows), ``options`` (``"name=value,name=value"``: OpenSpiel's
+the least the game allows), ``options`` (``"name:value;name:value"``: OpenSpiel's
 parameters are fixed per game type, a rule file's options are not), ``deals`` and
-``max_actions`` (0: ruledsl's default).
+``max_actions`` (0: ruledsl's default), ``track`` (keep what each player saw of the cards, so
+that ``resample_from_infostate`` deals only where a card can be: on by default; off plays
+faster and resamples among all unseen cards).
 
 Chance: ruledsl deals and draws from one seed, so a play starts with one chance node whose
 ``deals`` equally likely outcomes are the seeds 0 to deals-1; after it the game is
@@ -24,12 +26,22 @@ import json
 import random
 from typing import Any
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as error:  # the extra is not installed: say which
+    raise ImportError(f"ruledsl.openspiel needs OpenSpiel ({error.name}): pip install 'ruledsl[openspiel]'") from None
 
 from ruledsl.spaces import Decisions, Spaces, spaces_for
 
-_DEFAULTS: dict[str, Any] = {"game": "quasenbo", "players": 0, "options": "", "deals": 1000, "max_actions": 0}
+_DEFAULTS: dict[str, Any] = {
+    "game": "quasenbo",
+    "players": 0,
+    "options": "",
+    "deals": 1000,
+    "max_actions": 0,
+    "track": True,
+}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="ruledsl",
@@ -63,21 +75,38 @@ class RuledslGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = {**_DEFAULTS, **(params or {})}
-        self.spaces = _spaces(given)
-        self.deals = int(given["deals"])
-        if self.deals < 1:
-            raise ValueError(f"deals must be at least 1, not {self.deals}")
-        space = self.spaces.actions
+        if int(given["deals"]) < 1:
+            raise ValueError(f"deals must be at least 1, not {given['deals']}")
+        space = _spaces(given).actions
         longest = max([1, *(1 + (space.game.program.n_cards + 1) * _groups(b) for b in space.blocks)])
         info = pyspiel.GameInfo(
             num_distinct_actions=space.num_distinct_actions,
-            max_chance_outcomes=self.deals,
+            max_chance_outcomes=int(given["deals"]),
             num_players=space.game.players,
             min_utility=-1.0,
             max_utility=1.0,
             max_game_length=1 + space.game.max_actions * longest,
         )
         super().__init__(_GAME_TYPE, info, params or {})
+
+    # Worked out from the parameters, not kept: OpenSpiel unpickles a game without calling __init__.
+    @property
+    def params(self) -> dict[str, Any]:
+        """The game's parameters, defaults included."""
+        return {**_DEFAULTS, **self.get_parameters()}
+
+    @property
+    def spaces(self) -> Spaces:
+        """The loaded rule file, its action space and its tensor layout."""
+        return _spaces(self.params)
+
+    @property
+    def deals(self) -> int:
+        return int(self.params["deals"])
+
+    @property
+    def track(self) -> bool:
+        return bool(self.params["track"])
 
     def new_initial_state(self) -> RuledslState:
         """Return a state before the deal: a chance node."""
@@ -114,9 +143,9 @@ class _Play:
 
 
 def _replayed(params: dict[str, Any], deal: int, ids: list[int]) -> _Play:
-    decisions = _spaces(params).new_play(deal)
+    decisions = _spaces(params).new_play(deal, bool(params["track"]))
     for i in ids:
-        decisions.apply(i)
+        decisions.apply_action(i)
     return _Play(params, deal, decisions)
 
 
@@ -127,6 +156,11 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
         super().__init__(game)
         # OpenSpiel copies a state by deep-copying its attributes: one, the play (see _Play).
         self._play: _Play | None = None
+
+    @property
+    def decisions(self) -> Decisions | None:
+        """The play underneath, chosen id by id (its ``state`` is ruledsl's GameState); None before the deal."""
+        return None if self._play is None else self._play.decisions
 
     def current_player(self) -> int:
         play = self._play
@@ -148,11 +182,10 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
 
     def _apply_action(self, action: int) -> None:
         if self._play is None:
-            game = self.get_game()
-            params = {**_DEFAULTS, **game.get_parameters()}
-            self._play = _Play(params, int(action), game.spaces.new_play(int(action)))
+            params = self.get_game().params
+            self._play = _Play(params, int(action), _spaces(params).new_play(int(action), bool(params["track"])))
         else:
-            self._play.decisions.apply(int(action))
+            self._play.decisions.apply_action(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -24,9 +24,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as error:  # the extra is not installed: say which
+    raise ImportError(
+        f"ruledsl.pettingzoo needs PettingZoo ({error.name}): pip install 'ruledsl[pettingzoo]'"
+    ) from None
 
 from ruledsl.spaces import Decisions, spaces_for, view_text
 from ruledsl.spaces.tensors import BOUND
@@ -110,7 +115,7 @@ class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
             return
         play = self._play()
         self._cumulative_rewards[agent] = 0.0
-        play.apply(int(action))  # type: ignore[arg-type]  # None only for an agent done (above)
+        play.apply_action(int(action))  # type: ignore[arg-type]  # None only for an agent done (above)
         self.steps += 1
         state = play.state
         if state.terminal:

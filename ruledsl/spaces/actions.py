@@ -197,7 +197,7 @@ class ActionSpace:
 class Decisions:
     """A play of a game chosen id by id: a GameState and the ids of an action picked so far.
 
-    ``legal_actions()`` are the sorted ids that may come next; ``apply(i)`` takes one and
+    ``legal_actions()`` are the sorted ids that may come next; ``apply_action(i)`` takes one and
     applies the real Action when it completes one. A flat game never holds a partial pick.
     """
 
@@ -235,7 +235,7 @@ class Decisions:
                 nexts.add(t[at])
         return sorted(nexts)
 
-    def apply(self, i: int) -> None:
+    def apply_action(self, i: int) -> None:
         """Take id ``i``; apply the action it completes; raise IllegalActionError for an id not legal now."""
         tokens = self.space.tokens
         chosen = (*self.pending, i)
@@ -258,7 +258,7 @@ class Decisions:
         self.own[self.state.actor].append(i)
         self.pending = chosen
 
-    def apply_action(self, action: Action) -> None:
+    def apply_engine_action(self, action: Action) -> None:
         """Apply a legal Action at once (a bot's choice): all its ids are taken, in order."""
         if self.pending:
             raise IllegalActionError(f"'{action}' cannot be applied while a set of cards is half chosen")

@@ -32,7 +32,7 @@ def spaces_for(
 ) -> Spaces:
     """Load ``game`` (a bundled name or a path) for the bridges; the same arguments give the same Spaces.
 
-    ``options`` map names to values, or are written ``name=value,name=value``."""
+    ``options`` map names to values, or are written ``name:value;name:value``."""
     given = options_from_text(options) if isinstance(options, str) else options or {}
     key = tuple(sorted(given.items()))
     return _spaces(game, players or None, key, max_actions or DEFAULT_MAX_ACTIONS)
@@ -46,14 +46,15 @@ def _spaces(game: str, players: int | None, options: tuple[tuple[str, Any], ...]
 
 
 def options_from_text(text: str) -> dict[str, str]:
-    """Read options written ``name=value,name=value`` (one string: OpenSpiel's parameters are fixed)."""
+    """Read options written ``name:value;name:value`` (or ``name=value,name=value``): one string, as
+    OpenSpiel's parameters are fixed per game type, and its game strings split on ',' and '='."""
     options: dict[str, str] = {}
-    for part in text.split(","):
+    for part in text.replace(",", ";").split(";"):
         if not part.strip():
             continue
-        name, eq, value = part.partition("=")
-        if not eq or not name.strip():
-            raise ValueError(f"options are written name=value,name=value: found '{part.strip()}'")
+        name, sep, value = part.replace("=", ":", 1).partition(":")
+        if not sep or not name.strip():
+            raise ValueError(f"options are written name:value;name:value, found '{part.strip()}'")
         options[name.strip()] = value.strip()
     return options
 

@@ -66,13 +66,17 @@ def test_a_state_comes_back_from_pickle_and_from_serialize() -> None:
 
 
 def test_options_players_and_bad_parameters() -> None:
+    game = load("cartes_magiques", 4, options="decks:2;opening:race", deals=10)
+    assert game.spaces.game.options["decks"] == 2 and game.spaces.game.options["opening"] == "race"
+    again = pickle.loads(pickle.dumps(game))  # through its game string
+    assert str(again) == str(game) and again.spaces.game.options == game.spaces.game.options
     game = load("quasenbo", 3, options="", deals=10)
     assert game.num_players() == 3 and game.max_chance_outcomes() == 10
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 10
     with pytest.raises(Exception, match="no_such_game"):
         pyspiel.load_game("ruledsl", {"game": "no_such_game"})
-    with pytest.raises(Exception, match="name=value"):
+    with pytest.raises(Exception, match="name:value"):
         pyspiel.load_game("ruledsl", {"game": "quasenbo", "options": "oops"})
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -30,7 +32,7 @@ def played(name: str, players: int, seed: int, steps: int) -> Decisions:
     for _ in range(steps):
         if play.is_terminal():
             break
-        play.apply(rng.choice(play.legal_actions()))
+        play.apply_action(rng.choice(play.legal_actions()))
     return play
 
 
@@ -64,7 +66,7 @@ def test_legal_ids_are_a_bijection_onto_legal_actions(name: str, seed: int, step
     copy = play.clone()
     for i in chosen[at:]:
         assert i in copy.legal_actions()
-        copy.apply(i)
+        copy.apply_action(i)
     assert copy.state.history()[-1] == action
 
 
@@ -73,7 +75,7 @@ def test_an_id_not_legal_now_is_refused_and_changes_nothing() -> None:
     wrong = next(i for i in range(play.space.num_distinct_actions) if i not in play.legal_actions())
     before = play.state.observation(0)
     with pytest.raises(IllegalActionError, match="not legal now"):
-        play.apply(wrong)
+        play.apply_action(wrong)
     assert play.state.observation(0) == before and play.pending == ()
     with pytest.raises(SpaceError):
         play.space.describe(play.space.num_distinct_actions)
@@ -101,12 +103,12 @@ def test_a_set_of_cards_is_chosen_card_by_card_then_done() -> None:
     assert len(t) == 4 and t[-1] == space.done
     assert space.describe(t[1]).startswith("pick ") and space.describe(t[3]) == "done"
     player = play.current_player()
-    play.apply(t[0])
-    play.apply(t[1])
+    play.apply_action(t[0])
+    play.apply_action(t[1])
     assert play.pending == t[:2] and play.current_player() == player  # nothing applied yet
     assert play.legal_actions() and all(i >= t[1] for i in play.legal_actions())  # kinds come in order
-    play.apply(t[2])
-    play.apply(t[3])
+    play.apply_action(t[2])
+    play.apply_action(t[3])
     assert play.state.history()[-1] == pairs[0] and play.pending == ()
 
 
@@ -137,3 +139,18 @@ def test_a_tensor_shows_what_the_player_sees() -> None:
     assert any(seg.startswith("zone hand[P0]") for seg in names)
     assert sum(w for _, w in layout.segments()) == layout.observation_size
     assert sum(w for _, w in layout.segments(information_state=True)) == layout.information_state_size
+
+
+@pytest.mark.parametrize(
+    ("module", "missing", "extra"),
+    [
+        ("openspiel", "pyspiel", "openspiel"),
+        ("pettingzoo", "pettingzoo", "pettingzoo"),
+        ("gymnasium", "gymnasium", "pettingzoo"),
+    ],
+)
+def test_a_bridge_without_its_extra_says_what_to_install(module: str, missing: str, extra: str) -> None:
+    hide = f"import sys; sys.modules[{missing!r}] = None\n"
+    code = hide + f"try:\n import ruledsl.{module}\nexcept ImportError as e:\n print(e)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert f"pip install 'ruledsl[{extra}]'" in out and "Traceback" not in out
