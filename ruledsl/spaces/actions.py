@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ruledsl.analysis.constants import ConstantValues, LoadTimeError
+from ruledsl.analysis.refs import ZoneRef
 from ruledsl.engine.game import Game
 from ruledsl.engine.state import GameState
 from ruledsl.engine.values import Action, ActionDef
@@ -120,9 +121,10 @@ class ActionSpace:
         if isinstance(shape, n.CardChoice):
             kinds = self.n_kinds
             # A card its chooser sees is chosen by its kind, one he does not by its place.
+            places = 0 if self._always_seen(shape.pool) else prog.n_cards
             return _Choice(
-                kinds + prog.n_cards,
-                lambda k: k if k >= 0 else kinds - 1 - k,
+                kinds + places,
+                lambda k: k if k >= 0 else (kinds - 1 - k if places else _by_place(k)),
                 lambda j: prog.card_names[prog.kind_reps[j]] if j < kinds else f"hidden card {j - kinds + 1}",
             )
         if isinstance(shape, n.NumberChoice):
@@ -145,6 +147,15 @@ class ActionSpace:
             members = self.game.checked.symbols.values[shape.type_name].members
             return _Choice(len(members), lambda v: v, lambda j: members[j])
         return _Choice(0, lambda _: 0, lambda _: "", is_group=True)
+
+    def _always_seen(self, pool: n.Expr) -> bool:
+        """Whether the chooser always sees the cards of ``pool``, so never chooses one by its place
+        (as the code generator decides it: his own zone or a public one, and no card turned)."""
+        ref = self.game.checked.refs.get(id(pool))
+        if not isinstance(ref, ZoneRef) or self.game.program.uses_faces:
+            return False
+        zone = ref.zone
+        return zone.visibility == "public" or (zone.visibility == "owner" and zone.per_player and ref.owner is None)
 
     def _bound(self, e: n.Expr, default: int) -> int:
         try:
@@ -278,6 +289,10 @@ class Decisions:
         """How id ``i`` reads to the player to act: the label of the action it completes, if any."""
         a = self.action_of(i)
         return str(a) if a is not None else self.space.describe(i)
+
+
+def _by_place(k: int) -> int:
+    raise SpaceError(f"a card was chosen by its place ({k}) where the action space has only its kinds")
 
 
 def _action_defs(game: Game) -> Iterable[ActionDef]:
