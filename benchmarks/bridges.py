@@ -6,7 +6,7 @@
 
 ``speed`` plays uniform random playouts through each way in (every step applied counts as
 a move): the native API (``legal_actions``/``apply_action``), integer ids
-(``ruledsl.spaces.Decisions``), OpenSpiel (``pyspiel`` state from Python), PettingZoo AEC
+(``ruledsl.spaces.Decisions``), OpenSpiel (``pyspiel`` state from Python; with and without ``track``), PettingZoo AEC
 (``agent_iter``/``last``/``step``, no wrappers) and Gymnasium (one seat stepping, the other
 played by the ``random`` bot). The ways run in alternating timed rounds, so that a loaded
 machine's noise falls on all; the report gives each one's median moves/s and its median
@@ -53,6 +53,7 @@ def ways(name: str, players: int) -> dict[str, Way]:
     game = ruledsl.load_game(name, players=players)
     spaces = spaces_for(name, players)
     spiel = pyspiel.load_game("ruledsl", {"game": name, "players": players})
+    untracked = pyspiel.load_game("ruledsl", {"game": name, "players": players, "track": False})
     aec = aec_env(name, players=players)
     gym = GymEnv(name, players=players, opponents="random")
 
@@ -64,6 +65,11 @@ def ways(name: str, players: int) -> dict[str, Way]:
 
     def openspiel(seed: int, rng: random.Random) -> int:
         state = spiel.new_initial_state()
+        state.apply_action(seed % 1000)
+        return random_playout(state, rng)
+
+    def openspiel_untracked(seed: int, rng: random.Random) -> int:
+        state = untracked.new_initial_state()
         state.apply_action(seed % 1000)
         return random_playout(state, rng)
 
@@ -89,7 +95,14 @@ def ways(name: str, players: int) -> dict[str, Way]:
         # The bot's moves are moves too: count the whole game.
         return gym.play.state.n_actions if gym.play is not None else moves
 
-    return {"native": native, "ids": ids, "openspiel": openspiel, "pettingzoo": pettingzoo, "gymnasium": gymnasium}
+    return {
+        "native": native,
+        "ids": ids,
+        "openspiel": openspiel,
+        "openspiel, track=False": openspiel_untracked,
+        "pettingzoo": pettingzoo,
+        "gymnasium": gymnasium,
+    }
 
 
 def timed(way: Way, seconds: float, seed: int) -> float:
@@ -186,7 +199,7 @@ def main() -> None:
         for r in results:
             print(f"{r['game']}, {r['players']} players:")
             for w, v in r["moves_per_s"].items():  # type: ignore[attr-defined]
-                print(f"  {w:<11} {v:>10,.0f} moves/s   x{r['ratio_to_native'][w]:.2f} of native")  # type: ignore[index]
+                print(f"  {w:<22} {v:>10,.0f} moves/s   x{r['ratio_to_native'][w]:.2f} of native")  # type: ignore[index]
     else:
         result = ismcts_match(args.games, args.iterations, args.seed)
         print(json.dumps({"machine": machine, **result}, indent=2))

@@ -112,9 +112,18 @@ class RuledslGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
         """Return a state before the deal: a chance node."""
         return RuledslState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """Return the observer of observations (or, with perfect recall, of information states)."""
-        return _Observer(self.spaces, iig_obs_type is not None and iig_obs_type.perfect_recall)
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer | None:
+        """Return the observer of observations (or, with perfect recall, of information states).
+
+        A player's view is all ruledsl has: one with the public part and his private part,
+        as OpenSpiel's default and information-state types ask; None for any other type
+        (public information alone, or private alone), which OpenSpiel reads as not provided.
+        """
+        if iig_obs_type is None:
+            return _Observer(self.spaces, False)
+        if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return None
+        return _Observer(self.spaces, iig_obs_type.perfect_recall)
 
 
 def _groups(block: Any) -> int:

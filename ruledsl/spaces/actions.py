@@ -107,6 +107,8 @@ class ActionSpace:
         self.num_distinct_actions = self.done + 1
         self.is_flat = all(b.flat for b in self.blocks)
         self._tokens: dict[Action, tuple[int, ...]] = {}
+        #: Each action's first id (its only one when flat), worked out the first time it is asked for.
+        self.first_ids = _FirstIds(self)
 
     # ------------------------------------------------------------------ numbering
 
@@ -205,6 +207,20 @@ class ActionSpace:
         return {f"{b.defn.owner}.{b.defn.name}": b.size for b in self.blocks}
 
 
+class _FirstIds(dict[Action, int]):
+    """Action -> its first id: one dict lookup once known (listing legal ids reads it for each action)."""
+
+    __slots__ = ("space",)
+
+    def __init__(self, space: ActionSpace) -> None:
+        super().__init__()
+        self.space = space
+
+    def __missing__(self, action: Action) -> int:
+        i = self[action] = self.space.tokens(action)[0]
+        return i
+
+
 class Decisions:
     """A play of a game chosen id by id: a GameState and the ids of an action picked so far.
 
@@ -212,7 +228,7 @@ class Decisions:
     applies the real Action when it completes one. A flat game never holds a partial pick.
     """
 
-    __slots__ = ("space", "state", "pending", "own")
+    __slots__ = ("space", "state", "pending", "own", "_listed")
 
     def __init__(
         self, space: ActionSpace, state: GameState, pending: tuple[int, ...] = (), own: list[list[int]] | None = None
@@ -222,6 +238,7 @@ class Decisions:
         self.pending = pending
         #: The ids each seat took so far (what his information state remembers).
         self.own = own if own is not None else [[] for _ in range(state.n)]
+        self._listed: tuple[GameState, int, list[Action], list[int]] | None = None
 
     def clone(self) -> Decisions:
         return Decisions(self.space, self.state.clone(), self.pending, [ids[:] for ids in self.own])
@@ -234,10 +251,15 @@ class Decisions:
 
     def legal_actions(self) -> list[int]:
         """Return the ids that may come next, ascending."""
-        tokens = self.space.tokens
         pending = self.pending
         if not pending:
-            return sorted({tokens(a)[0] for a in self.state.legal_actions()})
+            state = self.state
+            legal = state.legal_actions()
+            firsts = list(map(self.space.first_ids.__getitem__, legal))
+            # Kept for apply_action: the id chosen next is most often one of these.
+            self._listed = (state, state.n_actions, legal, firsts)
+            return sorted(firsts) if self.space.is_flat else sorted(set(firsts))
+        tokens = self.space.tokens
         at = len(pending)
         nexts = set()
         for a in self.state.legal_actions():
@@ -248,26 +270,42 @@ class Decisions:
 
     def apply_action(self, i: int) -> None:
         """Take id ``i``; apply the action it completes; raise IllegalActionError for an id not legal now."""
+        state = self.state
+        listed = self._listed
+        if not self.pending and self.space.is_flat:
+            if listed is not None and listed[0] is state and listed[1] == state.n_actions:
+                legal, firsts = listed[2], listed[3]
+            else:
+                legal = state.legal_actions()
+                firsts = list(map(self.space.first_ids.__getitem__, legal))
+            self._listed = None
+            if i in firsts:
+                self.own[state.actor].append(i)
+                state.apply_action(legal[firsts.index(i)])
+                return
+            raise self._illegal(i)
+        self._listed = None
         tokens = self.space.tokens
         chosen = (*self.pending, i)
         at = len(chosen)
         partial = False
-        for a in self.state.legal_actions():
+        for a in state.legal_actions():
             t = tokens(a)
             if t == chosen:
-                self.own[self.state.actor].append(i)
+                self.own[state.actor].append(i)
                 self.pending = ()
-                self.state.apply_action(a)
+                state.apply_action(a)
                 return
             if not partial and len(t) > at and t[:at] == chosen:
                 partial = True
         if not partial:
-            raise IllegalActionError(
-                f"action id {i} ({self.space.describe(i) if 0 <= i < self.space.num_distinct_actions else '?'}) "
-                f"is not legal now; legal ids: {self.legal_actions()}"
-            )
-        self.own[self.state.actor].append(i)
+            raise self._illegal(i)
+        self.own[state.actor].append(i)
         self.pending = chosen
+
+    def _illegal(self, i: int) -> IllegalActionError:
+        what = self.space.describe(i) if 0 <= i < self.space.num_distinct_actions else "no action of this game"
+        return IllegalActionError(f"action id {i} ({what}) is not legal now; legal ids: {self.legal_actions()}")
 
     def apply_engine_action(self, action: Action) -> None:
         """Apply a legal Action at once (a bot's choice): all its ids are taken, in order."""

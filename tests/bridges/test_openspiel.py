@@ -110,3 +110,19 @@ def test_openspiels_ismcts_bot_plays_two_player_quasenbo() -> None:
         state.apply_action(action)
         moves += 1
     assert moves > 5 and sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_only_views_with_the_players_own_part_are_offered() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = load("quasenbo", 2)
+    public = pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    assert make_observation(game, public) is None  # ruledsl has no public-only view to give
+    state = game.new_initial_state()
+    state.apply_action(2)
+    observer = make_observation(game)
+    observer.set_from(state, 1)
+    assert list(observer.tensor) == state.observation_tensor(1)
+    assert len(observer.tensor) == game.spaces.tensors.observation_size
