@@ -83,8 +83,8 @@ class _ActionBlock:
 class ActionSpace:
     """The integer actions of one loaded game (one player count, one choice of options).
 
-    ``num_distinct_actions`` ids: first every action's block, then one id per card kind
-    (a card of a set being chosen), then ``done``. ``tokens(action)`` is the ids that choose
+    ``num_distinct_actions`` ids: first every action's block, then (for a game with sets
+    of cards to choose) one id per card kind, a card of a set being chosen, then ``done``. ``tokens(action)`` is the ids that choose
     an action: one for a flat action, head + kinds + done for one with a set of cards.
     """
 
@@ -102,10 +102,11 @@ class ActionSpace:
             self.blocks.append(block)
             self._block_of[id(defn)] = block
             offset += block.size
+        self.is_flat = all(b.flat for b in self.blocks)
+        # A game without sets of cards has no picks and no "done": its last id is its last action's.
         self.pick_base = offset
         self.done = offset + self.n_kinds
-        self.num_distinct_actions = self.done + 1
-        self.is_flat = all(b.flat for b in self.blocks)
+        self.num_distinct_actions = offset if self.is_flat else self.done + 1
         self._tokens: dict[Action, tuple[int, ...]] = {}
         #: Each action's first id (its only one when flat), worked out the first time it is asked for.
         self.first_ids = _FirstIds(self)

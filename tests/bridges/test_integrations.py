@@ -30,7 +30,7 @@ def test_there_is_an_example_for_each_bridge() -> None:
 @pytest.mark.parametrize(
     ("index", "expected"),
     [
-        (0, r"^291 352 \["),
+        (0, r"^254 352 \["),
         (1, r"^IS-MCTS seat 0 returns \["),
         (2, r"'player_0': -?[01]\.0"),
         (3, r"^trained on \d+ steps"),
