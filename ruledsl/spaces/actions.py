@@ -23,16 +23,13 @@ from ruledsl.engine.values import Action, ActionDef
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import IllegalActionError
 
-#: Above this many ids an action is decomposed even without a set of cards (never, for the shipped games).
-_MAX_FLAT = 1 << 20
-
 
 class SpaceError(ValueError):
     """An id that is no action of the game, or a number chosen past the range its space gives it."""
 
 
 class _Choice:
-    """How one choice of an action is numbered: ``size`` ids; ``encode``/``decode`` between key part and id."""
+    """How one choice of an action is numbered: ``size`` ids, ``encode`` (key part -> id), ``describe`` (id -> text)."""
 
     __slots__ = ("size", "encode", "describe", "is_group")
 
@@ -84,8 +81,9 @@ class ActionSpace:
     """The integer actions of one loaded game (one player count, one choice of options).
 
     ``num_distinct_actions`` ids: first every action's block, then (for a game with sets
-    of cards to choose) one id per card kind, a card of a set being chosen, then ``done``. ``tokens(action)`` is the ids that choose
-    an action: one for a flat action, head + kinds + done for one with a set of cards.
+    of cards to choose) one id per card kind, a card of a set being chosen, then ``done``.
+    ``tokens(action)`` is the ids that choose an action: one for a flat action, head +
+    kinds + done for one with a set of cards.
     """
 
     def __init__(self, game: Game) -> None:

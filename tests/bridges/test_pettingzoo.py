@@ -77,7 +77,7 @@ def test_render_writes_only_what_the_agent_to_act_sees() -> None:
     assert not any(c in text for c in theirs if c not in mine and c not in str(state.observation(seat)))
 
 
-@pytest.mark.parametrize("name", ["quasenbo", "president", "katzenjammer_blues", "cartes_magiques"])
+@pytest.mark.parametrize("name", GAMES)
 def test_gymnasium_check_env_passes(name: str) -> None:
     from gymnasium.utils.env_checker import check_env
 
