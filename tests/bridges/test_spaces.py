@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -154,3 +155,40 @@ def test_a_bridge_without_its_extra_says_what_to_install(module: str, missing: s
     code = hide + f"try:\n import ruledsl.{module}\nexcept ImportError as e:\n print(e)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert f"pip install 'ruledsl[{extra}]'" in out and "Traceback" not in out
+
+
+def test_a_number_past_the_range_worked_out_at_load_is_a_clear_error(tmp_path: Path) -> None:
+    """A bound fixed only in play counts up to the deck's size (here 2): a number past it cannot be numbered."""
+    rules = tmp_path / "counting.game"
+    rules.write_text(
+        """game "Counting"
+
+players 2
+
+values rank: 1, 2
+
+card rank: rank
+
+zone stock: shared, hidden
+
+deck:
+    card "c{rank}" for rank in 1 to 2
+
+var most = 9
+
+setup:
+    go to play with seat 0
+
+phase play:
+    action say(n: number 0 to most):
+        label "say {n}"
+        end game, winner player
+""",
+        encoding="utf-8",
+    )
+    game = ruledsl.load_game(str(rules), players=2)
+    space = ActionSpace(game)
+    assert space.num_distinct_actions == 3  # 0 to 2: the deck's size
+    play = Decisions(space, game.new_initial_state(seed=0))
+    with pytest.raises(SpaceError, match="the number 3 chosen .* is outside 0 to 2"):
+        play.legal_actions()
