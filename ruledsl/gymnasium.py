@@ -1,0 +1,126 @@
+"""Gymnasium's view of a rule file: one seat learns, ruledsl's bots play the others.
+
+    from ruledsl.gymnasium import RuledslEnv
+
+    env = RuledslEnv("quasenbo", players=2, seat=0, opponents="random")
+    obs, info = env.reset(seed=1)
+    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+The observation is the seat's observation tensor (``ruledsl.spaces.TensorLayout``); the
+legal ids are ``info["action_mask"]`` (``ruledsl.spaces.ActionSpace``). The reward is the
+seat's return, given at the end. ``opponents`` names the bots of the other seats as
+``--seats`` does (``random``, ``greedy``, ``ismcts:iterations=200``...; one name for all
+or a list, one per other seat), seeded from the deal. An id outside the mask ends the
+episode with ``illegal_reward`` (-1) and ``info["illegal"]``, as PettingZoo's
+TerminateIllegalWrapper does: a learner that samples from the mask never meets it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as error:  # the extra is not installed: say which
+    raise ImportError(f"ruledsl.gymnasium needs Gymnasium ({error.name}): pip install 'ruledsl[pettingzoo]'") from None
+
+from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
+from ruledsl.spaces import Decisions, spaces_for, view_text
+from ruledsl.spaces.tensors import BOUND
+
+
+class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """One seat of a rule file's game as a Gymnasium environment."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game: str = "quasenbo",
+        players: int | None = None,
+        seat: int = 0,
+        opponents: str | list[str] = "random",
+        options: dict[str, Any] | str | None = None,
+        render_mode: str | None = None,
+        illegal_reward: float = -1.0,
+        max_actions: int = 0,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is 'ansi' (text) or None, not {render_mode!r}")
+        self.spaces = spaces_for(game, players, options, max_actions)
+        n = self.spaces.game.players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat is one of 0 to {n - 1}, not {seat}")
+        self.seat = seat
+        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != n - 1:
+            raise ValueError(f"opponents names {n - 1} bots (one per other seat), not {len(specs)}")
+        self.specs = specs
+        make_agent(specs[0], 0) if specs else None  # a bad name fails here, not at reset
+        self.render_mode = render_mode
+        self.illegal_reward = illegal_reward
+        size = self.spaces.actions.num_distinct_actions
+        self.observation_space = spaces.Box(-BOUND, BOUND, (self.spaces.tensors.observation_size,), np.float32)
+        self.action_space = spaces.Discrete(size)
+        self._seeds = random.Random()
+        self.play: Decisions | None = None
+        self.bots: dict[int, Any] = {}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        deal = seed if seed is not None else self._seeds.getrandbits(31)
+        others = [q for q in range(self.spaces.game.players) if q != self.seat]
+        self.bots = {q: make_agent(spec, agent_seed(deal, q)) for q, spec in zip(others, self.specs)}
+        self.play = self.spaces.new_play(deal, track=needs_tracking(self.bots.values()))
+        self._others_play()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        play = self._play()
+        if int(action) not in play.legal_actions():
+            return self._observation(), self.illegal_reward, True, False, {**self._info(), "illegal": True}
+        play.apply_action(int(action))
+        self._others_play()
+        state = play.state
+        reward = state.returns()[self.seat] if state.terminal else 0.0
+        return self._observation(), reward, state.terminal and not state.truncated, state.truncated, self._info()
+
+    def render(self) -> str | None:
+        """Write the learning seat's view as text (render mode ``ansi``)."""
+        if self.render_mode is None:
+            return None
+        return view_text(self._play().state.observation(self.seat))
+
+    def _others_play(self) -> None:
+        play = self._play()
+        state = play.state
+        while not state.terminal and state.actor != self.seat:
+            play.apply_engine_action(decide(self.bots[state.actor], state, state.actor))
+
+    def _observation(self) -> np.ndarray:
+        state = self._play().state
+        return np.asarray(self.spaces.tensors.observation(state.observation(self.seat)), np.float32)
+
+    def _info(self) -> dict[str, Any]:
+        play = self._play()
+        mask = np.zeros(self.spaces.actions.num_distinct_actions, np.int8)
+        if not play.state.terminal:
+            mask[play.legal_actions()] = 1
+        return {"action_mask": mask}
+
+    def _play(self) -> Decisions:
+        if self.play is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.play
+
+
+#: ``gymnasium.make("ruledsl/Game-v0", game="quasenbo", players=2)`` makes one too.
+gymnasium.register(id="ruledsl/Game-v0", entry_point="ruledsl.gymnasium:RuledslEnv")

@@ -1,0 +1,199 @@
+"""A player's observation as a fixed-length list of numbers, read from ``observation(seat)`` alone.
+
+The layout is worked out once per loaded game (``TensorLayout``); every part of it comes
+from the rule file, in this order (``segments()`` names them with their widths):
+
+* the seat itself, the player to act (as this seat sees it), whether the game is over,
+  the phase, the round and the direction of play;
+* per zone (each player's own, for a zone of every player): how many cards lie there, how
+  many of each card kind he sees there, and the kind of its top card when he sees it; a
+  card he cannot see counts in the size alone, so its whereabouts never show;
+* the variables he sees (numbers as they are, yes/no as 1/0, a card or a value one-hot, a
+  set of cards as counts per kind, a player one-hot), each player's too, and for card
+  variables which card kinds carry a value other than the default (its value when a number);
+* who is out, the finishing order, the window he is offered and the auction's bidder and
+  passers.
+
+Text variables and the standing bid's label are left out (the strings carry them). The
+information state adds the ids of his own actions so far, counted (``ActionSpace``):
+what he did, which he always knows; what the others did shows in the observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ruledsl.engine import ops
+from ruledsl.engine.game import Game
+
+#: The bounds the bridges declare for every entry (float32 holds every integer up to it exactly);
+#: a game whose numbers (scores, say) go past it would need a wider space.
+BOUND = float(2**24)
+
+#: An encoder writes one value into ``out`` from ``at`` on.
+_Writer = Callable[[list[float], int, Any], None]
+
+
+class TensorLayout:
+    """Where each part of a player's view lies in his tensors (one layout per loaded game)."""
+
+    def __init__(self, game: Game, num_distinct_actions: int) -> None:
+        prog = game.program
+        self.game = game
+        self.n = n = prog.players
+        self.num_distinct_actions = num_distinct_actions
+        kinds = prog.card_kinds
+        self.n_kinds = k = len(prog.kind_reps)
+        self._kind_of = {name: kinds[c] for c, name in enumerate(prog.card_names)}
+        self._player_of = {ops.show_player(q): q for q in range(n)}
+        self._phase_of = {p.name: i for i, p in enumerate(prog.phases)}
+        self._window_of = {w.name: i for i, w in enumerate(prog.windows)}
+        symbols = game.checked.symbols
+        self._segments: list[tuple[str, int]] = []
+        self._add("player", n)
+        self._add("current_player", n)
+        self._add("terminal", 1)
+        self._add("phase", len(prog.phases))
+        self._add("round, direction", 2)
+        self._zones: list[tuple[str, int | None, int]] = []
+        for layout in prog.zones:
+            for q in range(n) if layout.per_player else [None]:
+                name = layout.name if q is None else f"{layout.name}[P{q}]"
+                self._zones.append((layout.name, q, self._add(f"zone {name}: size, kinds seen, top", 1 + 2 * k)))
+        self._game_vars: list[tuple[str, _Writer, int]] = []
+        for v in prog.game_vars:
+            if v.visibility == "public":
+                write, width = self._encoder(symbols.game_vars[v.name].type)
+                self._game_vars.append((v.name, write, self._add(f"variable {v.name}", width)))
+        self._player_vars: list[tuple[str, _Writer, int, int]] = []
+        for v in prog.player_vars:
+            if v.visibility != "hidden":
+                write, width = self._encoder(symbols.player_vars[v.name].type)
+                self._player_vars.append((v.name, write, width, self._add(f"player variable {v.name}", n * width)))
+        self._card_vars: list[tuple[str, int]] = [
+            (v.name, self._add(f"card variable {v.name}", k)) for v in prog.card_vars
+        ]
+        self._out = self._add("out", n)
+        self._finished = self._add("finishing order", n)
+        self._window = self._add("window offered", len(prog.windows))
+        self._auction = self._add("auction: bidder, passed", 2 * n)
+        self.observation_size = self._size()
+        self._history = self._add("own actions (counts by id)", num_distinct_actions)
+        self.information_state_size = self._size()
+
+    def _size(self) -> int:
+        return sum(w for _, w in self._segments)
+
+    def _add(self, name: str, width: int) -> int:
+        at = self._size()
+        self._segments.append((name, width))
+        return at
+
+    def segments(self, information_state: bool = False) -> list[tuple[str, int]]:
+        """The parts of the tensor, in order, with their widths."""
+        return self._segments if information_state else self._segments[:-1]
+
+    def _encoder(self, t: Any) -> tuple[_Writer, int]:
+        """How a variable of type ``t`` is written, and its width."""
+        kind = t.kind
+        if kind in ("number", "flag"):
+
+            def scalar(out: list[float], at: int, v: Any) -> None:
+                if isinstance(v, bool | int | float):
+                    out[at] = float(v)
+
+            return scalar, 1
+        if kind in ("card", "cards"):
+            return self._counts(self._kind_of), self.n_kinds
+        if kind in ("player", "players"):
+            return self._counts(self._player_of), self.n
+        if kind == "value" or (kind == "set" and t.of != "number"):
+            displays = self.game.checked.symbols.values[t.of].displays
+            return self._counts({d: i for i, d in enumerate(displays)}), len(displays)
+        if kind == "set":
+
+            def size(out: list[float], at: int, v: Any) -> None:
+                out[at] = float(len(v))
+
+            return size, 1
+        return (lambda out, at, v: None), 0
+
+    @staticmethod
+    def _counts(index: dict[Any, int]) -> _Writer:
+        def write(out: list[float], at: int, v: Any) -> None:
+            for x in v if isinstance(v, list) else [v]:
+                i = index.get(x)  # None and 'a hidden card' count nowhere
+                if i is not None:
+                    out[at + i] += 1.0
+
+        return write
+
+    # ------------------------------------------------------------------ filling
+
+    def observation(self, obs: dict[str, Any]) -> list[float]:
+        """Return the observation tensor of ``obs`` (an ``observation(seat)`` dict)."""
+        out = [0.0] * self.observation_size
+        self._fill(obs, out)
+        return out
+
+    def information_state(self, obs: dict[str, Any], own_ids: list[int]) -> list[float]:
+        """Return the information-state tensor: ``obs`` and the ids of the seat's own actions so far."""
+        out = [0.0] * self.information_state_size
+        self._fill(obs, out)
+        base = self._history
+        for i in own_ids:
+            out[base + i] += 1.0
+        return out
+
+    def _fill(self, obs: dict[str, Any], out: list[float]) -> None:
+        n, k = self.n, self.n_kinds
+        out[obs["player"]] = 1.0
+        current = obs["current_player"]
+        if 0 <= current < n and not obs["terminal"]:
+            out[n + current] = 1.0
+        out[2 * n] = 1.0 if obs["terminal"] else 0.0
+        at = 2 * n + 1
+        out[at + self._phase_of[obs["phase"]]] = 1.0
+        at += len(self._phase_of)
+        out[at] = float(obs["round"])
+        out[at + 1] = 1.0 if obs["direction"] == "clockwise" else -1.0
+        kind_of = self._kind_of
+        zones = obs["zones"]
+        for name, q, base in self._zones:
+            view = zones[name] if q is None else zones[name][q]
+            out[base] = float(view["size"])
+            cards = view.get("cards")
+            if cards:
+                for c in cards:
+                    if c is not None:
+                        out[base + 1 + kind_of[c]] += 1.0
+                top = cards[-1]
+                if top is not None:
+                    out[base + 1 + k + kind_of[top]] = 1.0
+        variables = obs["variables"]
+        for name, write, base in self._game_vars:
+            write(out, base, variables[name])
+        player_vars = obs["player_variables"]
+        for name, write, width, base in self._player_vars:
+            for q, v in enumerate(player_vars[name]):
+                if v is not None:
+                    write(out, base + q * width, v)
+        card_vars = obs["card_variables"]
+        for name, base in self._card_vars:
+            for card, v in card_vars.get(name, ()):
+                out[base + kind_of[card]] += float(v) if isinstance(v, int | float) else 1.0
+        for q, gone in enumerate(obs["out"]):
+            if gone:
+                out[self._out + q] = 1.0
+        for place, q in enumerate(obs["finished"]):
+            out[self._finished + q] = float(place + 1)
+        window = obs["window"]
+        if window is not None:
+            out[self._window + self._window_of[window["name"]]] = 1.0
+        auction = obs["auction"]
+        if auction is not None:
+            if auction["bidder"] is not None:
+                out[self._auction + auction["bidder"]] = 1.0
+            for q in auction["passed"]:
+                out[self._auction + n + q] = 1.0

@@ -1,0 +1,152 @@
+"""Every named game as an OpenSpiel game, checked by OpenSpiel's own tests and played by its IS-MCTS bot."""
+
+from __future__ import annotations
+
+import io
+import pickle
+import unittest
+from pathlib import Path
+
+import pytest
+
+from ruledsl.loading import check_file, players_range
+from ruledsl.resources import named_games
+from tests.extras import require
+
+pyspiel = require("pyspiel", "openspiel")
+require("ruledsl.openspiel", "openspiel")
+
+GAMES = sorted(named_games())
+TINY = Path(__file__).with_name("tiny.game")
+
+
+def load(name: str, players: int = 0, **params: object) -> object:
+    return pyspiel.load_game(
+        "ruledsl", {"game": name, "players": players or players_range(check_file(name))[0], **params}
+    )
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_sim_test_passes(name: str) -> None:
+    pyspiel.random_sim_test(load(name, deals=50), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_checks_openspiel_runs_on_its_own_games_pass(name: str) -> None:
+    from open_spiel.python.tests import games_sim_test
+
+    case = games_sim_test.GamesSimTest(methodName="test_pig")
+    case.sim_game(load(name))
+
+
+def run_api_test(base: str, game: object, leave_out: tuple[str, ...] = ()) -> int:
+    """Run one of the test classes of OpenSpiel's api_test on ``game``; return how many tests ran."""
+    from open_spiel.integration_tests import api_test
+
+    case = type(f"{base}_ruledsl", (getattr(api_test, base),), {"game": game, "game_name": "ruledsl"})
+    names = [t for t in unittest.defaultTestLoader.getTestCaseNames(case) if t not in leave_out]
+    result = unittest.TextTestRunner(verbosity=0, stream=io.StringIO()).run(unittest.TestSuite(map(case, names)))
+    assert result.wasSuccessful(), result.failures + result.errors
+    return result.testsRun
+
+
+@pytest.mark.parametrize("name", ["quasenbo", "president", "katzenjammer_blues"])
+def test_openspiels_api_checks_on_sampled_states_pass(name: str) -> None:
+    assert run_api_test("EnforceAPIOnPartialTreeBase", load(name)) >= 5
+
+
+def test_a_game_small_enough_is_enumerated_and_passes_the_full_tree_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No shipped game can be enumerated; a three-card rule file can: perfect recall and all."""
+    from open_spiel.integration_tests import api_test
+    from open_spiel.python.algorithms import get_all_states
+
+    # api_test's tables of what each game's tree holds, for this one: (chance, playable, terminal)
+    # states, and the (infostate, player) pairs met: the first player's three cards.
+    monkeypatch.setitem(api_test.TOTAL_NUM_STATES, "ruledsl", (1, 6, 12))
+    monkeypatch.setitem(api_test.PERFECT_RECALL_NUM_STATES, "ruledsl", 3)
+
+    game = load(str(TINY), 2, deals=6)
+    states = get_all_states.get_all_states(game, depth_limit=-1, include_terminals=True, include_chance_states=True)
+    assert len(states) == 1 + 6 + 6 * 2  # the deal, each deal's first move, keep or swap
+    assert game.num_distinct_actions() == 2  # keep, swap: a flat game has no picks
+    assert len({s.information_state_string(0) for s in states.values() if s.current_player() == 0}) == 3
+    # Left out: one GameType serves every rule file, general-sum (three players end +1, -1, -1),
+    # and OpenSpiel asks a general-sum game for two different sums, which this zero-sum one lacks.
+    assert run_api_test("EnforceAPIOnFullTreeBase", game, leave_out=("test_constant_sum",)) == 7
+
+
+def test_a_state_comes_back_from_pickle_and_from_serialize() -> None:
+    game = load("katzenjammer_blues", 3)
+    state = game.new_initial_state()
+    state.apply_action(7)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        state.apply_action(state.legal_actions()[-1])
+    again = pickle.loads(pickle.dumps(state))
+    assert str(again) == str(state) and again.legal_actions() == state.legal_actions()
+    _, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert copy.information_state_string(1) == state.information_state_string(1)
+
+
+def test_options_players_and_bad_parameters() -> None:
+    game = load("cartes_magiques", 4, options="decks:2;opening:race", deals=10)
+    assert game.spaces.game.options["decks"] == 2 and game.spaces.game.options["opening"] == "race"
+    again = pickle.loads(pickle.dumps(game))  # through its game string
+    assert str(again) == str(game) and again.spaces.game.options == game.spaces.game.options
+    game = load("quasenbo", 3, options="", deals=10)
+    assert game.num_players() == 3 and game.max_chance_outcomes() == 10
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 10
+    with pytest.raises(Exception, match="no_such_game"):
+        pyspiel.load_game("ruledsl", {"game": "no_such_game"})
+    with pytest.raises(Exception, match="name:value"):
+        pyspiel.load_game("ruledsl", {"game": "quasenbo", "options": "oops"})
+
+
+def test_the_hidden_cards_are_not_in_the_information_state() -> None:
+    game = load("quasenbo", 2)
+    state = game.new_initial_state()
+    state.apply_action(5)
+    seen = state.information_state_string(0)
+    other = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.information_state_string(0) == seen
+    assert other.information_state_tensor(0) == state.information_state_tensor(0)
+    assert other.observation_tensor(0) == state.observation_tensor(0)
+
+
+def test_openspiels_ismcts_bot_plays_two_player_quasenbo() -> None:
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = load("quasenbo", 2)
+    rng = np.random.RandomState(7)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, max_simulations=20, random_state=rng)
+    state = game.new_initial_state()
+    state.apply_action(11)
+    moves = 0
+    while not state.is_terminal():
+        if state.current_player() == 0:
+            action = bot.step(state)  # it checks that each world it samples reads the same to him
+        else:
+            action = rng.choice(state.legal_actions())
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves > 5 and sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_only_views_with_the_players_own_part_are_offered() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = load("quasenbo", 2)
+    public = pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    assert make_observation(game, public) is None  # ruledsl has no public-only view to give
+    state = game.new_initial_state()
+    state.apply_action(2)
+    observer = make_observation(game)
+    observer.set_from(state, 1)
+    assert list(observer.tensor) == state.observation_tensor(1)
+    assert len(observer.tensor) == game.spaces.tensors.observation_size

@@ -1,0 +1,194 @@
+"""Integer actions and tensors of every named game: a bijection, sorted legal ids, tensors hiding the hidden."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ruledsl
+from ruledsl.loading import check_file, players_range
+from ruledsl.resources import named_games
+from ruledsl.spaces import ActionSpace, Decisions, SpaceError, TensorLayout
+from ruledsl.text.errors import IllegalActionError
+
+GAMES = sorted(named_games())
+
+
+def counts(name: str) -> list[int]:
+    low, high = players_range(check_file(name))
+    return sorted({low, high})
+
+
+def played(name: str, players: int, seed: int, steps: int) -> Decisions:
+    """A tracked play after up to ``steps`` random ids."""
+    game = ruledsl.load_game(name, players=players)
+    play = Decisions(ActionSpace(game), game.new_initial_state(seed=seed, track=True))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if play.is_terminal():
+            break
+        play.apply_action(rng.choice(play.legal_actions()))
+    return play
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 150), pick=st.integers(0, 1))
+def test_legal_ids_are_a_bijection_onto_legal_actions(name: str, seed: int, steps: int, pick: int) -> None:
+    players = counts(name)[pick % len(counts(name))]
+    play = played(name, players, seed, steps)
+    space = play.space
+    assert space.num_distinct_actions == ActionSpace(ruledsl.load_game(name, players=players)).num_distinct_actions
+    if play.is_terminal():
+        assert play.legal_actions() == []
+        return
+    legal = play.state.legal_actions()
+    tokens = [space.tokens(a) for a in legal]
+    assert len(set(tokens)) == len(legal)  # one id sequence per action: the map is one to one
+    for t in tokens:
+        assert all(0 <= i < space.num_distinct_actions for i in t)
+        assert len(t) == 1 or t[-1] == space.done
+    at = len(play.pending)  # a set of cards half chosen: its first ids are taken
+    going_on = [(a, t) for a, t in zip(legal, tokens) if t[:at] == play.pending and len(t) > at]
+    ids = play.legal_actions()
+    assert ids == sorted(set(ids)) and ids
+    assert ids == sorted({t[at] for _, t in going_on})
+    for a, t in going_on:
+        if len(t) == 1:
+            assert play.action_of(t[0]) is a
+    # Following the ids of one legal action, a step at a time, applies exactly that action.
+    action, chosen = going_on[random.Random(seed).randrange(len(going_on))]
+    copy = play.clone()
+    for i in chosen[at:]:
+        assert i in copy.legal_actions()
+        copy.apply_action(i)
+    assert copy.state.history()[-1] == action
+
+
+def test_an_id_not_legal_now_is_refused_and_changes_nothing() -> None:
+    play = played("quasenbo", 2, seed=3, steps=0)
+    wrong = next(i for i in range(play.space.num_distinct_actions) if i not in play.legal_actions())
+    before = play.state.observation(0)
+    with pytest.raises(IllegalActionError, match="not legal now"):
+        play.apply_action(wrong)
+    assert play.state.observation(0) == before and play.pending == ()
+    with pytest.raises(SpaceError):
+        play.space.describe(play.space.num_distinct_actions)
+
+
+def test_which_games_are_flat() -> None:
+    """Sets of cards are chosen card by card; every other game has one id per action."""
+    flat = {name: ActionSpace(ruledsl.load_game(name, players=counts(name)[0])).is_flat for name in GAMES}
+    assert {name for name, is_flat in flat.items() if not is_flat} == {
+        "cartes_magiques",
+        "katzenjammer_blues",
+        "president",
+    }
+
+
+def test_a_set_of_cards_is_chosen_card_by_card_then_done() -> None:
+    game = ruledsl.load_game("president", players=3)
+    space = ActionSpace(game)
+    for seed in range(20):
+        play = Decisions(space, game.new_initial_state(seed=seed))
+        pairs = [a for a in play.state.legal_actions() if a.name == "play" and len(a.key[0]) == 2]
+        if pairs:
+            break
+    t = space.tokens(pairs[0])
+    assert len(t) == 4 and t[-1] == space.done
+    assert space.describe(t[1]).startswith("pick ") and space.describe(t[3]) == "done"
+    player = play.current_player()
+    play.apply_action(t[0])
+    play.apply_action(t[1])
+    assert play.pending == t[:2] and play.current_player() == player  # nothing applied yet
+    assert play.legal_actions() and all(i >= t[1] for i in play.legal_actions())  # kinds come in order
+    play.apply_action(t[2])
+    play.apply_action(t[3])
+    assert play.state.history()[-1] == pairs[0] and play.pending == ()
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 150), pick=st.integers(0, 100))
+def test_tensors_do_not_change_when_hidden_cards_are_dealt_anew(name: str, seed: int, steps: int, pick: int) -> None:
+    players = counts(name)[pick % len(counts(name))]
+    play = played(name, players, seed, steps)
+    layout = TensorLayout(play.state.game, play.space.num_distinct_actions)
+    viewer = pick % players
+    obs = layout.observation(play.state.observation(viewer))
+    info = layout.information_state(play.state.observation(viewer), play.own[viewer])
+    assert len(obs) == layout.observation_size and len(info) == layout.information_state_size
+    for k in range(3):
+        other = play.state.resample(viewer, random.Random(seed + k))
+        assert layout.observation(other.observation(viewer)) == obs
+        assert layout.information_state(other.observation(viewer), play.own[viewer]) == info
+
+
+def test_a_tensor_shows_what_the_player_sees() -> None:
+    """Two deals give a player two hands: his tensors differ; his hand's kinds are counted."""
+    game = ruledsl.load_game("quasenbo", players=2)
+    layout = TensorLayout(game, ActionSpace(game).num_distinct_actions)
+    a, b = (game.new_initial_state(seed=s) for s in (1, 2))
+    assert layout.observation(a.observation(0)) != layout.observation(b.observation(0))
+    names = [seg for seg, _ in layout.segments()]
+    assert any(seg.startswith("zone hand[P0]") for seg in names)
+    assert sum(w for _, w in layout.segments()) == layout.observation_size
+    assert sum(w for _, w in layout.segments(information_state=True)) == layout.information_state_size
+
+
+@pytest.mark.parametrize(
+    ("module", "missing", "extra"),
+    [
+        ("openspiel", "pyspiel", "openspiel"),
+        ("pettingzoo", "pettingzoo", "pettingzoo"),
+        ("gymnasium", "gymnasium", "pettingzoo"),
+    ],
+)
+def test_a_bridge_without_its_extra_says_what_to_install(module: str, missing: str, extra: str) -> None:
+    hide = f"import sys; sys.modules[{missing!r}] = None\n"
+    code = hide + f"try:\n import ruledsl.{module}\nexcept ImportError as e:\n print(e)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert f"pip install 'ruledsl[{extra}]'" in out and "Traceback" not in out
+
+
+def test_a_number_past_the_range_worked_out_at_load_is_a_clear_error(tmp_path: Path) -> None:
+    """A bound fixed only in play counts up to the deck's size (here 2): a number past it cannot be numbered."""
+    rules = tmp_path / "counting.game"
+    rules.write_text(
+        """game "Counting"
+
+players 2
+
+values rank: 1, 2
+
+card rank: rank
+
+zone stock: shared, hidden
+
+deck:
+    card "c{rank}" for rank in 1 to 2
+
+var most = 9
+
+setup:
+    go to play with seat 0
+
+phase play:
+    action say(n: number 0 to most):
+        label "say {n}"
+        end game, winner player
+""",
+        encoding="utf-8",
+    )
+    game = ruledsl.load_game(str(rules), players=2)
+    space = ActionSpace(game)
+    assert space.num_distinct_actions == 3  # 0 to 2: the deck's size
+    play = Decisions(space, game.new_initial_state(seed=0))
+    with pytest.raises(SpaceError, match="the number 3 chosen .* is outside 0 to 2"):
+        play.legal_actions()
