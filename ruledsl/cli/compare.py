@@ -12,6 +12,7 @@ from ruledsl.cli.arguments import (
     add_game_arguments,
     check_batch,
     load_from,
+    open_executor,
     options_text,
     parse_options,
 )
@@ -71,26 +72,37 @@ def run(args: argparse.Namespace) -> int:
     runs = []
     last: list[Any] = [None]  # the game the rules stopped, if they do: the last to reach the progress bar
 
-    with Progress() as bar:
-        for value, game in zip(shown, games, strict=True):
+    with open_executor(args) as executor:
+        with Progress() as bar:
+            for value, game in zip(shown, games, strict=True):
 
-            def finished(r: GameRecord, game: Game = game) -> None:
-                last[0] = r
-                if args.log:  # each game is saved as it ends, so that an interrupted run keeps it
-                    write_log(args.log, [record_of_game(game, r, args.rotate)])
-                bar.add(1, total)
+                def finished(r: GameRecord, game: Game = game) -> None:
+                    last[0] = r
+                    if args.log:  # each game is saved as it ends, so that an interrupted run keeps it
+                        write_log(args.log, [record_of_game(game, r, args.rotate)])
+                    bar.add(1, total)
 
-            try:
-                runs.append(
-                    run_games(game, seeds, seats, args.jobs, finished, rotate=args.rotate, keep_labels=bool(args.log))
-                )
-            except RuleRuntimeError as exc:
-                bar.close()
-                print_diagnostics(exc.diagnostics, sys.stderr)
-                seed = f" (seed {last[0].seed})" if last[0] is not None else ""
-                stopped = f"the rules stopped a game with {name}={value}{seed}, and the comparison with it"
-                print(stopped, file=sys.stderr)
-                return EXIT_RUNTIME
+                try:
+                    runs.append(
+                        run_games(
+                            game,
+                            seeds,
+                            seats,
+                            progress=finished,
+                            rotate=args.rotate,
+                            keep_labels=bool(args.log),
+                            executor=executor,
+                        )
+                    )
+                except RuleRuntimeError as exc:
+                    bar.close()
+                    print_diagnostics(exc.diagnostics, sys.stderr)
+                    seed = f" (seed {last[0].seed})" if last[0] is not None else ""
+                    stopped = f"the rules stopped a game with {name}={value}{seed}, and the comparison with it"
+                    print(stopped, file=sys.stderr)
+                    return EXIT_RUNTIME
+        for note in executor.notes():  # a lost worker: the results are the same, the run says so
+            print(note, file=sys.stderr)
     elapsed = time.perf_counter() - started
     result = compare(name, shown, runs, games[0].players, args.rotate)
     others = {k: v for k, v in games[0].options.items() if k != name}
