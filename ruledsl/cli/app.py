@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from ruledsl import __version__
-from ruledsl.cli import bench, catalog, check, compare, fmt, info, play, replay, simulate
+from ruledsl.cli import bench, catalog, check, compare, fmt, info, play, replay, simulate, sweep
 from ruledsl.cli.command import CommandParser
 from ruledsl.cli.exits import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Usage, exit_code, print_diagnostics
 
@@ -18,6 +18,7 @@ COMMANDS = (
     play.COMMAND,
     simulate.COMMAND,
     compare.COMMAND,
+    sweep.COMMAND,
     replay.COMMAND,
     bench.COMMAND,
     info.COMMAND,

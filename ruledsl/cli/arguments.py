@@ -117,6 +117,17 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
+def parse_vary(text: str, least: int) -> tuple[str, list[str]]:
+    """Read an OPTION=V1,V2,... of --vary: the option's name and at least ``least`` values, as typed."""
+    name, eq, listed = text.partition("=")
+    name = name.strip()
+    values = [v.strip() for v in listed.split(",") if v.strip()]
+    if not eq or not name or len(values) < least:
+        some = "two values or more" if least == 2 else "one value or more"
+        raise Usage(f"--vary takes an option and {some}, as double=no,yes; not '{text}'")
+    return name, values
+
+
 def options_text(options: dict[str, Any]) -> str:
     """The options a game is played with, as --option would give them: 'decks=1, double=no'."""
     from ruledsl.text.render import show_value

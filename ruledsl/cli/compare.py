@@ -15,6 +15,7 @@ from ruledsl.cli.arguments import (
     open_executor,
     options_text,
     parse_options,
+    parse_vary,
 )
 from ruledsl.cli.command import Command
 from ruledsl.cli.exits import EXIT_OK, EXIT_RUNTIME, Usage, print_diagnostics
@@ -132,11 +133,7 @@ def _vary(args: argparse.Namespace) -> tuple[str, list[str]]:
         if listed_to_option:
             raise Usage(f"compare varies one option: write --vary {listed_to_option[0].strip()}, not --option")
         raise Usage("compare needs the option to vary and its values: --vary OPTION=V1,V2,..., as double=no,yes")
-    name, eq, listed = args.vary.partition("=")
-    name = name.strip()
-    values = [v.strip() for v in listed.split(",") if v.strip()]
-    if not eq or not name or len(values) < 2:
-        raise Usage(f"--vary takes an option and two values or more, as double=no,yes; not '{args.vary}'")
+    name, values = parse_vary(args.vary, 2)
     if name in parse_options(args.option or []):
         raise Usage(f"--vary and --option both set '{name}'; give its values to --vary only")
     return name, values

@@ -253,7 +253,10 @@ def _local_cluster(distributed: Any, workers: int) -> Any:
         n_workers=workers,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,  # no web server and no port to fight over: nobody looks at a run's dashboard
+        # No dashboard, and the scheduler's small web server on a free local port: a run does not fight
+        # other clusters on this machine for port 8787, nor offers anything to the network.
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         silence_logs=logging.ERROR,  # a lost worker is said once, by notes(), not by Dask's warnings
     )
 

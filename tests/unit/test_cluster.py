@@ -6,10 +6,12 @@ Real clusters, small ones: a LocalCluster of worker processes, as `--cluster loc
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,24 @@ from ruledsl.tools import executors
 from ruledsl.tools.executors import Batch, DaskCluster, GameSpec, InProcess, ProcessPool, play_batches
 from ruledsl.tools.simulate import GameRecord, run_games
 from tests.extras import require
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """The address of a running Dask scheduler with two worker processes, as `dask scheduler` gives one."""
+    distributed = require("distributed", "cluster")
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        silence_logs=logging.ERROR,
+    )
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
 
 
 def _json_of(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
@@ -103,14 +123,18 @@ class TestPlacementErrors:
 class TestOnACluster:
     """A real LocalCluster: the JSON of --jobs 1, a killed worker, Ctrl-C."""
 
-    def test_simulate_and_compare_give_the_json_of_jobs_1(self, capsys: pytest.CaptureFixture[str]) -> None:
-        require("distributed", "cluster")
+    def test_simulate_compare_and_sweep_give_the_json_of_jobs_1(
+        self, scheduler: str, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        assert scheduler.startswith("tcp://")
         simulate = ["simulate", "quasenbo", "--players", "4", "-n", "60", "--json"]
         one = _json_of(capsys, [*simulate, "--jobs", "1"])
         assert _json_of(capsys, [*simulate, "--jobs", "2"]) == one
         assert _json_of(capsys, [*simulate, "--cluster", "local:2"]) == one
         compare = ["compare", "quasenbo", "--vary", "double=no,yes", "-n", "30", "--rotate", "--json"]
-        assert _json_of(capsys, [*compare, "--cluster", "local:2"]) == _json_of(capsys, compare)
+        assert _json_of(capsys, [*compare, "--cluster", scheduler]) == _json_of(capsys, compare)
+        sweep = ["sweep", "quasenbo", "--vary", "pawns=no,yes", "--players", "2,3", "-n", "10", "--json"]
+        assert _json_of(capsys, [*sweep, "--cluster", scheduler]) == _json_of(capsys, sweep)
 
     def test_a_killed_worker_changes_nothing_and_is_reported(self) -> None:
         require("distributed", "cluster")
