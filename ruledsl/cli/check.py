@@ -8,13 +8,14 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ruledsl.cli.arguments import parse_options
+from ruledsl.cli.arguments import add_placement_arguments, check_placement, open_executor, parse_options
 from ruledsl.cli.command import Command
 from ruledsl.cli.exits import EXIT_INVALID, EXIT_OK, EXIT_RUNTIME, Usage, exit_code, print_diagnostics
 from ruledsl.cli.progress import Progress
 
 if TYPE_CHECKING:
     from ruledsl.text.errors import Diagnostic
+    from ruledsl.tools.executors import Executor
     from ruledsl.tools.validate import Report
 
 
@@ -51,17 +52,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "with --show-code: compile with it",
     )
     p.add_argument("--seed", type=int, help="with --simulate: the seed of the first game (default 0)")
+    add_placement_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
     """Check each file and print what was found; return the worst exit code of them."""
-    import json
-
-    from ruledsl.loading import check_file, load_checked
-    from ruledsl.text.errors import RuleDslError, sort_diagnostics
-    from ruledsl.text.render import one_line, summary
-    from ruledsl.tools.validate import deal_diagnostics, validate_checked
-
     simulate = args.simulate is not None
     chosen = args.players is not None or args.option
     if not simulate and (args.seed is not None or (chosen and not args.show_code)):
@@ -70,6 +65,28 @@ def run(args: argparse.Namespace) -> int:
         raise Usage("--show-code prints the code as text: it does not go with --format json")
     if simulate and args.simulate < 1:
         raise Usage(f"--simulate takes a number of games of at least 1, not {args.simulate}")
+    if not simulate and (args.jobs is not None or args.cluster is not None):
+        raise Usage("--jobs and --cluster say where to play random games: they go with --simulate N")
+    check_placement(args)
+    if not simulate:
+        return _check_files(args, None)
+    with open_executor(args) as executor:
+        status = _check_files(args, executor)
+        for note in executor.notes():  # a lost worker: the results are the same, the run says so
+            print(note, file=sys.stderr)
+    return status
+
+
+def _check_files(args: argparse.Namespace, executor: Executor | None) -> int:
+    """Check each file, with --simulate play its random games on ``executor``; print what was found."""
+    import json
+
+    from ruledsl.loading import check_file, load_checked
+    from ruledsl.text.errors import RuleDslError, sort_diagnostics
+    from ruledsl.text.render import one_line, summary
+    from ruledsl.tools.validate import deal_diagnostics, validate_checked
+
+    simulate = args.simulate is not None
     options = parse_options(args.option or [])
     status = EXIT_OK
     all_diagnostics: list[Diagnostic] = []
@@ -85,7 +102,13 @@ def run(args: argparse.Namespace) -> int:
             if simulate:
                 with Progress(checked.source.path) as bar:
                     report = validate_checked(
-                        checked, args.simulate, args.seed or 0, bar.count, players=args.players, options=options
+                        checked,
+                        args.simulate,
+                        args.seed or 0,
+                        bar.count,
+                        players=args.players,
+                        options=options,
+                        executor=executor,
                     )
                 reports.append(report)
                 # The validator finds those deals again (with --players or --option, for that configuration),

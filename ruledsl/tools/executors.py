@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import frozen
 
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 MAX_CHUNK = 50
 #: How long to wait for a Dask scheduler to answer before saying it cannot be reached.
 CONNECT_TIMEOUT = "10s"
+_Task = TypeVar("_Task")
+_Result = TypeVar("_Result")
 _LOCAL = re.compile(r"local:(\d+)")
 _REMOTE = re.compile(r"(tcp|tls)://[^\s/:]+:\d+")
 
@@ -43,7 +45,10 @@ class ClusterError(Exception):
 
 @frozen
 class GameSpec:
-    """A game as a worker receives it: the rules' text and SHA-256, the player count, options and bound."""
+    """A game as a worker receives it: the rules' text and SHA-256, the player count, options and bound.
+
+    ``probes``: compiled to tell which of its lines run, as ``check --simulate`` plays it.
+    """
 
     path: str  # the name the rule file is shown under in messages
     text: str
@@ -51,12 +56,14 @@ class GameSpec:
     players: int
     options: tuple[tuple[str, Any], ...]
     max_actions: int
+    probes: bool = False
 
     @classmethod
     def of(cls, game: Game) -> GameSpec:
         text = game.source.text
         options = tuple(sorted(game.options.items()))
-        return cls(game.path, text, _digest(text), game.players, options, game.max_actions)
+        probes = game.program.probes is not None
+        return cls(game.path, text, _digest(text), game.players, options, game.max_actions, probes)
 
 
 def _digest(text: str) -> str:
@@ -73,18 +80,19 @@ class Chunk:
 
 
 #: The games a worker process compiled, by the SHA-256 of their rules, players, options and bound.
-_COMPILED: dict[tuple[str, int, tuple[tuple[str, Any], ...], int], Game] = {}
+_COMPILED: dict[tuple[str, int, tuple[tuple[str, Any], ...], int, bool], Game] = {}
 
 
 def compiled(spec: GameSpec) -> Game:
     """Compile a game a chunk names, once per process; refuse rules whose text does not match their hash."""
-    key = (spec.sha256, spec.players, spec.options, spec.max_actions)
+    key = (spec.sha256, spec.players, spec.options, spec.max_actions, spec.probes)
     game = _COMPILED.get(key)
     if game is None:
         if _digest(spec.text) != spec.sha256:
             raise ValueError(f"the rules of '{spec.path}' do not match their SHA-256: they were changed on the way")
         checked = check_source(Source(spec.path, spec.text))
-        game = _COMPILED[key] = load_checked(checked, spec.players, dict(spec.options), spec.max_actions)
+        options = dict(spec.options)
+        game = _COMPILED[key] = load_checked(checked, spec.players, options, spec.max_actions, probes=spec.probes)
     return game
 
 
@@ -108,7 +116,10 @@ def chunk_size(games: int, workers: int) -> int:
 
 
 class Executor:
-    """Run chunks somewhere and hand their records back in the order of the chunks.
+    """Run a chunk function on chunks somewhere and hand the results back in the order of the chunks.
+
+    The function must be a module's own (a worker imports it by name), its chunks and
+    results picklable.
 
     ``workers`` is how many chunks run at once; ``notes()`` says what happened on the way
     that the results do not show (workers lost and chunks run again).
@@ -116,7 +127,7 @@ class Executor:
 
     workers = 1
 
-    def run(self, chunks: Sequence[Chunk]) -> Iterator[list[GameRecord]]:
+    def run(self, fn: Callable[[_Task], _Result], chunks: Sequence[_Task]) -> Iterator[_Result]:
         raise NotImplementedError
 
     def notes(self) -> list[str]:
@@ -135,9 +146,9 @@ class Executor:
 class InProcess(Executor):
     """Play every chunk here, one after the other (``--jobs 1``)."""
 
-    def run(self, chunks: Sequence[Chunk]) -> Iterator[list[GameRecord]]:
+    def run(self, fn: Callable[[_Task], _Result], chunks: Sequence[_Task]) -> Iterator[_Result]:
         for chunk in chunks:
-            yield play_chunk(chunk)
+            yield fn(chunk)
 
 
 class ProcessPool(Executor):
@@ -147,12 +158,12 @@ class ProcessPool(Executor):
         self.workers = jobs
         self._pool: ProcessPoolExecutor | None = None
 
-    def run(self, chunks: Sequence[Chunk]) -> Iterator[list[GameRecord]]:
+    def run(self, fn: Callable[[_Task], _Result], chunks: Sequence[_Task]) -> Iterator[_Result]:
         if self._pool is None:
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-        futures: list[Future[list[GameRecord]]] = [self._pool.submit(play_chunk, c) for c in chunks]
+        futures: list[Future[_Result]] = [self._pool.submit(fn, c) for c in chunks]
         try:
             for future in futures:  # in order: a chunk that ends early waits for those before it
                 yield future.result()
@@ -196,13 +207,13 @@ class DaskCluster(Executor):
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {_reason(exc)}") from None
         self.workers = max(1, sum(self.client.nthreads().values()))
 
-    def run(self, chunks: Sequence[Chunk]) -> Iterator[list[GameRecord]]:
+    def run(self, fn: Callable[[_Task], _Result], chunks: Sequence[_Task]) -> Iterator[_Result]:
         from distributed import KilledWorker
 
         run = uuid.uuid4().hex[:12]
         keys = [f"ruledsl-chunk-{run}-{i}" for i in range(len(chunks))]
         self._keys.update(keys)
-        futures = [self.client.submit(play_chunk, c, key=k, retries=0) for c, k in zip(chunks, keys, strict=True)]
+        futures = [self.client.submit(fn, c, key=k, retries=0) for c, k in zip(chunks, keys, strict=True)]
         try:
             for future in futures:
                 try:
@@ -323,7 +334,7 @@ def play_batches(
         for i in range(0, len(batch.plan), size):
             chunks.append(Chunk(spec, batch.plan[i : i + size], keep_labels))
             owners.append(b)
-    for b, records in zip(owners, executor.run(chunks), strict=False):
+    for b, records in zip(owners, executor.run(play_chunk, chunks), strict=False):
         for record in records:
             _hand_on(b, record, results, progress)
     return results

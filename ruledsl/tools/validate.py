@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from attrs import field, frozen
+from attrs import define, evolve, field, frozen
 
 from ruledsl.agents import agent_seed
 from ruledsl.analysis.checker import CheckedGame
@@ -54,6 +54,7 @@ from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
 from ruledsl.text.render import counted, or_list
 from ruledsl.text.source import Source, Span
+from ruledsl.tools.executors import Executor, GameSpec, InProcess, chunk_size, compiled
 
 #: At most this many ways of loading the game (player count and options) are played.
 MAX_CONFIGS = 40
@@ -346,6 +347,7 @@ def validate(
     max_configs: int = MAX_CONFIGS,
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
+    executor: Executor | None = None,
 ) -> Report:
     """Check a rule file (or bundled game), then play ``games`` random games per configuration.
 
@@ -355,6 +357,8 @@ def validate(
     With ``players`` or ``options`` (values as ``load_game`` takes them), only that one
     configuration is played, the other options at their defaults; a bad player count or
     option raises OptionError, and option values left untried are not reported (W412).
+    With ``executor`` the games are played in chunks there (``tools/executors.py``); the
+    report is the same.
     """
     return validate_checked(
         check_file(path_or_name),
@@ -365,6 +369,7 @@ def validate(
         max_configs=max_configs,
         players=players,
         options=options,
+        executor=executor,
     )
 
 
@@ -378,6 +383,7 @@ def validate_checked(
     max_configs: int = MAX_CONFIGS,
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
+    executor: Executor | None = None,
 ) -> Report:
     """Validate a game that passed the checker (see ``validate``)."""
     if games < 0:
@@ -405,7 +411,7 @@ def validate_checked(
     deals = _oversized_deals(checked, loaded)
 
     play = _Play(checked, games, seed, progress, len(plan) * games)
-    results = [play.run(config, game) for config, game in plan]
+    results = [play.run(config, game, executor) for config, game in plan]
     unused = [*unused_options, *(play.unused() if play.played else ())]
     return Report(
         path=checked.source.path,
@@ -623,10 +629,54 @@ def _deal_groups(checked: CheckedGame) -> Iterator[list[n.Deal]]:
 # ============================================================================ playing
 
 
+_OUTCOMES = ("ended", "truncated", "stuck", "failed", "actions")
+
+
+@define
+class _Found:
+    """What a chunk of random games found, as a worker sends it back: counts, firsts, what ran."""
+
+    games: int
+    counts: dict[str, int]
+    failures: dict[Any, Failure]
+    stuck: dict[str, Stuck]
+    alike: dict[tuple[str, ...], AlikeLabels]
+    ran: set[_Key]
+    possible: set[_Key]
+    chosen: set[_Key]
+    owners: set[tuple[bool, str]]
+
+
+@frozen
+class _Chunk:
+    """Consecutive seeds of one configuration, for a worker to play."""
+
+    spec: GameSpec
+    config: Config
+    seeds: tuple[int, ...]
+
+
+def _merge_firsts(table: dict[Any, Any], later: Mapping[Any, Any]) -> None:
+    """Add later games' findings to a table of the first of each kind: a kind seen before keeps its first."""
+    for key, item in later.items():
+        first = table.get(key)
+        table[key] = item if first is None else evolve(first, games=first.games + item.games)
+
+
+def _validate_chunk(chunk: _Chunk) -> _Found:
+    """Play a chunk's random games in a worker (the game compiled once, with probes)."""
+    play = _Play(None, 0, 0, None, 0)
+    counts = play.play_seeds(chunk.config, compiled(chunk.spec), chunk.seeds)
+    return play.found(counts)
+
+
 class _Play:
     """Play random games, gathering failures, stuck states and what ran."""
 
-    def __init__(self, checked: CheckedGame, games: int, seed: int, progress: Progress | None, total: int) -> None:
+    def __init__(
+        self, checked: CheckedGame | None, games: int, seed: int, progress: Progress | None, total: int
+    ) -> None:
+        # No ``checked`` in a worker: it only plays, and the report is made where the chunks come back.
         self.checked = checked
         self.games = games
         self.seed = seed
@@ -647,27 +697,77 @@ class _Play:
         self._listed: set[ActionDef] = set()  # action definitions seen among the legal ones
         self._applied: set[ActionDef] = set()
 
-    def run(self, config: Config, game: Game) -> ConfigResult:
+    def run(self, config: Config, game: Game, executor: Executor | None = None) -> ConfigResult:
+        """Play this configuration's games, here or in chunks on ``executor``, in the order of their seeds."""
         start = time.perf_counter()
         program = game.program
         if id(program) not in self._programs:
             self._programs.add(id(program))
             self.judged |= _rule_spans(program)
+        seeds = range(self.seed, self.seed + self.games)
+        if executor is None or isinstance(executor, InProcess):
+            counts = self.play_seeds(config, game, seeds, self._tick)
+        else:
+            spec = GameSpec.of(game)
+            size = chunk_size(self.games, executor.workers)
+            chunks = [_Chunk(spec, config, tuple(seeds[i : i + size])) for i in range(0, len(seeds), size)]
+            counts = dict.fromkeys(_OUTCOMES, 0)
+            for found in executor.run(_validate_chunk, chunks):  # in order: the first of each kind stays first
+                self._absorb(found)
+                for name, k in found.counts.items():
+                    counts[name] += k
+                for _ in range(found.games):
+                    self._tick()
+        return ConfigResult(config, self.games, seconds=time.perf_counter() - start, **counts)
+
+    def play_seeds(
+        self, config: Config, game: Game, seeds: Sequence[int], each: Callable[[], None] = lambda: None
+    ) -> dict[str, int]:
+        """Play a game for each seed, gathering what happened; return how the games ended and their actions."""
+        program = game.program
         lines: set[int] = set()  # the generated lines that ran
-        counts = {"ended": 0, "truncated": 0, "stuck": 0, "failed": 0, "actions": 0}
-        for k in range(self.games):
-            outcome, actions = self._one(config, game, self.seed + k, lines)
+        counts = dict.fromkeys(_OUTCOMES, 0)
+        for seed in seeds:
+            outcome, actions = self._one(config, game, seed, lines)
             counts[outcome] += 1
             counts["actions"] += actions
             self.played += 1
-            self.done += 1
-            if self.progress is not None:
-                self.progress(self.done, self.total)
+            each()
         for line in lines:
             span = program.span_of_line(line)
             if span is not None and span.start.line:
                 self.ran.add(_key(span))
-        return ConfigResult(config, self.games, seconds=time.perf_counter() - start, **counts)
+        return counts
+
+    def _tick(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+    def found(self, counts: dict[str, int]) -> _Found:
+        """What these games found, to send back from a worker (``_absorb`` takes it in)."""
+        return _Found(
+            self.played,
+            counts,
+            self.failures,
+            self.stuck,
+            self.alike,
+            self.ran,
+            self.possible,
+            self.chosen,
+            self.owners,
+        )
+
+    def _absorb(self, found: _Found) -> None:
+        """Take in what a chunk of later games found: counts add up, the first of each kind stays."""
+        self.played += found.games
+        _merge_firsts(self.failures, found.failures)
+        _merge_firsts(self.stuck, found.stuck)
+        _merge_firsts(self.alike, found.alike)
+        self.ran |= found.ran
+        self.possible |= found.possible
+        self.chosen |= found.chosen
+        self.owners |= found.owners
 
     def _one(self, config: Config, game: Game, seed: int, lines: set[int]) -> tuple[str, int]:
         """Play one game; return how it ended ("ended", "truncated", "stuck" or "failed") and its length."""
@@ -833,13 +933,15 @@ class _Play:
             else:
                 body(item.body)
 
-        body(self.checked.setup.body)
-        for d in self.checked.file.decls:
+        checked = self.checked
+        assert checked is not None, "what never happened is told where the games come back, not in a worker"
+        body(checked.setup.body)
+        for d in checked.file.decls:
             if isinstance(d, n.ProcedureDecl):
                 rule(d, d.body, f"procedure '{d.name}'")
             elif isinstance(d, n.TriggerDecl):
                 rule(d, d.body, "this 'when ... enter' rule")
-            elif isinstance(d, n.RoundEndDecl) and d is self.checked.round_end:
+            elif isinstance(d, n.RoundEndDecl) and d is checked.round_end:
                 rule(d, d.body, "'round end:'")
             elif isinstance(d, n.PhaseDecl) and self._is_declared(d):
                 enter = next((i for i in d.items if isinstance(i, n.OnEnter)), None)
@@ -864,7 +966,7 @@ class _Play:
                         rule(item, item.body, f"'when unsold:' of '{d.name}'")
                     elif isinstance(item, (n.ActionDecl, n.PassDecl)):
                         action(item, d.name)
-            elif isinstance(d, n.WindowDecl) and self.checked.symbols.windows.get(d.name) is not None:
+            elif isinstance(d, n.WindowDecl) and checked.symbols.windows.get(d.name) is not None:
                 items = [i for i in d.items if isinstance(i, (n.ActionDecl, n.PassDecl))]
                 if (True, d.name) not in self.owners and not failed.any_within(d.span):
                     found.append(
@@ -881,6 +983,7 @@ class _Play:
         return found
 
     def _is_declared(self, d: n.PhaseDecl) -> bool:
+        assert self.checked is not None
         sym = self.checked.symbols.phases.get(d.name)
         return sym is not None and sym.decl is d
 

@@ -180,3 +180,15 @@ class TestOnACluster:
         assert [json.loads(line)["seed"] for line in log.read_text().splitlines()] == [0, 1, 2]
         err = capsys.readouterr().err
         assert f"3 finished games of 40 kept in {log}\n" in err and err.endswith("interrupted\n")
+
+
+def test_check_simulate_reports_the_same_on_a_pool_and_a_cluster(
+    scheduler: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A game that gets stuck: the first stuck state and the counts merge from chunks as played here.
+    argv = ["check", "--simulate", "12", "tests/golden/cli/check_stuck.game"]
+    outputs = []
+    for placement in ([], ["--jobs", "2"], ["--cluster", scheduler]):
+        assert cli.main([*argv, *placement]) == 70
+        outputs.append(capsys.readouterr())
+    assert outputs[1] == outputs[0] and outputs[2] == outputs[0]
