@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from ruledsl import __version__
-from ruledsl.cli import bench, catalog, check, compare, fmt, info, play, replay, serve, simulate
+from ruledsl.cli import bench, catalog, check, compare, fmt, info, play, replay, serve, simulate, sweep
 from ruledsl.cli.command import CommandParser
 from ruledsl.cli.exits import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Usage, exit_code, print_diagnostics
 
@@ -18,6 +18,7 @@ COMMANDS = (
     play.COMMAND,
     simulate.COMMAND,
     compare.COMMAND,
+    sweep.COMMAND,
     replay.COMMAND,
     serve.COMMAND,
     bench.COMMAND,
@@ -64,12 +65,13 @@ def _failed(exc: Exception, parser: argparse.ArgumentParser) -> int:
     from ruledsl.agents import AgentSpecError
     from ruledsl.text.errors import RuleDslError
     from ruledsl.text.render import one_line
+    from ruledsl.tools.executors import ClusterError
     from ruledsl.tools.records import RecordError
 
     if isinstance(exc, RuleDslError):
         print_diagnostics(exc.diagnostics, sys.stderr)
         return exit_code(exc)
-    if isinstance(exc, Usage | AgentSpecError | RecordError):
+    if isinstance(exc, Usage | AgentSpecError | RecordError | ClusterError):
         # A record's texts (labels, the file it names) may hold line breaks: the message stays one line.
         parser.exit(EXIT_USAGE, f"ruledsl: error: {one_line(str(exc))}\n")
     if isinstance(exc, BrokenPipeError):

@@ -12,6 +12,7 @@ from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
 
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
+    from ruledsl.tools.executors import Executor
 
 #: The most games one batch plays: their results are held until the statistics are taken (a few KB a game).
 MAX_GAMES = 1_000_000
@@ -55,9 +56,52 @@ def add_batch_arguments(p: argparse.ArgumentParser, n: int, n_help: str, printed
     """Declare the arguments of a batch of bot games: how many, how long at most, in how many processes."""
     p.add_argument("-n", type=int, default=n, help=f"{n_help}; at most {MAX_GAMES:,}")
     add_max_actions_argument(p)
-    p.add_argument("--jobs", type=int, default=1, help=f"processes to use (default 1, at most {MAX_JOBS})")
+    add_placement_arguments(p)
     p.add_argument("--json", action="store_true", help=f"print {printed} as JSON")
     p.add_argument("--rotate", action="store_true", help="rotate the agents through the seats from game to game")
+
+
+def add_placement_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare where a batch is played: --jobs (processes here) or --cluster (Dask)."""
+    p.add_argument("--jobs", type=int, default=None, help=f"processes to use (default 1, at most {MAX_JOBS})")
+    p.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play on Dask instead (needs ruledsl[cluster]): local:N starts N worker processes here, "
+        "tcp://HOST:8786 joins a running scheduler; the results are those of --jobs 1 (see docs/cluster.md)",
+    )
+
+
+def check_placement(args: argparse.Namespace) -> None:
+    """Refuse --jobs and --cluster together, and numbers of processes that cannot be; --jobs then defaults to 1."""
+    if args.cluster is not None and args.jobs is not None:
+        raise Usage(
+            f"--cluster and --jobs both say where to play: use --cluster {args.cluster} alone "
+            "(local:N for N Dask processes here), or --jobs alone without Dask"
+        )
+    if args.jobs is None:
+        args.jobs = 1
+    if args.jobs < 1:
+        raise Usage("--jobs must be at least 1")
+    if args.jobs > MAX_JOBS:
+        raise Usage(f"--jobs takes at most {MAX_JOBS} processes, not {args.jobs:,}")
+    if args.cluster is not None:
+        from ruledsl.tools.executors import ClusterError, parse_address
+
+        try:
+            parse_address(args.cluster, MAX_JOBS)
+        except ClusterError as exc:
+            raise Usage(str(exc)) from None
+
+
+def open_executor(args: argparse.Namespace) -> Executor:
+    """Start what --jobs or --cluster asks for (a Dask cluster may take seconds); a cluster that fails is a Usage."""
+    from ruledsl.tools.executors import ClusterError, open_executor
+
+    try:
+        return open_executor(args.jobs, args.cluster, MAX_JOBS)
+    except ClusterError as exc:
+        raise Usage(str(exc)) from None
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:
@@ -71,6 +115,17 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
             raise Usage(f"--option {name.strip()} is given twice ({name.strip()}={options[name.strip()]}, {pair})")
         options[name.strip()] = value.strip()
     return options
+
+
+def parse_vary(text: str, least: int) -> tuple[str, list[str]]:
+    """Read an OPTION=V1,V2,... of --vary: the option's name and at least ``least`` values, as typed."""
+    name, eq, listed = text.partition("=")
+    name = name.strip()
+    values = [v.strip() for v in listed.split(",") if v.strip()]
+    if not eq or not name or len(values) < least:
+        some = "two values or more" if least == 2 else "one value or more"
+        raise Usage(f"--vary takes an option and {some}, as double=no,yes; not '{text}'")
+    return name, values
 
 
 def options_text(options: dict[str, Any]) -> str:
@@ -118,7 +173,4 @@ def check_batch(args: argparse.Namespace) -> None:
         raise Usage("-n must be at least 1")
     if args.n > MAX_GAMES:
         raise Usage(f"-n takes at most {MAX_GAMES:,} games, not {args.n:,}")
-    if args.jobs < 1:
-        raise Usage("--jobs must be at least 1")
-    if args.jobs > MAX_JOBS:
-        raise Usage(f"--jobs takes at most {MAX_JOBS} processes, not {args.jobs:,}")
+    check_placement(args)

@@ -12,8 +12,10 @@ from ruledsl.cli.arguments import (
     add_game_arguments,
     check_batch,
     load_from,
+    open_executor,
     options_text,
     parse_options,
+    parse_vary,
 )
 from ruledsl.cli.command import Command
 from ruledsl.cli.exits import EXIT_OK, EXIT_RUNTIME, Usage, print_diagnostics
@@ -71,26 +73,37 @@ def run(args: argparse.Namespace) -> int:
     runs = []
     last: list[Any] = [None]  # the game the rules stopped, if they do: the last to reach the progress bar
 
-    with Progress() as bar:
-        for value, game in zip(shown, games, strict=True):
+    with open_executor(args) as executor:
+        with Progress() as bar:
+            for value, game in zip(shown, games, strict=True):
 
-            def finished(r: GameRecord, game: Game = game) -> None:
-                last[0] = r
-                if args.log:  # each game is saved as it ends, so that an interrupted run keeps it
-                    write_log(args.log, [record_of_game(game, r, args.rotate)])
-                bar.add(1, total)
+                def finished(r: GameRecord, game: Game = game) -> None:
+                    last[0] = r
+                    if args.log:  # each game is saved as it ends, so that an interrupted run keeps it
+                        write_log(args.log, [record_of_game(game, r, args.rotate)])
+                    bar.add(1, total)
 
-            try:
-                runs.append(
-                    run_games(game, seeds, seats, args.jobs, finished, rotate=args.rotate, keep_labels=bool(args.log))
-                )
-            except RuleRuntimeError as exc:
-                bar.close()
-                print_diagnostics(exc.diagnostics, sys.stderr)
-                seed = f" (seed {last[0].seed})" if last[0] is not None else ""
-                stopped = f"the rules stopped a game with {name}={value}{seed}, and the comparison with it"
-                print(stopped, file=sys.stderr)
-                return EXIT_RUNTIME
+                try:
+                    runs.append(
+                        run_games(
+                            game,
+                            seeds,
+                            seats,
+                            progress=finished,
+                            rotate=args.rotate,
+                            keep_labels=bool(args.log),
+                            executor=executor,
+                        )
+                    )
+                except RuleRuntimeError as exc:
+                    bar.close()
+                    print_diagnostics(exc.diagnostics, sys.stderr)
+                    seed = f" (seed {last[0].seed})" if last[0] is not None else ""
+                    stopped = f"the rules stopped a game with {name}={value}{seed}, and the comparison with it"
+                    print(stopped, file=sys.stderr)
+                    return EXIT_RUNTIME
+        for note in executor.notes():  # a lost worker: the results are the same, the run says so
+            print(note, file=sys.stderr)
     elapsed = time.perf_counter() - started
     result = compare(name, shown, runs, games[0].players, args.rotate)
     others = {k: v for k, v in games[0].options.items() if k != name}
@@ -120,11 +133,7 @@ def _vary(args: argparse.Namespace) -> tuple[str, list[str]]:
         if listed_to_option:
             raise Usage(f"compare varies one option: write --vary {listed_to_option[0].strip()}, not --option")
         raise Usage("compare needs the option to vary and its values: --vary OPTION=V1,V2,..., as double=no,yes")
-    name, eq, listed = args.vary.partition("=")
-    name = name.strip()
-    values = [v.strip() for v in listed.split(",") if v.strip()]
-    if not eq or not name or len(values) < 2:
-        raise Usage(f"--vary takes an option and two values or more, as double=no,yes; not '{args.vary}'")
+    name, values = parse_vary(args.vary, 2)
     if name in parse_options(args.option or []):
         raise Usage(f"--vary and --option both set '{name}'; give its values to --vary only")
     return name, values

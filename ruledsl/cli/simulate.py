@@ -8,7 +8,14 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ruledsl import __version__
-from ruledsl.cli.arguments import add_batch_arguments, add_game_arguments, check_batch, load_from, options_text
+from ruledsl.cli.arguments import (
+    add_batch_arguments,
+    add_game_arguments,
+    check_batch,
+    load_from,
+    open_executor,
+    options_text,
+)
 from ruledsl.cli.command import Command
 from ruledsl.cli.exits import EXIT_OK, EXIT_RUNTIME, Usage, print_diagnostics
 from ruledsl.cli.outputs import check_writable, open_log, plot_target, warn_another_run, write_log, write_table
@@ -89,8 +96,19 @@ def run(args: argparse.Namespace) -> int:
             bar.add(1, args.n)
 
     try:
-        with Progress() as bar:
-            records = run_games(game, seeds, seats, args.jobs, finished, rotate=args.rotate, keep_labels=bool(args.log))
+        with open_executor(args) as executor:
+            with Progress() as bar:
+                records = run_games(
+                    game,
+                    seeds,
+                    seats,
+                    progress=finished,
+                    rotate=args.rotate,
+                    keep_labels=bool(args.log),
+                    executor=executor,
+                )
+            for note in executor.notes():  # a lost worker: the results are the same, the run says so
+                print(note, file=sys.stderr)
     except KeyboardInterrupt:
         kept = " and ".join(path for path in (args.log, args.csv) if path)
         if kept:

@@ -7,10 +7,8 @@ so that each can be tested on records built by hand.
 from __future__ import annotations
 
 import math
-import multiprocessing
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from attrs import define
@@ -19,11 +17,11 @@ from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
 from ruledsl.engine.failures import stuck_error
 from ruledsl.engine.game import Game
 from ruledsl.engine.ops import winners_of
-from ruledsl.loading import load_game
 from ruledsl.text.errors import RuleRuntimeError
 
 if TYPE_CHECKING:
     from ruledsl.engine.state import GameState
+    from ruledsl.tools.executors import Executor
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
@@ -121,19 +119,6 @@ def _leaders(state: GameState) -> tuple[int, ...]:
     return _LEADER_GROUPS.setdefault(key, key)  # one tuple per group: long games stay small
 
 
-def _play_chunk(
-    game_ref: tuple[str, int, dict[str, Any], int], games: Sequence[tuple[int, list[str]]], keep_labels: bool
-) -> list[GameRecord]:
-    path, players, options, max_actions = game_ref
-    game = load_game(path, players=players, options=options, max_actions=max_actions)
-    records = []
-    for seed, seats in games:
-        records.append(play_game(game, seed, seats, keep_labels))
-        if records[-1].error is not None:  # the run stops there: the games after it would be thrown away
-            break
-    return records
-
-
 def run_games(
     game: Game,
     seeds: Sequence[int],
@@ -142,43 +127,25 @@ def run_games(
     progress: Callable[[GameRecord], None] | None = None,
     rotate: bool = False,
     keep_labels: bool = False,
+    executor: Executor | None = None,
 ) -> list[GameRecord]:
-    """Play a game once per seed, in ``jobs`` processes; give each finished game to ``progress``.
+    """Play a game once per seed, in ``jobs`` processes or on ``executor``; give each finished game to ``progress``.
 
     With ``rotate`` game ``i`` seats the agents shifted by ``i`` (see ``seats_for``). The
-    records come back, and reach ``progress``, in the order of ``seeds``, whatever ``jobs``:
-    a caller can save each game as it comes and keep them in order. The first game the
-    rules stop reaches ``progress`` too, with its error; then that error is raised.
+    records come back, and reach ``progress``, in the order of ``seeds``, whatever plays
+    them: a caller can save each game as it comes and keep them in order. The first game
+    the rules stop reaches ``progress`` too, with its error; then that error is raised.
     """
-    plan = [(seed, seats_for(i, seats, rotate)) for i, seed in enumerate(seeds)]
-    if jobs <= 1 or len(plan) < 2 * jobs:
-        records = []
-        for seed, game_seats in plan:
-            records.append(play_game(game, seed, game_seats, keep_labels))
-            _hand_on(records[-1], progress)
-        return records
-    if game.file is None:
-        raise ValueError("a game loaded from text cannot be simulated in other processes; use jobs=1")
-    game_ref = (str(game.file), game.players, game.options, game.max_actions)
-    size = max(1, min(50, len(plan) // (jobs * 8)))
-    chunks = [plan[i : i + size] for i in range(0, len(plan), size)]
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    records = []
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = [pool.submit(_play_chunk, game_ref, chunk, keep_labels) for chunk in chunks]
-        for future in futures:  # in order: a chunk that ends early waits for those before it
-            for record in future.result():
-                records.append(record)
-                _hand_on(record, progress)
-    return records
+    from ruledsl.tools.executors import Batch, InProcess, ProcessPool, play_batches
 
-
-def _hand_on(record: GameRecord, progress: Callable[[GameRecord], None] | None) -> None:
-    """Give a finished game to ``progress``; then raise the error of a game the rules stopped."""
-    if progress is not None:
-        progress(record)
-    if record.error is not None:
-        raise record.error
+    batch = Batch(game, tuple((seed, tuple(seats_for(i, seats, rotate))) for i, seed in enumerate(seeds)))
+    hand_on = None if progress is None else (lambda _batch, record: progress(record))
+    if executor is not None:
+        return play_batches([batch], executor, hand_on, keep_labels)[0]
+    if jobs <= 1 or len(batch.plan) < 2 * jobs:
+        return play_batches([batch], InProcess(), hand_on, keep_labels)[0]
+    with ProcessPool(jobs) as pool:
+        return play_batches([batch], pool, hand_on, keep_labels)[0]
 
 
 # ============================================================================ metrics, one game

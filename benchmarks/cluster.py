@@ -1,0 +1,71 @@
+"""Throughput of a batch of games with --jobs 1, --jobs 2, --cluster local:1 and --cluster local:2, side by side.
+
+    python benchmarks/cluster.py                       # 10,000 4-player Quäsenbö games, random bots
+    python benchmarks/cluster.py -n 2000 --game crazy_eights --players 3
+
+Each placement plays the same seeds through the executor the command line would use
+(ruledsl/tools/executors.py) and must give the same records; the report gives games per
+second for each, the speed-up of two workers over one, and what going through Dask costs
+per game: (local:1 time - jobs 1 time) / games, one worker process against this process.
+Starting a cluster (worker processes, imports) is timed apart from playing: a run pays it
+once, whatever its length. Needs ruledsl[cluster].
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import ruledsl
+from ruledsl.tools.executors import DaskCluster, Executor, InProcess, ProcessPool
+from ruledsl.tools.simulate import GameRecord, run_games
+
+PLACEMENTS = ("jobs 1", "jobs 2", "cluster local:1", "cluster local:2")
+
+
+def _open(placement: str) -> Executor:
+    kind, _, where = placement.partition(" ")
+    if kind == "jobs":
+        return InProcess() if where == "1" else ProcessPool(int(where))
+    return DaskCluster(where)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=10_000, help="games (default 10,000)")
+    parser.add_argument("--game", default="quasenbo", help="a bundled game or .game file (default quasenbo)")
+    parser.add_argument("--players", type=int, default=4, help="players (default 4)")
+    args = parser.parse_args(argv)
+    game = ruledsl.load_game(args.game, players=args.players)
+    seeds = list(range(args.n))
+    seats = ["random"] * game.players
+    played: dict[str, float] = {}
+    first: list[GameRecord] | None = None
+    print(f"{game.name}, {game.players} players, {args.n:,} games of random bots")
+    for placement in PLACEMENTS:
+        start = time.perf_counter()
+        executor = _open(placement)
+        started = time.perf_counter() - start
+        try:
+            start = time.perf_counter()
+            records = run_games(game, seeds, seats, executor=executor)
+            played[placement] = time.perf_counter() - start
+        finally:
+            executor.close()
+        if first is None:
+            first = records
+        assert records == first, f"{placement} played other games than {PLACEMENTS[0]}"
+        rate = args.n / played[placement]
+        print(f"  {placement:<16} {played[placement]:7.2f} s  {rate:8.1f} games/s   (start {started:.2f} s)")
+    local1, local2 = played["cluster local:1"], played["cluster local:2"]
+    jobs1, jobs2 = played["jobs 1"], played["jobs 2"]
+    print(f"  cluster local:2 against local:1: {local1 / local2:.2f} times the throughput")
+    print(f"  jobs 2 against jobs 1:           {jobs1 / jobs2:.2f} times the throughput")
+    overhead = (local1 - jobs1) / args.n * 1e3
+    print(f"  Dask's cost per game (local:1 - jobs 1): {overhead:+.3f} ms, {overhead / (jobs1 / args.n * 1e3):+.1%}")
+    print("  the same records from every placement: yes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
