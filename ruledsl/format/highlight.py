@@ -33,6 +33,18 @@ def plain_keywords() -> frozenset[str]:
     return keywords() - constants()
 
 
+@functools.cache
+def declaring_keywords() -> frozenset[str]:
+    """Return the keywords that open a declaration of a name ('phase play:', 'define top_card = ...')."""
+    return frozenset(
+        word
+        for rule in grammar().rules
+        if rule.origin.name.endswith("_decl") and len(rule.expansion) >= 2 and rule.expansion[1].name == "NAME"
+        for word in [keyword_of(rule.expansion[0].name)]
+        if word is not None
+    )
+
+
 def word_pattern(words: frozenset[str] | tuple[str, ...]) -> str:
     """Return a regular expression that matches exactly these whole words (longest first)."""
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))

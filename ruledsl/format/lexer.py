@@ -25,18 +25,29 @@ from pygments.token import (
     Whitespace,
 )
 
-from ruledsl.format.highlight import NAME, OPERATORS, PUNCTUATION, constants, plain_keywords
+from ruledsl.format.highlight import NAME, OPERATORS, PUNCTUATION, constants, declaring_keywords, plain_keywords
+
+
+def _kind(word: str) -> object:
+    """Return the token of a word: a keyword, a constant ('yes', 'no', 'none') or a plain name."""
+    if word in constants():
+        return Keyword.Constant
+    return Keyword if word in plain_keywords() else Name
 
 
 def _word(lexer: RegexLexer, match: re.Match[str]) -> Iterator[tuple[int, object, str]]:
-    """Colour a name: a keyword, a constant ('yes', 'no', 'none') or a plain name."""
-    word = match.group()
-    if word in constants():
-        yield match.start(), Keyword.Constant, word
-    elif word in plain_keywords():
-        yield match.start(), Keyword, word
-    else:
-        yield match.start(), Name, word
+    yield match.start(), _kind(match.group()), match.group()
+
+
+def _line_start(lexer: RegexLexer, match: re.Match[str]) -> Iterator[tuple[int, object, str]]:
+    """Colour the first two words of a line; the second is a declared name after 'phase', 'define'..."""
+    indent, first, space, second = match.groups()
+    if indent:
+        yield match.start(1), Whitespace, indent
+    yield match.start(2), _kind(first), first
+    yield match.start(3), Whitespace, space
+    declares = first in declaring_keywords() and _kind(second) is Name
+    yield match.start(4), Name.Function if declares else _kind(second), second
 
 
 _OPERATOR = "|".join(re.escape(op) for op in OPERATORS)
@@ -50,10 +61,11 @@ class RuleDslLexer(RegexLexer):
     filenames = ["*.game"]
     mimetypes = ["text/x-ruledsl"]
     url = "https://github.com/ruledsl/ruledsl"
-    flags = re.UNICODE
+    flags = re.UNICODE | re.MULTILINE
 
     tokens = {
         "root": [
+            (rf"^([\t ]*)({NAME})([\t ]+)({NAME})", _line_start),
             (r"\n", Whitespace),
             (r"[\t \f]+", Whitespace),
             (r"\\[\t \f]*\r?\n", Text),  # a line continued on the next

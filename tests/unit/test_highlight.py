@@ -72,3 +72,11 @@ def test_pygments_finds_the_lexer_by_alias_and_file_name() -> None:
     assert type(get_lexer_by_name("game")) is RuleDslLexer
     assert type(get_lexer_by_name("ruledsl")) is RuleDslLexer
     assert type(get_lexer_for_filename("crazy_eights.game")) is RuleDslLexer
+
+
+def test_a_declaration_colours_the_name_it_declares() -> None:
+    found = tokens("phase play:\n    action place(c: card from hand):\n        move c to hand\nto go_out:\n")
+    declared = [value for kind, value in found if kind is Name.Function]
+    assert declared == ["play", "place", "go_out"]
+    # a keyword after 'when' ('when won by w:') stays a keyword
+    assert (Keyword, "won") in tokens("    when won by w: go to paying with w\n")
