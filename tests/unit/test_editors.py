@@ -4,7 +4,9 @@ its manifest wires the language, grammar and server together, and its indentatio
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +103,49 @@ def test_the_editor_indents_after_exactly_the_lines_that_open_a_block(path: Path
         if bool(increase.match(line)) != opens:
             wrong.append(line)
     assert wrong == []
+
+
+# ============================================================================ as VS Code reads it
+
+
+@pytest.fixture(scope="module")
+def node_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where vscode-textmate and vscode-oniguruma are: editors/vscode after `npm install`, else a fresh install."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.skip("needs Node.js and npm")
+    if (VSCODE / "node_modules" / "vscode-textmate").is_dir():
+        return VSCODE / "node_modules"
+    manifest = _json("package.json")
+    wanted = [f"{name}@{version}" for name, version in manifest["devDependencies"].items()]
+    prefix = tmp_path_factory.mktemp("npm")
+    try:
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(prefix), *wanted],
+            capture_output=True,
+            check=True,
+            timeout=180,
+        )
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as error:
+        pytest.skip(f"npm could not install {wanted} (offline?): {error}")
+    return prefix / "node_modules"
+
+
+def test_vscode_textmate_tokenises_every_shipped_game(node_modules: Path) -> None:
+    done = subprocess.run(
+        ["node", str(VSCODE / "tokenize.js"), *map(str, SHIPPED)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "NODE_PATH": str(node_modules)},
+        timeout=120,
+    )
+    report = json.loads(done.stdout)
+    assert len(report) == len(SHIPPED)
+    for path, scopes in report.items():
+        # Text outside every rule of the grammar: names and brackets only, never a keyword, text or a comment.
+        bare = {word for text in scopes.get("source.ruledsl", []) for word in re.findall(r"\w+|[\"#]", text)}
+        assert bare & (keywords() | {'"', "#"}) == set(), path
+        assert set(scopes["keyword.control.ruledsl"]) <= keywords(), path
+        assert scopes["comment.line.number-sign.ruledsl"] and scopes["string.quoted.double.ruledsl"], path
+        assert scopes["entity.name.function.ruledsl"], path
