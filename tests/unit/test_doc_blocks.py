@@ -33,6 +33,10 @@ TAGS = {"game", "sh", "console", "python", "text"}
 FRAGMENT = "<!-- fragment -->"
 ABRIDGED = "<!-- output abridged -->"
 
+#: The commands a console block may run in the tests: they end on their own. A session with another (a server,
+#: say: 'ruledsl serve' or 'ruledsl lsp' run until stopped) stands in a block marked ABRIDGED, shown, not run.
+RUNNABLE = {"check", "fmt", "play", "simulate", "compare", "replay", "bench", "info", "list"}
+
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>```+)(?P<tag>[\w-]*)(?P<info>.*)$")
 _TITLE = re.compile(r'title="([^"]+)"')
 
@@ -247,6 +251,8 @@ def test_console_sessions_print_what_the_doc_shows(doc: Path, tmp_path: Path) ->
         if block.tag != "console" or block.marker == ABRIDGED:
             continue
         for session in sessions_of(block):
+            if (ruledsl_arguments(shlex.split(session.command)) or ["?"])[0] not in RUNNABLE:
+                continue  # test_console_blocks_run_only_commands_that_end says so
             actual = run(session.command, tmp_path)
             expected = [line.rstrip() for line in session.output]
             while expected and not expected[-1]:
@@ -254,6 +260,17 @@ def test_console_sessions_print_what_the_doc_shows(doc: Path, tmp_path: Path) ->
             if not matches(expected, actual):
                 wrong.append(f"{block.where}: $ {session.command}\n" + "\n".join(actual))
     assert wrong == [], "\n\n".join(wrong)
+
+
+def test_console_blocks_run_only_commands_that_end() -> None:
+    endless = [
+        f"{b.where}: $ {s.command}"
+        for b in _of("console")
+        if b.marker != ABRIDGED
+        for s in sessions_of(b)
+        if (ruledsl_arguments(shlex.split(s.command)) or ["?"])[0] not in RUNNABLE
+    ]
+    assert endless == [], f"mark these blocks '{ABRIDGED}' (they are shown, not run), or make RUNNABLE run them"
 
 
 def test_matching_output_with_elisions() -> None:
