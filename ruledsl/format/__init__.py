@@ -1,1 +1,1 @@
-"""Turn nodes back into rule-file text: unparse.py writes nodes (no parser), fmt.py formats files."""
+"""Turn nodes back into rule-file text (unparse.py, fmt.py), and colour it: a Pygments lexer, a TextMate grammar."""

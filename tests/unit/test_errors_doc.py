@@ -80,6 +80,8 @@ def parse_doc(text: str) -> dict[str, list[Example]]:
             current = None
         elif line.startswith("## ") or line.startswith("# "):
             code, current = None, None
+        elif line.startswith("```") and code is None:
+            i = lines.index("```", i + 1)  # a block outside the entries (the page's "Mini" game): test_doc_blocks.py
         elif line.startswith("```game") or line.startswith("```python"):
             kind = line[3:].strip()
             end = lines.index("```", i + 1)
