@@ -50,7 +50,8 @@ class Document:
                 first = exc.diagnostics[0]
                 syntax.append(_placed(first, self.source))
                 self.has_syntax_error = True
-                block = _block_at(text, first.span.start.offset if first.span else 0)
+                # An error about the whole file (too large) has no block to set aside.
+                block = _block_at(text, first.span.start.offset) if first.span else None
                 if block is None or len(blanked) >= _MAX_BLANKED:
                     return sort_diagnostics(syntax)
                 blanked.append(block)

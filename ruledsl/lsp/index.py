@@ -6,6 +6,7 @@ name, attribute and call refers to; the index adds where, as the span of the wor
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Any
 
@@ -43,7 +44,7 @@ from ruledsl.analysis.symbols import (
     ZoneSym,
 )
 from ruledsl.syntax import nodes as n
-from ruledsl.text.source import Source, Span
+from ruledsl.text.source import Pos, Source, Span
 
 
 @frozen(eq=False)
@@ -105,20 +106,34 @@ _KINDS: dict[type, str] = {
 _KEYWORD_FIRST = (n.Decl, n.Let, n.ActionDecl, n.PassDecl)
 
 
-def word_span(
-    source: Source, span: Span | None, word: str, last: bool = False, skip_first: bool = False
-) -> Span | None:
+class Spans:
+    """Spans of a source's character offsets, each found by bisection (Source.span_at counts lines from the start)."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        text = source.text
+        self._starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+
+    def pos(self, offset: int) -> Pos:
+        line = bisect.bisect_right(self._starts, offset)
+        return Pos(line, offset - self._starts[line - 1] + 1, offset)
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(self.pos(start), self.pos(end))
+
+
+def word_span(spans: Spans, span: Span | None, word: str, last: bool = False, skip_first: bool = False) -> Span | None:
     """Return the span of ``word`` written whole inside ``span`` (its first, or last, occurrence)."""
     if span is None or not span.start.line or not word:
         return None
-    text = source.text[span.start.offset : span.end.offset]
+    text = spans.source.text[span.start.offset : span.end.offset]
     found = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text)]
     if skip_first and len(found) > 1 and found[0] == 0:
         found = found[1:]
     if not found:
         return None
     at = span.start.offset + (found[-1] if last else found[0])
-    return source.span_at(at, at + len(word))
+    return spans.span(at, at + len(word))
 
 
 class NameIndex:
@@ -126,6 +141,7 @@ class NameIndex:
 
     def __init__(self, checked: CheckedGame) -> None:
         self.source = checked.source
+        self._spans = Spans(checked.source)
         self.occurrences: list[Occurrence] = []
         self.by_symbol: dict[int, list[Occurrence]] = {}
         self.symbols: list[Symbol] = []
@@ -165,12 +181,12 @@ class NameIndex:
         decl = symbol.decl
         if decl is None:
             return None
-        return word_span(self.source, decl.span, symbol.name, skip_first=isinstance(decl, _KEYWORD_FIRST))
+        return word_span(self._spans, decl.span, symbol.name, skip_first=isinstance(decl, _KEYWORD_FIRST))
 
     def _use_span(self, node: n.Node, name: str) -> Span | None:
         if isinstance(node, n.Name | n.Number):
             return node.span if node.span.start.line else None
-        return word_span(self.source, node.span, name, last=isinstance(node, n.Attribute))
+        return word_span(self._spans, node.span, name, last=isinstance(node, n.Attribute))
 
     def at(self, offset: int) -> Occurrence | None:
         """Return the occurrence of a name at a character offset (the cursor at its end counts)."""

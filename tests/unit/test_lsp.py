@@ -305,6 +305,17 @@ class TestIndex:
         assert [d.code for d in doc.diagnostics] == ["E103"]  # not E401 (no phase), nor 'play' unknown
         assert doc.index is not None and "stock" in {s.name for s in doc.index.symbols}
 
+    def test_each_broken_block_is_reported_once_and_the_rest_checked(self) -> None:
+        text = GAME.replace("shuffle stock", "shuffle stock\x1b").replace("var passes = 0", "var passes = ")
+        text = text.replace("move c to pile", "move c to pil")
+        doc = Document("x.game", text)
+        # 'passes' is declared in the broken line 17: its use on line 34 is not called unknown.
+        assert [(d.code, d.line) for d in doc.diagnostics] == [("E101", 17), ("E102", 22), ("E201", 29)]
+
+    def test_a_file_too_large_is_one_error(self) -> None:
+        doc = Document("x.game", GAME + "#" * 1_100_000)
+        assert [d.code for d in doc.diagnostics] == ["E002"]
+
 
 def test_keywords_are_the_text_of_the_language_docs() -> None:
     text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
