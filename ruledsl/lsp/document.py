@@ -35,12 +35,21 @@ class Document:
         self.has_syntax_error = False
         self.checked: CheckedGame | None = None
         self.index: NameIndex | None = None
+        self.blanked: list[tuple[int, int]] = []  # the offsets of the blocks set aside
         self.diagnostics = self._analyse()
+
+    def text_before(self, offset: int) -> str:
+        """The text before ``offset`` with the broken blocks before the cursor's own set aside (for completion)."""
+        text = self.source.text
+        for start, end in self.blanked:
+            if end <= offset:
+                text = _blank(text, start, end)
+        return text[:offset]
 
     def _analyse(self) -> tuple[Diagnostic, ...]:
         syntax: list[Diagnostic] = []
         text = self.source.text
-        blanked: list[tuple[int, int]] = []
+        blanked = self.blanked
         while True:
             source = Source(self.source.path, text)
             try:

@@ -12,6 +12,7 @@ from lsprotocol import types as t
 
 from ruledsl.analysis.context import RESERVED
 from ruledsl.analysis.symbols import (
+    ActionSym,
     AttributeSym,
     DefineSym,
     LocalSym,
@@ -232,13 +233,15 @@ def completion(doc: Document, offset: int) -> list[t.CompletionItem]:
     start = offset
     while start > 0 and (doc.source.text[start - 1].isalnum() or doc.source.text[start - 1] == "_"):
         start -= 1
-    expected = expected_keywords(doc.source.text[:start])
+    expected = expected_keywords(doc.text_before(start))
     words = sorted(expected.keywords if expected is not None else keywords())
     items = [t.CompletionItem(w, kind=t.CompletionItemKind.Keyword, detail=keyword_meanings().get(w)) for w in words]
     if (expected is None or expected.names) and doc.index is not None:
         seen: set[str] = set()
         for symbol in doc.index.symbols:
-            if symbol.name in seen or (isinstance(symbol, LocalSym) and not _in_scope(doc, symbol, offset)):
+            if symbol.name in seen or isinstance(symbol, ActionSym):
+                continue  # an action is never written by name in the rules
+            if isinstance(symbol, LocalSym) and not _in_scope(doc, symbol, offset):
                 continue
             seen.add(symbol.name)
             items.append(t.CompletionItem(symbol.name, kind=_ITEM_KINDS.get(type(symbol)), detail=kind_of(symbol)))

@@ -312,6 +312,13 @@ class TestIndex:
         # 'passes' is declared in the broken line 17: its use on line 34 is not called unknown.
         assert [(d.code, d.line) for d in doc.diagnostics] == [("E101", 17), ("E102", 22), ("E201", 29)]
 
+    def test_completion_after_a_broken_block(self) -> None:
+        from ruledsl.lsp.features import completion
+
+        text = GAME.replace("var passes = 0", "var passes = ")
+        offered = {i.label for i in completion(Document("x.game", text), text.index("    deal 2") + 4)}
+        assert {"deal", "move", "stock"} <= offered and not {"zone", "lay"} & offered
+
     def test_a_file_too_large_is_one_error(self) -> None:
         doc = Document("x.game", GAME + "#" * 1_100_000)
         assert [d.code for d in doc.diagnostics] == ["E002"]
