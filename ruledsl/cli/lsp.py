@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ruledsl.cli.command import Command
-from ruledsl.cli.exits import EXIT_OK, EXIT_USAGE
+from ruledsl.cli.exits import EXIT_OK, Usage
 
 _EXTRA = {"pygls", "lsprotocol", "cattrs"}
 
@@ -25,18 +24,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve the Language Server Protocol on stdin and stdout until the editor says exit."""
     if args.debounce < 0:
-        print("ruledsl: error: --debounce must be 0 or more milliseconds", file=sys.stderr)
-        return EXIT_USAGE
+        raise Usage("--debounce must be 0 or more milliseconds")
     try:
         from ruledsl.lsp.server import serve
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in _EXTRA:
             raise
-        print(
-            f"ruledsl: error: the language server needs '{exc.name}': pip install 'ruledsl[lsp]'",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
+        raise Usage(f"the language server needs '{exc.name}': pip install 'ruledsl[lsp]'") from None
     serve(args.debounce / 1000)
     return EXIT_OK
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+import attrs
+
 from ruledsl.analysis.checked import CheckedGame
 from ruledsl.analysis.checker import analyse
 from ruledsl.lsp.index import NameIndex
@@ -77,8 +79,6 @@ class Document:
 
 def _placed(d: Diagnostic, source: Source) -> Diagnostic:
     """The diagnostic about the document's own text (not the blanked copy that was checked)."""
-    import attrs
-
     return attrs.evolve(d, source=source)
 
 
