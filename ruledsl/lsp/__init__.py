@@ -1,6 +1,6 @@
 """The language server (``ruledsl lsp``): rule files checked as they are typed, in any editor that speaks LSP.
 
-``analysis`` (what a document's text means: diagnostics, names, references) and
-``features`` (hover, completion, definitions, renames, fixes) need no pygls; ``server``
-wires them to the protocol.
+``document`` (what a text means: diagnostics, the checked game), ``index`` (names and
+their uses), ``cards`` and ``positions`` need neither pygls nor lsprotocol; ``features``
+answers each request with lsprotocol values; ``server`` wires them to pygls.
 """
