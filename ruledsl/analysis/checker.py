@@ -22,10 +22,10 @@ from ruledsl.analysis.statements import StatementChecker
 from ruledsl.analysis.structure import StructureChecker
 from ruledsl.analysis.traps import TrapChecker
 from ruledsl.syntax import nodes as n
-from ruledsl.text.errors import CheckError, Diagnostic
+from ruledsl.text.errors import CheckError, Diagnostic, sort_diagnostics
 from ruledsl.text.source import Source
 
-__all__ = ["CheckedGame", "check"]
+__all__ = ["CheckedGame", "analyse", "check"]
 
 _D = TypeVar("_D", bound=n.Decl)
 
@@ -38,6 +38,19 @@ _MISSING_HINTS = {
 
 def check(file: n.GameFile, source: Source) -> CheckedGame:
     """Check a parsed game; raise CheckError carrying every error (and warning) found."""
+    checked, diagnostics = analyse(file, source)
+    if any(d.is_error for d in diagnostics):
+        raise CheckError(diagnostics)
+    return checked
+
+
+def analyse(file: n.GameFile, source: Source) -> tuple[CheckedGame, tuple[Diagnostic, ...]]:
+    """Check a parsed game and return what was resolved with every diagnostic, errors or not.
+
+    For tools that go on after errors (the language server's hover, names and references):
+    with errors, the checked game holds what the checker could resolve, and nothing may be
+    compiled from it.
+    """
     ctx = CheckContext(file, source)
     ctx.decls = DeclarationChecker(ctx)
     ctx.stmts = StatementChecker(ctx)
@@ -45,10 +58,10 @@ def check(file: n.GameFile, source: Source) -> CheckedGame:
     ctx.names = NameResolver(ctx)
     ctx.structure = StructureChecker(ctx)
     checked = _check_game(ctx)
-    errors = [d for d in ctx.diagnostics if d.is_error]
-    if errors:
-        raise CheckError(_one_error_per_undeclared_name(ctx.diagnostics, ctx.undeclared))
-    return attrs.evolve(checked, warnings=checked.warnings + tuple(told_hidden(checked)))
+    if any(d.is_error for d in ctx.diagnostics):
+        return checked, sort_diagnostics(_one_error_per_undeclared_name(ctx.diagnostics, ctx.undeclared))
+    checked = attrs.evolve(checked, warnings=checked.warnings + tuple(told_hidden(checked)))
+    return checked, sort_diagnostics(checked.warnings)
 
 
 def _one_error_per_undeclared_name(diagnostics: list[Diagnostic], names: dict[Diagnostic, str]) -> list[Diagnostic]:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from ruledsl import __version__
-from ruledsl.cli import bench, catalog, check, compare, fmt, info, play, replay, serve, simulate, sweep
+from ruledsl.cli import bench, catalog, check, compare, fmt, info, lsp, play, replay, serve, simulate, sweep
 from ruledsl.cli.command import CommandParser
 from ruledsl.cli.exits import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Usage, exit_code, print_diagnostics
 
@@ -24,6 +24,7 @@ COMMANDS = (
     bench.COMMAND,
     info.COMMAND,
     catalog.COMMAND,
+    lsp.COMMAND,
 )
 
 
