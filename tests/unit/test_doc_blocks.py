@@ -29,7 +29,9 @@ from ruledsl.text.errors import RuleDslError
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 DOCS = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "editors").rglob("*.md")])
-TAGS = {"game", "sh", "console", "python", "text"}
+# Other editors' configuration is shown as is, highlighted in its own language.
+SHOWN = {"text", "lua", "elisp", "toml", "json"}
+TAGS = {"game", "sh", "console", "python", *SHOWN}
 FRAGMENT = "<!-- fragment -->"
 ABRIDGED = "<!-- output abridged -->"
 
