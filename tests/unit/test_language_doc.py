@@ -17,13 +17,16 @@ from tests.golden.test_golden import run_cli
 from tests.scenarios.support import act, hand, labels
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "language.md"
-_BLOCK = re.compile(r"^```game\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+# A block marked as a fragment (docs/index.md) is part of a file, not a whole one.
+_BLOCK = re.compile(r"(<!-- fragment -->\n)?^```game\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
 def doc_games() -> dict[str, str]:
     """The rule files of the doc, by game name."""
     found = {}
-    for text in _BLOCK.findall(DOC.read_text(encoding="utf-8")):
+    for fragment, text in _BLOCK.findall(DOC.read_text(encoding="utf-8")):
+        if fragment:
+            continue
         name = re.match(r'game "([^"]+)"', text)
         assert name is not None, f"a ```game block must open with its header: {text[:40]!r}"
         found[name.group(1)] = text
