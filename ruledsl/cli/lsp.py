@@ -15,9 +15,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--debounce",
         type=int,
-        default=150,
+        default=100,
         metavar="MS",
-        help="milliseconds the text must stay unchanged before it is checked again (default: 150)",
+        help="milliseconds the text must stay unchanged before it is checked again (default: 100)",
     )
 
 
