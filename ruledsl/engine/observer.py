@@ -131,11 +131,7 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
     if st.windows is not None and player != st.actor and not st.terminal:
         # Only a player offered a window knows it (being offered one tells what he holds):
         # the others (and spectators) see the state as it would be had it been offered to nobody.
-        # Unless play going on there would show him a card he cannot see yet (a new round dealt):
-        # then he sees the window's state, which tells less than a card would.
-        gone_on = st.unoffered()
-        if not any(gone_on.sees(player, c) and not st.sees(player, c) for c in range(len(st.prog.card_names))):
-            st = gone_on
+        st = st.unoffered()
     prog = st.prog
     names = prog.card_names
     zones: dict[str, Any] = {}

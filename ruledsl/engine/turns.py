@@ -136,8 +136,7 @@ class TurnMachine(StateFields):
         A window is offered only to a player who can act in it, so that it is open tells
         what he holds: every other player is shown this copy (his observation, why a move
         is refused), where play has already gone on. (Had the move gone on into a phase
-        whose entry deals cards, they are dealt in the copy as they would be then: the
-        observer falls back to the true state for a seat who would see such a card.)
+        whose entry deals cards, they are dealt in the copy as they would be then.)
         """
         copy = self.clone()
         if copy.windows is None:
