@@ -39,7 +39,7 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def __init__(
         self,
-        game: str = "quasenbo",
+        game: str,
         players: int | None = None,
         seat: int = 0,
         opponents: str | list[str] = "random",

@@ -34,8 +34,9 @@ except ImportError as error:  # the extra is not installed: say which
 
 from ruledsl.spaces import Decisions, Spaces, spaces_for
 
+# OpenSpiel wants a default for every parameter; the game has none worth guessing: say which.
 _DEFAULTS: dict[str, Any] = {
-    "game": "quasenbo",
+    "game": "",
     "players": 0,
     "options": "",
     "deals": 1000,
@@ -75,6 +76,8 @@ class RuledslGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = {**_DEFAULTS, **(params or {})}
+        if not given["game"]:
+            raise ValueError('say which game: pyspiel.load_game("ruledsl", {"game": NAME_OR_PATH, ...})')
         if int(given["deals"]) < 1:
             raise ValueError(f"deals must be at least 1, not {given['deals']}")
         space = _spaces(given).actions

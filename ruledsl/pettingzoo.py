@@ -37,7 +37,7 @@ from ruledsl.spaces import Decisions, spaces_for, view_text
 from ruledsl.spaces.tensors import BOUND
 
 
-def env(game: str = "quasenbo", **kwargs: Any) -> RuledslEnv:
+def env(game: str, **kwargs: Any) -> RuledslEnv:
     """Return the AEC environment of ``game`` (a bundled name or a path): see RuledslEnv for the arguments."""
     return RuledslEnv(game, **kwargs)
 
@@ -49,7 +49,7 @@ class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
 
     def __init__(
         self,
-        game: str = "quasenbo",
+        game: str,
         players: int | None = None,
         options: dict[str, Any] | str | None = None,
         render_mode: str | None = None,
