@@ -3,6 +3,7 @@
     python benchmarks/bridges.py speed                      # Crazy Eights and Quäsenbö, 2 players
     python benchmarks/bridges.py speed --seconds 2 --repeats 5 --json
     python benchmarks/bridges.py ismcts --games 1000        # ruledsl's ismcts vs OpenSpiel's, Quäsenbö
+    python benchmarks/bridges.py ismcts --games 500 --first 500   # the second half, in another process
 
 ``speed`` plays uniform random playouts through each way in (every step applied counts as
 a move): the native API (``legal_actions``/``apply_action``), integer ids
@@ -141,14 +142,14 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def ismcts_match(games: int, iterations: int, seed: int) -> dict[str, object]:
+def ismcts_match(games: int, iterations: int, seed: int, first: int = 0) -> dict[str, object]:
     from open_spiel.python.algorithms import ismcts, mcts
 
     spiel = pyspiel.load_game("ruledsl", {"game": "quasenbo", "players": 2, "deals": 1_000_000})
     space = spiel.spaces.actions
     score = 0.0
     start = time.perf_counter()
-    for g in range(games):
+    for g in range(first, first + games):
         ours = g % 2  # seats swapped every other game
         rng = np.random.RandomState(seed + g)
         theirs = ismcts.ISMCTSBot(spiel, mcts.RandomRolloutEvaluator(1, rng), 2.0, iterations, random_state=rng)
@@ -164,10 +165,14 @@ def ismcts_match(games: int, iterations: int, seed: int) -> dict[str, object]:
             else:
                 state.apply_action(theirs.step(state))
         r = state.returns()[ours]
-        score += 1.0 if r > 0 else 0.5 if r == 0 else 0.0
+        points = 1.0 if r > 0 else 0.5 if r == 0 else 0.0
+        score += points
+        # One line a game on stderr: a long run shows its progress, and shards can be added up.
+        print(json.dumps({"game": g, "ours": ours, "points": points}), file=sys.stderr, flush=True)
     low, high = wilson(score, games)
     return {
         "games": games,
+        "first": first,
         "iterations": iterations,
         "ruledsl_score": score / games if games else None,
         "interval_95": [low, high],
@@ -188,6 +193,7 @@ def main() -> None:
     m.add_argument("--games", type=int, default=1000)
     m.add_argument("--iterations", type=int, default=100)
     m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--first", type=int, default=0, help="index of the first game (to run a long match in shards)")
     args = parser.parse_args()
     machine = f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}"
     if args.what == "speed":
@@ -201,7 +207,7 @@ def main() -> None:
             for w, v in r["moves_per_s"].items():  # type: ignore[attr-defined]
                 print(f"  {w:<22} {v:>10,.0f} moves/s   x{r['ratio_to_native'][w]:.2f} of native")  # type: ignore[index]
     else:
-        result = ismcts_match(args.games, args.iterations, args.seed)
+        result = ismcts_match(args.games, args.iterations, args.seed, args.first)
         print(json.dumps({"machine": machine, **result}, indent=2))
 
 
