@@ -541,27 +541,29 @@ class _Timeout(BaseException):
 
 @contextlib.contextmanager
 def within(seconds: float) -> Iterator[None]:
-    """Fail with _Timeout when the block runs longer than ``seconds`` (SIGALRM: main thread, Unix)."""
+    """Fail with _Timeout when the block uses more than ``seconds`` of CPU (SIGPROF: main thread, Unix).
+
+    CPU time, not the wall clock: on a loaded machine other programs' turns are not the block's."""
 
     def alarm(signum: int, frame: Any) -> None:
-        raise _Timeout(f"still running after {seconds} s")
+        raise _Timeout(f"still running after {seconds} s of CPU")
 
-    previous = signal.signal(signal.SIGALRM, alarm)
+    previous = signal.signal(signal.SIGPROF, alarm)
     # An alarm raised inside a garbage-collector callback (hypothesis times the collector)
     # would be swallowed: no collection while the alarm is armed, and it repeats until disarmed.
     was_enabled = gc.isenabled()
     gc.disable()
-    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
+    signal.setitimer(signal.ITIMER_PROF, seconds, 0.05)
     try:
         yield
     except _Timeout as exc:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         # Raised anew: the alarm may land where generated code has no line number, which
         # pytest's traceback printer does not survive.
         raise _Timeout(str(exc)) from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
         if was_enabled:
             gc.enable()
 
