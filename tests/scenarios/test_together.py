@@ -156,3 +156,21 @@ def test_the_view_at_the_table_says_who_has_chosen(seat: int) -> None:
     you = {0: "chosen: you; still to choose: P1, P2", 1: "chosen: P0; still to choose: you, P2"}
     expected = you.get(seat, "chosen: P0; still to choose: P1, you")
     assert f"  choosing together: {expected}" in lines
+
+
+def test_play_with_two_humans_at_one_keyboard_echoes_no_choice(tmp_path: Path) -> None:
+    """Each is handed the keyboard and told who is awaited; a choice made is shown as 'P0 has chosen'."""
+    from tests.golden.test_golden import run_cli
+
+    log = tmp_path / "game.jsonl"
+    typed = "".join(["\n1\n"] * 12)  # Enter at each hand-over, then the first action
+    code, out, _ = run_cli(
+        ["play", SEALED_BID, "--seats", "human,human", "--seed", "3", "--log", str(log)], stdin=typed
+    )
+    assert code == 0, out
+    assert "=== pass the keyboard to P1" in out and "choosing together: chosen: P0; still to choose: you" in out
+    assert "P0: P0 has chosen" in out and "P1: P1 has chosen" in out
+    assert "P0: offer" not in out and "P1: offer" not in out  # nobody's choice is echoed
+    code, replayed, _ = run_cli(["replay", str(log), "--as", "1", "--rules", SEALED_BID])
+    assert code == 0
+    assert "P1: offer" in replayed and "P0: offer" not in replayed and "P0: P0 has chosen" in replayed
