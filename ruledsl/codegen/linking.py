@@ -177,7 +177,7 @@ class Linker(CompilerPart):
         for phase, infos in self.cx.phase_infos:
             actions = [defs[i.index] for i in infos if not i.is_pass]
             passes = [defs[i.index] for i in infos if i.is_pass]
-            assert phase.decl is not None  # a phase of the rule file
+            assert isinstance(phase.decl, n.PhaseDecl)  # a phase of the rule file
             phases.append(
                 PhaseInfo(
                     name=phase.name,
