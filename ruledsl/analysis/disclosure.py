@@ -109,7 +109,7 @@ class _Finder:
                     self.conditions(item)
                 if isinstance(item, (n.ActionDecl, n.PassDecl)):
                     self.rule(item.body, item.label)
-                elif isinstance(item, (n.OnEnter, n.WonHandler, n.UnsoldHandler, n.AllPassHandler)):
+                elif isinstance(item, (n.OnEnter, n.WonHandler, n.UnsoldHandler, n.AllPassHandler, n.AllChosenHandler)):
                     self.rule(item.body)
 
     def rule(self, body: tuple[n.Stmt, ...], label: n.Expr | None = None) -> None:

@@ -29,6 +29,7 @@ from ruledsl.analysis.symbols import (
     ZoneSym,
     value_type,
 )
+from ruledsl.analysis.together import check_together
 from ruledsl.engine.limits import CHOICE_WARNING, MAX_OFFERED
 from ruledsl.syntax import nodes as n
 from ruledsl.text.render import counted, did_you_mean, or_list
@@ -73,6 +74,7 @@ class StructureChecker(CheckerPart):
                         "E406", "'when unsold' belongs in an auction", item, "declare the phase with 'auction name:'"
                     )
                 self.ctx.stmts.block(item.body, scope.child())
+        check_together(self, d, scope)
         if d.is_auction:
             if not any(isinstance(i, n.WonHandler) for i in d.items):
                 self.error("E403", f"auction '{d.name}' has no 'when won by <name>:'", d, "say what the winner gets")

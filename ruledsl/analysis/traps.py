@@ -63,7 +63,7 @@ class TrapChecker(CheckerPart):
             return  # alone at the table, the next player is the same one
         for phase in self.symbols.phases.values():
             decl = phase.decl
-            if not isinstance(decl, n.PhaseDecl) or decl.is_auction:
+            if not isinstance(decl, n.PhaseDecl) or decl.is_auction or decl.together:
                 continue
             actions = [i for i in decl.items if isinstance(i, n.ActionDecl)]
             actors = [_one_actor(a) for a in actions]

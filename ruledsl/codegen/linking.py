@@ -177,7 +177,7 @@ class Linker(CompilerPart):
         for phase, infos in self.cx.phase_infos:
             actions = [defs[i.index] for i in infos if not i.is_pass]
             passes = [defs[i.index] for i in infos if i.is_pass]
-            assert phase.decl is not None  # a phase of the rule file
+            assert isinstance(phase.decl, n.PhaseDecl)  # a phase of the rule file
             phases.append(
                 PhaseInfo(
                     name=phase.name,
@@ -190,8 +190,14 @@ class Linker(CompilerPart):
                     unsold=functions.get(names.UNSOLD(phase.index)),
                     pass_def=passes[0] if passes else None,
                     span=phase.decl.span,
+                    together=phase.decl.together,
+                    who=functions.get(names.TOGETHER_WHO(phase.index)),
+                    all_chosen=functions.get(names.ALL_CHOSEN(phase.index)),
                 )
             )
+            if phase.decl.together:
+                for d in actions:
+                    d.is_held = True
         return phases
 
     def _windows(self, functions: dict[str, Callable[..., Any]], defs: list[ActionDef]) -> list[WindowInfo]:

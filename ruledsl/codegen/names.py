@@ -54,6 +54,10 @@ WON = _family("W", "W3(st, p, winner): auction 3's 'when won by ...:'", rule=Tru
 UNSOLD = _family("U", "U3(st, p): auction 3's 'when unsold:'", rule=True)
 WINDOW_LEGAL = _family("WL", "WL2(st, p, out): adds the legal actions of window 2 to out")
 ALL_PASS = _family("AP", "AP2(st, p): window 2's 'when all pass:'", rule=True, when_used=True)
+ALL_CHOSEN = _family(
+    "AC", "AC3(st, p): phase 3's 'when all chosen:' (a phase played together)", rule=True, when_used=True
+)
+TOGETHER_WHO = _family("TW", "TW3(st, p): who chooses in phase 3, played together, in seat order", when_used=True)
 WINDOW_WHO = _family("WHO", "WHO2(st, p): who may act in window 2, in priority order")
 APPLY = _family("X", "X5(st, p, key): applies action 5 with the choices its key names", rule=True)
 LABEL = _family("LB", "LB5(key, show): action 5's label, from its key")

@@ -14,6 +14,7 @@ _HANDLERS: dict[type, tuple[names.Prefix, str]] = {
     n.OnEnter: (names.ENTER, "on enter"),
     n.WonHandler: (names.WON, "when won"),
     n.UnsoldHandler: (names.UNSOLD, "when unsold"),
+    n.AllChosenHandler: (names.ALL_CHOSEN, "when all chosen"),
 }
 
 
@@ -183,6 +184,8 @@ class Phases(CompilerPart):
                     extra = [part.var] if isinstance(part, n.WonHandler) else None
                     body, span = part.body, part.span  # type: ignore[attr-defined]  # each handler node has a body
                     self.compile_block_fn(prefix(phase.index), body, span, f"phase {event}", extra, event)
+            if decl.who is not None:
+                self._who_function(names.TOGETHER_WHO(phase.index), decl.who, f"phase {phase.name}: who chooses")
             self.cx.phase_infos.append((phase, [info for _, info in actions]))
 
     def compile_windows(self) -> None:
@@ -201,14 +204,7 @@ class Phases(CompilerPart):
             for item, info in actions:
                 self.actions.finish(item, info, bid=False)
             # Who may act, in priority order; computed when the window opens.
-            self.cx.listing = True  # a window's players are listed as its actions are
-            block = self.cx.function(
-                names.WINDOW_WHO(window.index), ["st", "p"], decl.who.span, f"window {window.name}: who may act"
-            )
-            who = self.exprs.ex(decl.who, Scope())
-            self.em.line(f"return [{who}]" if self.type_of(decl.who).kind == "player" else f"return list({who})")
-            self.cx.end_function(block)
-            self.cx.listing = False
+            self._who_function(names.WINDOW_WHO(window.index), decl.who, f"window {window.name}: who may act")
             for part in decl.items:
                 if isinstance(part, n.AllPassHandler):
                     event = f"{window.name}: when all pass"
@@ -216,6 +212,15 @@ class Phases(CompilerPart):
                         names.ALL_PASS(window.index), part.body, part.span, f"window {event}", None, event
                     )
             self.cx.window_infos.append((window, [info for _, info in actions]))
+
+    def _who_function(self, name: str, who_expr: n.Expr, construct: str) -> None:
+        """Emit NAME(st, p): the players ``who_expr`` names, as a list (a window's, or a phase played together)."""
+        self.cx.listing = True  # the players are listed as actions are
+        block = self.cx.function(name, ["st", "p"], who_expr.span, construct)
+        who = self.exprs.ex(who_expr, Scope())
+        self.em.line(f"return [{who}]" if self.type_of(who_expr).kind == "player" else f"return list({who})")
+        self.cx.end_function(block)
+        self.cx.listing = False
 
     def compile_ranking(self) -> str:
         ranking = self.c.ranking

@@ -65,6 +65,7 @@ class StateFields:
         "track",
         "fired",
         "origin",
+        "held",
         # transient, while an action runs:
         "next_kind",
         "next_goto",
@@ -115,6 +116,9 @@ class StateFields:
     # Where a failed action rolls back from: the seed of ``new`` or a copy made by ``rebase``, and
     # the actions played before it. Never changed in place: clones share it.
     origin: tuple[Any, int]
+    #: In a phase played together: [the seats still to choose, the (seat, action) chosen so far];
+    #: else None (see ``ruledsl.engine.together``).
+    held: list[Any] | None
     next_kind: int  # NEXT_TURN, AGAIN or GO_TO
     next_goto: tuple[int, int | None, Span | None] | None  # (phase, player, where) of a 'go to'
     steps: int

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ruledsl.engine import chance
+from ruledsl.engine import chance, together
 
 if TYPE_CHECKING:
     from ruledsl.engine.state import GameState
@@ -132,7 +132,7 @@ def canonical(st: GameState, player: int, variant: int = 0) -> GameState:
     base.last_before = None
     slots = [(z, i) for z, cards in enumerate(base.zones) for i, c in enumerate(cards) if not base.sees(player, c)]
     if not slots:
-        return base
+        return _first_choices(base, player)
     cards = sorted(base.zones[z][i] for z, i in slots)
     if base.known is not None:
         masks = {c: base.known[player][c] for c in cards}
@@ -149,6 +149,13 @@ def canonical(st: GameState, player: int, variant: int = 0) -> GameState:
         base.loc[c] = z
     _remap_variables(base, replaced)
     base._legal = None
+    return _first_choices(base, player)
+
+
+def _first_choices(base: GameState, player: int) -> GameState:
+    """Nor may the copy keep what the others chose in a phase played together: the first
+    legal choice of each, in the copy as dealt, stands in for it."""
+    together.rechoose(base, player, lambda offered: offered[0])
     return base
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine.fields import StateFields
+from ruledsl.engine.together import waiting_for
 from ruledsl.engine.values import HIDDEN_CARD, Action
 
 
@@ -55,6 +56,8 @@ class Observer(StateFields):
         """The last action's label with each card as ``viewer`` sees it where it lies now, as every seat
         saw it where it lay when the action was chosen (a state with a log), or the action showed it ('reveal')."""
         defn = action.defn
+        if defn.is_held and viewer != self.last_actor:
+            return f"P{self.last_actor} has chosen"  # a choice made in secret, in a phase played together
         if not defn.label_is_static:
             return action.public if action.public is not None else defn.name.replace("_", " ")
         revealed = self.last_revealed
@@ -204,6 +207,8 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
         "terminal": st.terminal,
         "returns": st.returns() if st.terminal else None,
     }
+    if st.held is not None and not st.terminal:
+        obs["together"] = waiting_for(st)  # who has chosen in secret, and who is awaited
     if not st.terminal and st.actor == player:
         obs["legal_actions"] = [str(a) for a in st.legal_actions()]
     return obs

@@ -51,6 +51,9 @@ class PhaseInfo:
     unsold: Callable[..., None] | None
     pass_def: ActionDef | None
     span: Span | None = None  # of its declaration: where a refused move is reported
+    together: bool = False  # played together: each chooser's choice is held until all have chosen
+    who: Callable[..., list[int]] | None = None  # who chooses, when played together for some players
+    all_chosen: Callable[..., None] | None = None  # its 'when all chosen:', once every held choice took effect
 
 
 @define

@@ -19,6 +19,7 @@ from ruledsl.engine.fields import StateFields
 from ruledsl.engine.limits import MAX_MOVE_TEXT, MAX_OFFERED
 from ruledsl.engine.observer import Observer
 from ruledsl.engine.reading import NO_REASON, normalise
+from ruledsl.engine.together import Together, rechoose_at_random
 from ruledsl.engine.turns import TurnMachine, offers, pass_action
 from ruledsl.engine.values import GO_TO, NEXT_TURN, TERMINAL, Action, GameOver, RoundOver
 from ruledsl.text.errors import RuleDslError, RuleRuntimeError
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from ruledsl.engine.game import Game
 
 
-class GameState(TurnMachine, Observer, Failures):
+class GameState(TurnMachine, Together, Observer, Failures):
     """One play of a game: the cards, variables and whose turn it is.
 
     Engine-owned fields (phase, turn, actor, direction, round) stay apart from the
@@ -82,6 +83,7 @@ class GameState(TurnMachine, Observer, Failures):
         st.track = track  # keep what each player knows of the cards (for resampling)
         st.fired = [0] * len(prog.events) if count else None  # times each of prog.events ran
         st.origin = (seed, 0)
+        st.held = None
         st.next_kind = NEXT_TURN
         st.next_goto = None
         st.steps = 0
@@ -133,6 +135,7 @@ class GameState(TurnMachine, Observer, Failures):
         c.track = self.track
         c.fired = None  # a copy is for search: what it plays out is not the game's
         c.origin = self.origin
+        c.held = None if self.held is None else [self.held[0][:], self.held[1][:]]
         c.next_kind = NEXT_TURN
         c.next_goto = None
         c.steps = 0
@@ -241,7 +244,9 @@ class GameState(TurnMachine, Observer, Failures):
             self.opened = None
             self.steps = self.calls = 0
             try:
-                if defn.owner_kind == "phase":
+                if defn.is_held:
+                    self._hold(p, action)
+                elif defn.owner_kind == "phase":
                     defn.apply(self, p, action.key)
                     if self.opened is None and self.next_kind != GO_TO:
                         # The usual case, without windows or phases: hand the turn on here.
@@ -323,7 +328,12 @@ class GameState(TurnMachine, Observer, Failures):
         his cards and every public card stay. The new state's future randomness is
         drawn from ``rng``.
         """
-        return knowledge.resample(self, player, rng)
+        copy = knowledge.resample(self, player, rng)
+        if copy.held is not None:
+            # The others' choices held in a phase played together are theirs to know: made again.
+            rechoose_at_random(copy, player, rng)
+            copy.rebase()
+        return copy
 
     # ------------------------------------------------------------------ more of the API
 

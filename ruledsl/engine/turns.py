@@ -33,6 +33,8 @@ class TurnMachine(StateFields):
 
         def _rule_failed(self, exc: Exception) -> Exception: ...
 
+        def _start_together(self) -> None: ...
+
     # ------------------------------------------------------------------ turns
 
     def _apply_special(self, defn: ActionDef, p: int, action: Action) -> None:
@@ -94,10 +96,13 @@ class TurnMachine(StateFields):
             )
         self.windows = None
         self.actor = self.turn
+        if self.held is None and self.prog.phases[self.phase].together:
+            self._start_together()
 
     def _enter(self, phase_index: int) -> int | None:
         """Enter a phase (its 'on enter' rules run); return the next phase if they go on."""
         self.phase = phase_index
+        self.held = None
         phase = self.prog.phases[phase_index]
         if self.out[self.turn]:
             self.turn = ops.step(self, self.turn, 1)

@@ -55,6 +55,7 @@ class ActionDef:
         "span",
         "game",
         "checks",
+        "is_held",
     )
 
     def __init__(
@@ -87,6 +88,7 @@ class ActionDef:
         self.span = span
         self.game: Program | None = None  # set when its program is built
         self.checks: ActionChecks | None = None  # what refusing it is explained with (not for a pass)
+        self.is_held = False  # of a phase played together: chosen in secret, applied once all have chosen
 
     def __repr__(self) -> str:
         return f"<action {self.owner}.{self.name}>"

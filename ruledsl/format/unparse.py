@@ -629,7 +629,10 @@ class _Writer:
             self.decl(node, indent)
         elif isinstance(node, n.Stmt):
             self.stmt(node, indent)
-        elif isinstance(node, (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler, n.AllPassHandler)):
+        elif isinstance(
+            node,
+            (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler, n.AllPassHandler, n.AllChosenHandler),
+        ):
             self.item(node, indent)
         elif isinstance(node, n.RequireClause):
             self.require(node, indent)
@@ -715,6 +718,10 @@ class _Writer:
             self.block_head(indent, f"when {d.var} enter {owner}{_expr(d.zone, _SUM)}:", at, d.body)
         elif isinstance(d, n.SetupDecl):
             self.block_head(indent, "setup:", at, d.body)
+        elif isinstance(d, n.PhaseDecl) and d.together:
+            who = "" if d.who is None else f" for {_expr(d.who)}"
+            self.add(indent, f"phase {d.name} together{who}:", at, opens=True)
+            self.items(d.items, indent + _INDENT)
         elif isinstance(d, n.PhaseDecl):
             self.add(indent, f"{'auction' if d.is_auction else 'phase'} {d.name}:", at, opens=True)
             self.items(d.items, indent + _INDENT)
@@ -818,6 +825,8 @@ class _Writer:
             self.block_head(indent, "when unsold:", at, item.body)
         elif isinstance(item, n.AllPassHandler):
             self.block_head(indent, "when all pass:", at, item.body)
+        elif isinstance(item, n.AllChosenHandler):
+            self.block_head(indent, "when all chosen:", at, item.body)
         else:
             raise TypeError(f"not a phase item: {type(item).__name__}")
 

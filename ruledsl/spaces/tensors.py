@@ -12,7 +12,8 @@ from the rule file, in this order (``segments()`` names them with their widths):
   set of cards as counts per kind, a player one-hot), each player's too, and for card
   variables which card kinds carry a value other than the default (its value when a number);
 * who is out, the finishing order, the window he is offered and the auction's bidder and
-  passers.
+  passers; in a game with a phase played together, who has chosen in secret and who is
+  awaited (never what: the choices are not in the observation).
 
 Text variables and the standing bid's label are left out (the strings carry them). The
 information state adds the ids of his own actions so far, counted (``ActionSpace``):
@@ -78,6 +79,9 @@ class TensorLayout:
         self._finished = self._add("finishing order", n)
         self._window = self._add("window offered", len(prog.windows))
         self._auction = self._add("auction: bidder, passed", 2 * n)
+        # Only a game with a phase played together has this part: every other keeps its tensor.
+        together = any(phase.together for phase in prog.phases)
+        self._together = self._add("played together: chosen, awaited", 2 * n) if together else None
         self.observation_size = self._size()
         self._history = self._add("own actions (counts by id)", num_distinct_actions)
         self.information_state_size = self._size()
@@ -197,3 +201,9 @@ class TensorLayout:
                 out[self._auction + auction["bidder"]] = 1.0
             for q in auction["passed"]:
                 out[self._auction + n + q] = 1.0
+        chosen = obs.get("together")
+        if chosen is not None and self._together is not None:
+            for q in chosen["chosen"]:
+                out[self._together + q] = 1.0
+            for q in chosen["waiting"]:
+                out[self._together + n + q] = 1.0

@@ -1334,6 +1334,16 @@ class AllPassHandler(Node):
 
 
 @frozen(kw_only=True)
+class AllChosenHandler(Node):
+    """Effects run in a phase played together, once every chooser's held choice has taken effect.
+
+    Example: ``when all chosen: go to play``
+    """
+
+    body: tuple[Stmt, ...]
+
+
+@frozen(kw_only=True)
 class PhaseDecl(Decl):
     """A part of the game with the actions its turn player may take.
 
@@ -1346,6 +1356,10 @@ class PhaseDecl(Decl):
     name: str
     items: tuple[Node, ...]
     is_auction: bool = False
+    #: A phase played together (``phase pass together [for PLAYERS]:``): each of ``who`` (None: every
+    #: player still in) makes one secret choice, and the effects run once all have chosen.
+    together: bool = False
+    who: Expr | None = None
 
 
 @frozen(kw_only=True)

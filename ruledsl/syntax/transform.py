@@ -345,6 +345,14 @@ class _Declarations(_Tokens):
         return n.PhaseDecl(name=self._name(name), items=tuple(items), is_auction=True, span=self._span(meta))
 
     @_with_meta
+    def together_decl(self, meta: Any, name: Token, who: n.Expr | None, *items: n.Node) -> n.PhaseDecl:
+        return n.PhaseDecl(name=self._name(name), items=tuple(items), together=True, who=who, span=self._span(meta))
+
+    @_with_meta
+    def all_chosen_handler(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.AllChosenHandler:
+        return n.AllChosenHandler(body=body, span=self._span(meta))
+
+    @_with_meta
     def on_enter(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.OnEnter:
         return n.OnEnter(body=body, span=self._span(meta))
 

@@ -12,7 +12,9 @@ from them, in two ways:
   told the same (the rules may tell everybody something that hangs on the two cards:
   'go fish', a pair laid down; from there the games differ by the rules' own doing).
   It catches what the past tells (the labels of actions taken since, the lines the
-  rules said, a resample's history), which a state twin shares with its first.
+  rules said, a resample's history), which a state twin shares with its first;
+- a *held twin*, in a phase played together: the choices the others have already made in
+  secret, made again at random (they take effect only once all have chosen).
 
 Every surface he reads must give the same answer in a state and its twin; a difference
 is a leak.
@@ -33,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import define, field, frozen
 
 from ruledsl.agents.view import SeatView
-from ruledsl.engine import knowledge
+from ruledsl.engine import knowledge, together
 from ruledsl.engine.fields import StateFields
 from ruledsl.engine.reading import shown_action
 from ruledsl.engine.state import GameState
@@ -175,8 +177,21 @@ def twins(st: GameState, seat: int, rng: random.Random, most: int) -> Iterator[t
         yield twin, (a, b)
 
 
+def held_twins(st: GameState, seat: int, rng: random.Random, most: int) -> Iterator[GameState]:
+    """Yield up to ``most`` twins of ``st`` whose choices held for other seats than ``seat`` (in a
+    phase played together) are made again at random: he must not tell them from ``st``."""
+    if st.held is None or all(q == seat for q, _ in st.held[1]):
+        return
+    for _ in range(most):
+        twin = st.clone()
+        together.rechoose_at_random(twin, seat, rng)
+        if twin.held != st.held:
+            yield twin
+
+
 def swap(st: GameState, a: int, b: int) -> None:
-    """Exchange cards ``a`` and ``b`` in ``st``: each takes the other's place, face and variables."""
+    """Exchange cards ``a`` and ``b`` in ``st``: each takes the other's place, face and variables
+    (and a choice held in a phase played together, its cards)."""
     za, zb = st.loc[a], st.loc[b]
     ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
     st.zones[za][ia], st.zones[zb][ib] = b, a
@@ -185,6 +200,10 @@ def swap(st: GameState, a: int, b: int) -> None:
         st.face[a], st.face[b] = st.face[b], st.face[a]
     knowledge._remap_variables(st, {a: b, b: a})
     st._legal = None
+    if st.held is not None:
+        kinds = st.prog.card_kinds
+        exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
+        st.held[1] = [(q, _matching(together.legal_for(st, q), held, exchanged) or held) for q, held in st.held[1]]
 
 
 def _alike(st: GameState, seat: int, a: int, b: int) -> bool:
@@ -209,6 +228,11 @@ def _unseen_when_swapped(st: GameState, seat: int, a: int, b: int) -> bool:
 
 def _mapped(twin: GameState, action: Action, kinds: dict[int, int]) -> Action | None:
     """The action of ``twin`` that is ``action`` with the two cards' kinds exchanged, or None."""
+    return _matching(twin.legal_actions(), action, kinds)
+
+
+def _matching(candidates: list[Action], action: Action, kinds: dict[int, int]) -> Action | None:
+    """The one of ``candidates`` that is ``action`` with the two cards' kinds exchanged, or None."""
     defn = action.defn
     want: list[Any] = []
     for i, value in enumerate(action.key):
@@ -218,7 +242,7 @@ def _mapped(twin: GameState, action: Action, kinds: dict[int, int]) -> Action | 
             want.append(kinds.get(value, value))
         else:
             want.append(value)
-    for other in twin.legal_actions():
+    for other in candidates:
         if other.defn is defn and len(other.key) == len(want):
             got = [sorted(v) if isinstance(v, tuple) else v for v in other.key]
             if got == want:
@@ -242,7 +266,7 @@ class Leak:
     cards: tuple[str, str]  # the two cards swapped
     seen: Any
     twin_seen: Any
-    twin: str = "state"  # or "followed": played on from a state twin
+    twin: str = "state"  # or "followed": played on from a state twin; "held": the others' secret choices
 
     def __str__(self) -> str:
         return (
@@ -291,6 +315,8 @@ def check_game(
                     for twin, cards in twins(st, seat, rng, swaps):
                         _compare(game, seed, st, twin, seat, cards, probe, surfaces, report, "state")
                         _follow(game, seed, st, twin, path[i : i + ahead], seat, cards, rng, surfaces, report)
+                    for twin in held_twins(st, seat, rng, swaps):
+                        _compare(game, seed, st, twin, seat, None, probe, surfaces, report, "held")
                     report.states += 1
             if i == len(path):
                 break
@@ -384,7 +410,7 @@ def _compare(
     st: GameState,
     twin: GameState,
     seat: int,
-    cards: tuple[int, int],
+    cards: tuple[int, int] | None,
     probe: Probe,
     surfaces: dict[str, Surface],
     report: Report,
@@ -404,13 +430,14 @@ def _leak(
     st: GameState,
     seat: int,
     surface: str,
-    cards: tuple[int, int],
+    cards: tuple[int, int] | None,
     kind: str,
     seen: Any,
     other: Any,
 ) -> Leak:
     names = st.prog.card_names
-    pair = (names[cards[0]], names[cards[1]])
+    # A held twin swaps no cards: what differs is the others' secret choices.
+    pair = ("the others' held choices", "others") if cards is None else (names[cards[0]], names[cards[1]])
     return Leak(game.name, game.players, seed, st.n_actions, seat, surface, pair, seen, other, kind)
 
 

@@ -692,6 +692,11 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
         passed = [f"P{q}" for q, x in enumerate(a["passed"]) if x]
         standing = f"{a['standing']} by P{a['bidder']}" if a["standing"] else "no bid yet"
         lines.append(f"  auction: {standing}" + (f"; passed: {', '.join(passed)}" if passed else ""))
+    together = obs.get("together")
+    if together:  # a phase played together: who has chosen in secret (never what), who is awaited
+        chosen = ", ".join("you" if q == seat else f"P{q}" for q in together["chosen"]) or "nobody yet"
+        waiting = ", ".join("you" if q == seat else f"P{q}" for q in together["waiting"])
+        lines.append(f"  choosing together: chosen: {chosen}; still to choose: {waiting}")
     window = obs.get("window")
     if window and window["player"] == seat:
         lines.append(f"  out of turn: you may act in '{window['name']}' before play goes on")

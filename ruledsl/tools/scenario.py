@@ -147,7 +147,11 @@ def _resolve_member(state: GameState, var: str, value: Any) -> Any:
 
 
 def give_turn(state: GameState, player: int, phase: str | None = None, direction: int | None = None) -> None:
-    """Make it ``player``'s turn (in ``phase``), closing any window."""
+    """Make it ``player``'s turn (in ``phase``), closing any window.
+
+    In a phase played together every chooser is awaited again, from the first in seat order
+    (``player`` is then where its 'for' is worked out from); choices held before are dropped.
+    """
     if phase is not None:
         names = [p.name for p in state.prog.phases]
         if phase not in names:
@@ -160,6 +164,9 @@ def give_turn(state: GameState, player: int, phase: str | None = None, direction
     state.turn = state.actor = player
     state.windows = None
     state.pending_phase = None
+    state.held = None
+    if state.prog.phases[state.phase].together:
+        state._start_together()
     _changed(state)
 
 

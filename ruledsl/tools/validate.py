@@ -925,6 +925,8 @@ class _Play:
                         rule(item, item.body, f"'when won by' of '{d.name}'")
                     elif isinstance(item, n.UnsoldHandler):
                         rule(item, item.body, f"'when unsold:' of '{d.name}'")
+                    elif isinstance(item, n.AllChosenHandler):
+                        rule(item, item.body, f"'when all chosen:' of '{d.name}'")
                     elif isinstance(item, (n.ActionDecl, n.PassDecl)):
                         action(item, d.name)
             elif isinstance(d, n.WindowDecl) and self.checked.symbols.windows.get(d.name) is not None:

@@ -88,7 +88,7 @@ _PLACES: dict[type[n.Node], Callable[[str], str]] = {
     n.Stmt: lambda t: _HEADER + "setup:\n" + _lines("    ")(t) + "\n",
     n.Decl: lambda t: _HEADER + t + "\n",
 }
-for _item in (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler):
+for _item in (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler, n.AllChosenHandler):
     _PLACES[_item] = lambda t: _HEADER + "auction p:\n" + _lines("    ")(t) + "\n"
 _PLACES[n.AllPassHandler] = lambda t: _HEADER + "window w for player:\n" + _lines("    ")(t) + "\n"
 _PLACES[n.RequireClause] = lambda t: _HEADER + "phase p:\n    action a:\n" + _lines("        ")(t) + "\n        again\n"
@@ -326,6 +326,7 @@ phase_items = st.one_of(
     st.builds(n.OnEnter, body=blocks),
     st.builds(n.WonHandler, var=names, body=blocks),
     st.builds(n.UnsoldHandler, body=blocks),
+    st.builds(n.AllChosenHandler, body=blocks),
 )
 card_entries = st.builds(
     n.CardEntry,
@@ -409,6 +410,14 @@ declarations = st.one_of(
         name=names,
         items=st.lists(phase_items, min_size=1, max_size=3).map(tuple),
         is_auction=st.booleans(),
+    ),
+    # A phase played together, for every player or some (``phase p together for PLAYERS:``).
+    st.builds(
+        n.PhaseDecl,
+        name=names,
+        items=st.lists(phase_items, min_size=1, max_size=3).map(tuple),
+        together=st.just(True),
+        who=st.none() | exprs,
     ),
     st.builds(n.WindowDecl, name=names, who=exprs, items=st.lists(actions | passes, min_size=1, max_size=2).map(tuple)),
     st.builds(n.RoundEndDecl, body=blocks),

@@ -152,3 +152,26 @@ def test_the_doc_lists_every_reserved_word() -> None:
     assert listed is not None
     assert set(re.findall(r"`(\w+)`", listed.group(1))) == set(RESERVED)
     assert "`round` and\n  `direction`" in text and set(BUILTIN_NAMES) == {"round", "direction"}
+
+
+def test_a_phase_played_together_holds_each_choice_until_all_have_chosen(tmp_path: Path) -> None:
+    state = load(tmp_path, "Sealed Lots", players=3)
+    assert state.phase_name() == "bidding" and state.current_player() == 0
+    first = hand(state, 0)[0]
+    act(state, f"offer {first}")
+    assert state.current_player() == 1 and first in hand(state, 0)  # held: nothing moved
+    assert state.describe_last(1) == "P0 has chosen"
+    assert state.observation(2)["together"] == {"chosen": [0], "waiting": [1, 2]}
+    act(state, "fold")
+    act(state, "fold")
+    assert first not in hand(state, 0) and state.current_player() == 0  # applied; the next lot
+
+
+def test_a_simultaneous_reveal_turns_both_cards_up_together(tmp_path: Path) -> None:
+    state = load(tmp_path, "Turn Up")
+    mine = hand(state, 0)[0]
+    act(state, f"lay {mine}")
+    assert state.observation(1)["zones"]["table"] == [{"size": 0, "cards": []}, {"size": 0, "cards": []}]
+    act(state, labels(state)[0])
+    won = state.observation(0)["zones"]["won"]
+    assert sum(z["size"] for z in won) == 2 and any(mine in z["cards"] for z in won)

@@ -105,6 +105,7 @@ _BY_CLASS: dict[type[n.Node], Callable[[str], object]] = {
     n.OnEnter: _phase_item,
     n.WonHandler: _phase_item,
     n.UnsoldHandler: _phase_item,
+    n.AllChosenHandler: _phase_item,
     n.AllPassHandler: _window_item,
     n.RankingKey: lambda ex: _first_decl("ranking: " + ex).keys[0],  # type: ignore[attr-defined]
 }
