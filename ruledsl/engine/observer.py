@@ -28,6 +28,8 @@ class Observer(StateFields):
 
         def unoffered(self) -> Observer: ...
 
+        def shown_to(self, player: int | None) -> tuple[Observer, bool]: ...
+
     def observation(self, player: int | None) -> dict[str, Any]:
         """Return exactly what ``player`` may see, as a JSON-serialisable dict (None: a spectator, who sees
         only what every seat sees)."""
@@ -128,10 +130,12 @@ class Observer(StateFields):
 
 
 def _observe(st: Observer, player: int | None) -> dict[str, Any]:
+    paused = False
     if st.windows is not None and player != st.actor and not st.terminal:
         # Only a player offered a window knows it (being offered one tells what he holds):
-        # the others (and spectators) see the state as it would be had it been offered to nobody.
-        st = st.unoffered()
+        # the others (and spectators) see the state as it would be had it been offered to
+        # nobody, or paused where going on would deal them cards (TurnMachine.shown_to).
+        st, paused = st.shown_to(player)
     prog = st.prog
     names = prog.card_names
     zones: dict[str, Any] = {}
@@ -204,6 +208,6 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
         "terminal": st.terminal,
         "returns": st.returns() if st.terminal else None,
     }
-    if not st.terminal and st.actor == player:
+    if not st.terminal and st.actor == player and not paused:
         obs["legal_actions"] = [str(a) for a in st.legal_actions()]
     return obs

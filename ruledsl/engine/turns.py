@@ -155,6 +155,25 @@ class TurnMachine(StateFields):
             raise copy._rule_failed(exc) from None
         return copy
 
+    def shown_to(self, player: int | None) -> tuple[GameState, bool]:
+        """Return the state ``player`` is shown while windows are open to another, and whether it is paused.
+
+        It is ``unoffered()``, play gone on as if nobody had been offered the windows, unless
+        going on would show him a card he does not see now (a deal, a card turned up): those
+        cards are not dealt yet, and which they will be depends on the windows' outcome and on
+        cards he cannot see. He is then shown the state paused: as it stands, the windows
+        hidden, the turn player still to move on, no legal actions. A pause tells him that
+        the table waits on someone, never on whom nor for what (docs/security.md).
+        """
+        gone_on = self.unoffered()
+        if not any(gone_on.sees(player, c) and not self.sees(player, c) for c in range(len(self.loc))):
+            return gone_on, False
+        paused = self.clone()
+        paused.windows = None
+        paused.actor = paused.turn
+        paused._legal = []
+        return paused, True
+
     def _next_window_actor(self) -> bool:
         """Find the first player of the open windows who has something to do; False if none."""
         windows = self.windows
