@@ -33,6 +33,8 @@ class TurnMachine(StateFields):
 
         def _rule_failed(self, exc: Exception) -> Exception: ...
 
+        def sees(self, viewer: int | None, c: int) -> bool: ...
+
     # ------------------------------------------------------------------ turns
 
     def _apply_special(self, defn: ActionDef, p: int, action: Action) -> None:
@@ -166,7 +168,19 @@ class TurnMachine(StateFields):
         the table waits on someone, never on whom nor for what (docs/security.md).
         """
         gone_on = self.unoffered()
-        if not any(gone_on.sees(player, c) and not self.sees(player, c) for c in range(len(self.loc))):
+        # What a seat sees of a card hangs on where it lies and how it faces: only a card
+        # whose place or face going on changed can have come into his sight.
+        loc, face, later_face = self.loc, self.face, gone_on.face
+        if gone_on.loc == loc and face == later_face:  # most often: the turn moved on, no card
+            return gone_on, False
+        changed = [
+            c
+            for c, z in enumerate(gone_on.loc)
+            if z != loc[c] or (face is not None and later_face is not None and face[c] != later_face[c])
+        ]
+        if (face is None) != (later_face is None):
+            changed = list(range(len(loc)))
+        if not any(gone_on.sees(player, c) and not self.sees(player, c) for c in changed):
             return gone_on, False
         paused = self.clone()
         paused.windows = None
