@@ -3,7 +3,8 @@
 An agent is given a ``SeatView`` (its observation, its legal actions, and resampled
 states for search), never the true state; ``decide`` builds that view for the play and
 simulate loops. Only ``cheat``, a perfect-information ceiling, is handed the true state.
-Agents are named in --seats as ``NAME`` or ``NAME:OPTION=VALUE:...``.
+Agents are named in --seats as ``NAME`` or ``NAME:OPTION=VALUE:...``; a program of one's own,
+run in another process, as ``process:COMMAND`` (``ruledsl.agents.process``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ruledsl.agents.base import Agent, AgentSpecError, Option, evaluate, rollout
 from ruledsl.agents.greedy import GreedyAgent
 from ruledsl.agents.ismcts import CheatAgent, IsmctsAgent
+from ruledsl.agents.process import ProcessAgent, ProcessAgentError, parse_process_spec
 from ruledsl.agents.view import OmniscientView, SeatView
 
 if TYPE_CHECKING:
@@ -31,16 +33,20 @@ __all__ = [
     "IsmctsAgent",
     "OmniscientView",
     "Option",
+    "ProcessAgent",
+    "ProcessAgentError",
     "RandomAgent",
     "SeatView",
     "agent_seed",
     "canonical_spec",
+    "close_agents",
     "decide",
     "evaluate",
     "make_agent",
     "needs_tracking",
     "parse_spec",
     "rollout",
+    "split_seats",
 ]
 
 
@@ -86,11 +92,40 @@ AGENTS: dict[str, Any] = {
     "greedy": GreedyAgent,
     "ismcts": IsmctsAgent,
     "cheat": CheatAgent,
+    "process": ProcessAgent,
 }
 
 
+def split_seats(seats: str) -> list[str]:
+    """Split a --seats text at its commas, but not at a comma in quotes: a process agent's
+    command may hold one (``process:python3 bot.py --names 'a,b',random``)."""
+    entries: list[str] = []
+    entry: list[str] = []
+    quote, escaped = "", False
+    for ch in seats:
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ",":
+            entries.append("".join(entry))
+            entry = []
+            continue
+        entry.append(ch)
+    entries.append("".join(entry))
+    return entries
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split 'ismcts:iterations=500:c=1.4' into ('ismcts', {'iterations': '500', 'c': '1.4'})."""
+    """Split 'ismcts:iterations=500:c=1.4' into ('ismcts', {'iterations': '500', 'c': '1.4'});
+    'process:timeout=5:python3 bot.py' into ('process', {'timeout': '5', 'command': 'python3 bot.py'})."""
+    head, _, rest = spec.strip().partition(":")
+    if head.strip().lower() == "process":
+        return "process", parse_process_spec(rest)
     name, *parts = spec.strip().split(":")
     options: dict[str, str] = {}
     for part in parts:
@@ -106,7 +141,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 def canonical_spec(spec: str) -> str:
     """The one spelling of a --seats entry, so that 'RANDOM' and ' random' are one agent in a report."""
     name, options = parse_spec(spec)
-    return name + "".join(f":{k}={v}" for k, v in options.items())
+    command = options.pop("command", None) if name == "process" else None
+    return name + "".join(f":{k}={v}" for k, v in options.items()) + (f":{command}" if command is not None else "")
 
 
 def make_agent(spec: str, seed: int) -> Any:
@@ -131,6 +167,14 @@ def decide(agent: Any, state: GameState, seat: int) -> Action:
     """Ask ``agent`` for its action at ``seat``, showing it only that seat's view."""
     view = OmniscientView(state, seat) if agent.omniscient else SeatView(state, seat)
     return agent.choose(view)
+
+
+def close_agents(agents: Iterable[Any]) -> None:
+    """End the agents that hold something to end (a process agent's program)."""
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if close is not None:
+            close()
 
 
 def needs_tracking(agents: Iterable[Any]) -> bool:

@@ -59,6 +59,11 @@ class SeatView:
     def is_terminal(self) -> bool:
         return self._ask("is_terminal", None)
 
+    def why_illegal(self, move: str) -> str | None:
+        """Return why a move, as typed, is not legal for the seat now, or None if it is
+        (``GameState.why_illegal``: a reason that tells nothing of the cards it cannot see)."""
+        return self._ask("why_illegal", move)
+
     def resample(self, rng: random.Random) -> GameState:
         """Return a state for search: the seat's own view, its hidden cards dealt anew from ``rng``.
 
@@ -77,13 +82,17 @@ def _asker(state: GameState, seat: int) -> Callable[[str, Any], Any]:
     seat's questions and nothing else (the state lives in its closure)."""
     base: list[Any] = [-1, None]  # (actions played when made, the seat's canonical state)
 
-    def ask(question: str, rng: Any) -> Any:
+    def ask(question: str, rng: Any) -> Any:  # rng: the generator of a resample, the move of why_illegal
         if question == "observation":
             return state.observation(seat)
         if question == "legal_actions":
             return state.legal_actions() if state.current_player() == seat else []
         if question == "is_terminal":
+            if state.windows is not None and state.current_player() != seat:
+                return state.shown_to(seat)[0].is_terminal()  # as it reads to him: gone on, maybe to the end
             return state.is_terminal()
+        if question == "why_illegal" and isinstance(rng, str):
+            return state.why_illegal(rng, player=seat)
         if question == "resample":
             if base[0] != state.n_actions:
                 base[:] = [state.n_actions, _canonical(state, seat)]
@@ -120,6 +129,9 @@ class OmniscientView:
     def is_terminal(self) -> bool:
         return self._state.is_terminal()
 
+    def why_illegal(self, move: str) -> str | None:
+        return self._state.why_illegal(move, player=self.seat)
+
     def resample(self, rng: random.Random) -> GameState:
         del rng
         return self._state.clone()
@@ -130,13 +142,18 @@ def _canonical(state: GameState, seat: int) -> GameState:
     knowledge alone (``knowledge.resample`` shuffles them in the order they lie, so with a
     known rng its result would tell that order), and the history as he saw it."""
     if state.windows is not None and state.current_player() != seat:
-        state = state.unoffered()  # a window offered to another is not his to know of
+        state = state.shown_to(seat)[0]  # a window offered to another is not his to know of
     base = knowledge.canonical(state, seat)
     hist: History = None
     for action in base.history_seen_by(seat):
         hist = (action, hist)
     base._hist = hist
     base.seen = None
+    # Who acted last may be a player who let a window pass, which only he knows of: the
+    # history as the seat saw it (and last_shown, below) tells what he may know of it.
+    base.last_actor = None
+    if base.terminal:  # the actor a game ended with may be the last to let a window pass
+        base.actor = base.turn
     if hist is not None:  # describe_last reads the last action as the seat saw it
         base.last_shown = (hist, [str(hist[0])] * (base.n + 1))
     return base

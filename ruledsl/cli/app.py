@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ruledsl import __version__
 from ruledsl.cli import bench, catalog, check, compare, fmt, info, lsp, play, replay, serve, simulate, sweep
 from ruledsl.cli.command import CommandParser
-from ruledsl.cli.exits import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Usage, exit_code, print_diagnostics
+from ruledsl.cli.exits import EXIT_INTERNAL, EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, Usage, exit_code, print_diagnostics
 
 #: The commands, in the order 'ruledsl --help' lists them.
 COMMANDS = (
@@ -63,7 +63,7 @@ def _failed(exc: Exception, parser: argparse.ArgumentParser) -> int:
     # Imported only now: a command that succeeds needs none of these, and the records' module loads the compiler.
     import traceback
 
-    from ruledsl.agents import AgentSpecError
+    from ruledsl.agents import AgentSpecError, ProcessAgentError
     from ruledsl.text.errors import RuleDslError
     from ruledsl.text.render import one_line
     from ruledsl.tools.executors import ClusterError
@@ -75,6 +75,9 @@ def _failed(exc: Exception, parser: argparse.ArgumentParser) -> int:
     if isinstance(exc, Usage | AgentSpecError | RecordError | ClusterError):
         # A record's texts (labels, the file it names) may hold line breaks: the message stays one line.
         parser.exit(EXIT_USAGE, f"ruledsl: error: {one_line(str(exc))}\n")
+    if isinstance(exc, ProcessAgentError):  # a bot out of process broke the protocol: the games stop
+        print(f"ruledsl: error: {one_line(str(exc))}", file=sys.stderr)
+        return EXIT_UNFINISHED
     if isinstance(exc, BrokenPipeError):
         return EXIT_OK
     # A fault of ruledsl itself: say so, with the traceback to report.

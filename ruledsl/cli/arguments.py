@@ -148,7 +148,9 @@ def load_from(args: argparse.Namespace, extra: dict[str, str] | None = None) -> 
         check_specs(seats)  # a mistyped agent is the mistake to report, not the count it implies
     if players is not None or not seats:
         return load_game(args.game, players=players, options=options, max_actions=max_actions)
-    players = len(seats.split(","))  # '--seats human,random,random' says how many play
+    from ruledsl.agents import split_seats
+
+    players = len(split_seats(seats))  # '--seats human,random,random' says how many play
     try:
         return load_game(args.game, players=players, options=options, max_actions=max_actions)
     except OptionError as exc:

@@ -85,7 +85,7 @@ def new_seed() -> int:
 
 def _deal_and_play(args: argparse.Namespace, game: Game, seats: list[str], humans: list[int], secret: bool) -> int:
     """Deal the game, print its header, and play it out; return the exit code."""
-    from ruledsl.agents import agent_seed, make_agent, needs_tracking
+    from ruledsl.agents import agent_seed, close_agents, make_agent, needs_tracking
     from ruledsl.text.errors import RuleRuntimeError
     from ruledsl.text.render import counted, one_line
     from ruledsl.tools.records import build_record
@@ -109,7 +109,10 @@ def _deal_and_play(args: argparse.Namespace, game: Game, seats: list[str], human
         print(CHEAT_NOTE, file=out)
     for line in state.take_log():
         print(f"  {one_line(line)}", file=out)
-    return _play_out(args, game, state, seats, humans, agents)
+    try:
+        return _play_out(args, game, state, seats, humans, agents)
+    finally:
+        close_agents(agents.values())
 
 
 def _play_out(
@@ -121,7 +124,7 @@ def _play_out(
     agents: dict[int, Agent],
 ) -> int:
     """Play a dealt game to its end, or until the humans leave it; print what the table sees, and log it."""
-    from ruledsl.agents import decide
+    from ruledsl.agents import ProcessAgentError, decide
     from ruledsl.cli.keyboard import choose_human, hand_over, view_lines, watch_the_rest
     from ruledsl.engine.failures import stuck_error
     from ruledsl.text.errors import RuleRuntimeError
@@ -180,8 +183,10 @@ def _play_out(
     except RuleRuntimeError as exc:
         thinking.close()
         return _stuck(exc, args.log, record_of_state(game, args.seed, seats, state, actors, exc))
-    except (EOFError, KeyboardInterrupt) as stop:
+    except (EOFError, KeyboardInterrupt, ProcessAgentError) as stop:
         thinking.close()
+        if isinstance(stop, ProcessAgentError):  # a bot out of process broke the protocol: it leaves the game
+            print(f"ruledsl: error: {one_line(str(stop))}", file=sys.stderr)
         n = len(actors)
         print(f"\nGame left unfinished after {n} action{'s' if n != 1 else ''}.", file=out)
         if args.log:

@@ -12,20 +12,20 @@ CHEAT_NOTE = "note: 'cheat' sees every card, the deck's order included: a ceilin
 
 def check_specs(seats: str) -> None:
     """Raise AgentSpecError for an unknown agent or a bad option in --seats."""
-    from ruledsl.agents import make_agent, parse_spec
+    from ruledsl.agents import make_agent, parse_spec, split_seats
 
-    for spec in seats.split(","):
+    for spec in split_seats(seats):
         if parse_spec(spec.strip())[0] != "human":
             make_agent(spec.strip(), 0)
 
 
 def seats_of(args: argparse.Namespace, players: int, first: str, others: str = "random") -> list[str]:
     """The agents of ``--seats``; without it, ``first`` in seat 0 and ``others`` elsewhere."""
-    from ruledsl.agents import canonical_spec
+    from ruledsl.agents import canonical_spec, split_seats
     from ruledsl.text.render import counted
 
     if args.seats:
-        seats = [canonical_spec(s) for s in args.seats.split(",")]
+        seats = [canonical_spec(s) for s in split_seats(args.seats)]
     else:
         seats = [first] + [others] * (players - 1)
     if len(seats) != players:
@@ -60,6 +60,8 @@ def agents_help(human: bool) -> str:
         lines.append("  human     you, at the keyboard")
     shown: dict[int, str] = {}
     for name, factory in AGENTS.items():
+        if name == "process":
+            continue  # its entry reads otherwise: below
         doc = (factory.__doc__ or "").strip().splitlines()[0].rstrip(".")
         lines.append(f"  {name:<9} {doc[0].lower() + doc[1:]}")
         if id(factory.OPTIONS) in shown:
@@ -69,5 +71,9 @@ def agents_help(human: bool) -> str:
         for key, option in factory.OPTIONS.items():
             default = f"{option.default:g}" if option.kind is float else str(option.default)
             lines.append(f"    {key + '=' + default:<18} {option.doc}")
+    lines.append("  process:COMMAND  a program of your own in another process, sent its seat's view alone")
+    lines.append("    as JSON lines (process:my_agent.py, process:timeout=5:./bot --fast; no shell runs it)")
+    timeout = AGENTS["process"].OPTIONS["timeout"]
+    lines.append(f"    {'timeout=' + format(timeout.default, 'g'):<18} {timeout.doc}")
     lines.append("see docs/agents.md for what each does and how strong it is")
     return "\n".join(lines)

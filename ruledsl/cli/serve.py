@@ -56,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     seats = seats_of(args, game.players, "human", "greedy")
     if not any(parse_spec(s)[0] == "human" for s in seats):
         raise Usage("--seats names no 'human': a table in the browser needs a player")
+    if any(parse_spec(s)[0] == "process" for s in seats):
+        raise Usage("serve seats no process agent (yet): play them with play, simulate or compare")
     if args.log:
         folder = Path(args.log)
         if folder.exists() and not folder.is_dir():

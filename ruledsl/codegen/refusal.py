@@ -17,8 +17,8 @@ and which, is the same in every state that looks the same to him (the swap test 
 ``tests/leaks/test_refusals.py`` and the leak harness, ``ruledsl.tools.leaks``, check it).
 
 While a window is open to another player, a player it is not offered to is answered
-as if it had not been offered (``GameState.unoffered``): its existence would tell what
-the other holds.
+as if it had not been offered (``GameState.shown_to``): its existence would tell what
+the other holds. Where going on would deal him cards, he is told to wait.
 
 It reads the rules themselves (conditions, labels), which the engine never does: the code
 generator hands it to the engine as ``Program.refusals`` (``RuleWords``, the engine's
@@ -44,6 +44,9 @@ if TYPE_CHECKING:
     from ruledsl.engine.program import PhaseInfo, WindowInfo
     from ruledsl.engine.state import GameState
 
+#: The reason given to a player shown play paused while a window is open to another.
+WAIT = "it is not your turn yet: the last move is not over"
+
 #: How many deals of the unseen cards (made from the player's knowledge) must give one reason.
 _DEALS = 6
 #: The most readings of one typed move that are tried.
@@ -62,7 +65,8 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
     if player is not None and player != st.actor:
         if st.windows is not None:
             # A window offered to another is known only to him: answer as if none were open.
-            return why_illegal(st.unoffered(), move, player)
+            shown, paused = st.shown_to(player)
+            return WAIT if paused else why_illegal(shown, move, player)
         return f"it is not your turn: P{st.turn} is to play"
     p = st.actor
     legal = st.legal_actions()

@@ -29,6 +29,8 @@ class Observer(StateFields):
 
         def unoffered(self) -> Observer: ...
 
+        def shown_to(self, player: int | None) -> tuple[Observer, bool]: ...
+
     def observation(self, player: int | None) -> dict[str, Any]:
         """Return exactly what ``player`` may see, as a JSON-serialisable dict (None: a spectator, who sees
         only what every seat sees)."""
@@ -131,10 +133,12 @@ class Observer(StateFields):
 
 
 def _observe(st: Observer, player: int | None) -> dict[str, Any]:
+    paused = False
     if st.windows is not None and player != st.actor and not st.terminal:
         # Only a player offered a window knows it (being offered one tells what he holds):
-        # the others (and spectators) see the state as it would be had it been offered to nobody.
-        st = st.unoffered()
+        # the others (and spectators) see the state as it would be had it been offered to
+        # nobody, or paused where going on would deal them cards (TurnMachine.shown_to).
+        st, paused = st.shown_to(player)
     prog = st.prog
     names = prog.card_names
     zones: dict[str, Any] = {}
@@ -209,6 +213,6 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
     }
     if st.held is not None and not st.terminal:
         obs["together"] = waiting_for(st)  # who has chosen in secret, and who is awaited
-    if not st.terminal and st.actor == player:
+    if not st.terminal and st.actor == player and not paused:
         obs["legal_actions"] = [str(a) for a in st.legal_actions()]
     return obs

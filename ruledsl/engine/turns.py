@@ -35,6 +35,8 @@ class TurnMachine(StateFields):
 
         def _start_together(self) -> None: ...
 
+        def sees(self, viewer: int | None, c: int) -> bool: ...
+
     # ------------------------------------------------------------------ turns
 
     def _apply_special(self, defn: ActionDef, p: int, action: Action) -> None:
@@ -159,6 +161,37 @@ class TurnMachine(StateFields):
         except Exception as exc:
             raise copy._rule_failed(exc) from None
         return copy
+
+    def shown_to(self, player: int | None) -> tuple[GameState, bool]:
+        """Return the state ``player`` is shown while windows are open to another, and whether it is paused.
+
+        It is ``unoffered()``, play gone on as if nobody had been offered the windows, unless
+        going on would show him a card he does not see now (a deal, a card turned up): those
+        cards are not dealt yet, and which they will be depends on the windows' outcome and on
+        cards he cannot see. He is then shown the state paused: as it stands, the windows
+        hidden, the turn player still to move on, no legal actions. A pause tells him that
+        the table waits on someone, never on whom nor for what (docs/security.md).
+        """
+        gone_on = self.unoffered()
+        # What a seat sees of a card hangs on where it lies and how it faces: only a card
+        # whose place or face going on changed can have come into his sight.
+        loc, face, later_face = self.loc, self.face, gone_on.face
+        if gone_on.loc == loc and face == later_face:  # most often: the turn moved on, no card
+            return gone_on, False
+        changed = [
+            c
+            for c, z in enumerate(gone_on.loc)
+            if z != loc[c] or (face is not None and later_face is not None and face[c] != later_face[c])
+        ]
+        if (face is None) != (later_face is None):
+            changed = list(range(len(loc)))
+        if not any(gone_on.sees(player, c) and not self.sees(player, c) for c in changed):
+            return gone_on, False
+        paused = self.clone()
+        paused.windows = None
+        paused.actor = paused.turn
+        paused._legal = []
+        return paused, True
 
     def _next_window_actor(self) -> bool:
         """Find the first player of the open windows who has something to do; False if none."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from ruledsl.text.errors import Diagnostic, Severity
@@ -98,22 +99,77 @@ def render(diagnostic: Diagnostic, colour: bool = False) -> str:
         line_no = diagnostic.span.start.line
         text = showable(source.line_text(line_no))  # the line of a hostile file must not drive the terminal
         gutter = " " * len(str(line_no))
-        before = text[: max(0, diagnostic.span.start.col - 1)]
-        if diagnostic.span.end.line == line_no:
-            width = diagnostic.span.end.col - diagnostic.span.start.col
-        else:  # a span over several lines marks only its first line
-            width = len(text) - len(before)
-        width = max(1, width)
-        caret = " " * len(before.expandtabs()) + "^" * width
+        first = max(0, diagnostic.span.start.col - 1)
+        # A span over several lines marks only its first line.
+        last = diagnostic.span.end.col - 1 if diagnostic.span.end.line == line_no else max(first, len(text))
+        shown, at, width = excerpt(text, first, last)
+        caret = " " * at + "^" * width
         bar = f"{_BLUE}|{_RESET}" if colour else "|"
         lines.append(f"{gutter} {bar}")
-        lines.append(f"{line_no} {bar} {text.expandtabs()}")
+        lines.append(f"{line_no} {bar} {shown}")
         lines.append(f"{gutter} {bar} {(_COLOURS[sev] + caret + _RESET) if colour else caret}")
         if diagnostic.hint:
             lines.append(f"{gutter} = hint: {one_line(diagnostic.hint)}")
     elif diagnostic.hint:
         lines.append(f"  = hint: {one_line(diagnostic.hint)}")
     return "\n".join(lines)
+
+
+#: The most terminal columns of a source line a diagnostic shows: a longer line is cut around the caret.
+SHOWN_WIDTH = 120
+
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff")
+
+
+def _cells(ch: str, column: int) -> int:
+    """The terminal columns a character takes at ``column`` (0-based): a tab up to the next stop of 8,
+    two for an East Asian wide character, none for a combining mark. (The core depends on Lark and
+    attrs only; this is the part of ``wcwidth`` a caret needs.)"""
+    if ch == "\t":
+        return 8 - column % 8
+    if ch in _ZERO_WIDTH or unicodedata.category(ch) in ("Mn", "Me"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def excerpt(text: str, first: int, last: int) -> tuple[str, int, int]:
+    """Return the part of a source line to show, the column its caret starts at and the caret's width.
+
+    ``first`` and ``last`` are the 0-based character offsets of the span on the line (``last``
+    excluded; either may lie past its end). Tabs are expanded and wide characters count two
+    columns. A line wider than SHOWN_WIDTH is cut around the caret, with "…" on each side cut,
+    so a diagnostic on a line of 5,000 characters prints a line of 120: only the characters
+    near the caret are measured.
+    """
+    first = min(first, len(text))
+    lo, hi = max(0, first - SHOWN_WIDTH), min(len(text), first + 2 * SHOWN_WIDTH)
+    starts: list[int] = []  # the column each character of text[lo:hi] starts at (tab stops counted from lo)
+    pieces: list[str] = []
+    column = 0
+    for ch in text[lo:hi]:
+        starts.append(column)
+        n = _cells(ch, column)
+        pieces.append(" " * n if ch == "\t" else ch)
+        column += n
+    starts.append(column)
+    at = starts[first - lo]
+    width = max(1, starts[min(max(last, first), hi) - lo] - at + max(0, last - max(hi, first)))
+    if lo == 0 and hi == len(text) and column <= SHOWN_WIDTH:
+        return "".join(pieces), at, width
+    left = 0 if lo == 0 and at + width < SHOWN_WIDTH else max(0, at - SHOWN_WIDTH // 3)
+    right = left + SHOWN_WIDTH - (1 if left or lo else 0) - 1
+    if right >= column and hi == len(text):  # the line's end fits: show it, and more before the caret
+        right = column
+        left = max(0, min(left, column - (SHOWN_WIDTH - 1)))
+    keep = [i for i in range(len(pieces)) if starts[i] >= left and starts[i + 1] <= right]
+    i, j = (keep[0], keep[-1] + 1) if keep else (first - lo, first - lo)
+    cut_left = i > 0 or lo > 0
+    cut_right = j < len(pieces) or hi < len(text)
+    shown = ("…" if cut_left else "") + "".join(pieces[i:j]) + ("…" if cut_right else "")
+    at_shown = at - starts[i] + cut_left
+    if cut_right:
+        width = max(1, min(width, starts[j] - at))
+    return shown, at_shown, width
 
 
 def render_all(diagnostics: Iterable[Diagnostic], colour: bool = False) -> str:

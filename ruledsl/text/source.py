@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from attrs import field, frozen
@@ -11,6 +12,23 @@ from attrs import field, frozen
 #: window), and the marks that reverse the direction of text, which make a line read
 #: otherwise than it is.
 UNSHOWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+_LINE_END = re.compile("\r\n?|\n")
+
+
+def _line_breaks(text: str) -> tuple[list[int], list[int]]:
+    """The offset after each \\r or \\n of ``text`` and the line (from 1) that goes on there."""
+    breaks: list[int] = []
+    lines: list[int] = []
+    line = 1
+    for m in _LINE_END.finditer(text):
+        line += 1
+        breaks.append(m.start() + 1)  # after the \r of a \r\n the next line has begun (column 1) ...
+        lines.append(line)
+        if m.end() - m.start() == 2:  # ... and after its \n it is the same line, at column 1 again
+            breaks.append(m.end())
+            lines.append(line)
+    return breaks, lines
 
 
 def showable(text: str) -> str:
@@ -55,6 +73,9 @@ class Source:
     path: str
     text: str
     _lines: tuple[str, ...] = field(init=False, eq=False, repr=False)
+    #: The offset after each \r or \n, and the line (from 1) that goes on there: pos_at bisects
+    #: them. Made on the first pos_at (most sources are never asked for one).
+    _breaks: tuple[list[int], list[int]] | None = field(init=False, default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         # Line ends as the parser counts them: \r\n, \r or \n. (splitlines() would also
@@ -77,10 +98,16 @@ class Source:
         Lines end as the parser counts them (\\r\\n, \\r or \\n); columns count characters.
         """
         offset = max(0, min(offset, len(self.text)))
-        text = self.text
-        line = text.count("\n", 0, offset) + text.count("\r", 0, offset) - text.count("\r\n", 0, offset) + 1
-        line_start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
-        return Pos(line, offset - line_start + 1, offset)
+        # By bisection over the line ends, not by counting them: a file with many diagnostics
+        # (or an editor asking at every keystroke) costs a logarithm each, not the whole text.
+        if self._breaks is None:
+            object.__setattr__(self, "_breaks", _line_breaks(self.text))
+        assert self._breaks is not None
+        breaks, lines = self._breaks
+        k = bisect.bisect_right(breaks, offset) - 1
+        if k < 0:
+            return Pos(1, offset + 1, offset)
+        return Pos(lines[k], offset - breaks[k] + 1, offset)
 
     def span_at(self, start: int, end: int) -> Span:
         """Return the span of the character offsets ``start`` to ``end``."""

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import define, field, frozen
 
+from ruledsl.agents import process
 from ruledsl.agents.view import SeatView
 from ruledsl.engine import knowledge, together
 from ruledsl.engine.fields import StateFields
@@ -118,6 +119,11 @@ def _agent_view(st: GameState, seat: int, probe: Probe) -> Any:
     )
 
 
+def _process_agent(st: GameState, seat: int, probe: Probe) -> Any:
+    """The very line a program seated as ``process:COMMAND`` is sent (``ruledsl.agents.process``)."""
+    return process.message(SeatView(st, seat))
+
+
 #: Fields of a state that hold no game data: the rules themselves, and what is compared as labels.
 _NOT_DATA = frozenset({"game", "prog", "_hist", "_legal"})
 
@@ -147,6 +153,7 @@ for _name, _surface in (
     ("transcript", _transcript),
     ("table", _table),
     ("agent view", _agent_view),
+    ("process agent", _process_agent),
 ):
     register(_name, _surface)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import define
 
-from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
+from ruledsl.agents import agent_seed, close_agents, decide, make_agent, needs_tracking
 from ruledsl.engine.failures import stuck_error
 from ruledsl.engine.game import Game
 from ruledsl.engine.ops import winners_of
@@ -104,6 +104,8 @@ def play_game(game: Game, seed: int, seats: Sequence[str], keep_labels: bool = F
             history.append(exc.action)  # rolled back, so in no history: the game's last action
         labels = [str(a) for a in history] if keep_labels else None
         return GameRecord(seed, list(seats), [], False, actors, names, leaders, labels, error=exc)
+    finally:
+        close_agents(agents)
     labels = [str(a) for a in state.history()] if keep_labels else None
     fired = {name: k for name, k in zip(game.program.events, state.fired or (), strict=True) if k}
     return GameRecord(seed, list(seats), state.returns(), state.truncated, actors, names, leaders, labels, fired)

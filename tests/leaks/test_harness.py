@@ -55,6 +55,7 @@ def test_every_surface_is_checked() -> None:
         "transcript",
         "table",
         "agent view",
+        "process agent",
     } <= set(leaks.SURFACES)
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 import ruledsl
 from ruledsl.engine.state import GameState
+from ruledsl.tools import leaks
 from tests.scenarios.test_cartes_magiques import A, B, C, D, position
 
 #: Moves the turn player might type, legal and not (the refusals must read alike too).
@@ -86,3 +88,54 @@ def test_over_random_play_no_seat_but_the_one_offered_can_tell(seed: int) -> Non
                     assert state.why_illegal(move, player=seat) == without.why_illegal(move, player=seat)
         state.apply_action(rng.choice(state.legal_actions()))
     assert windows or seed  # the first seed at least meets windows (the test is not empty)
+
+
+class TestAWindowBeforeADeal:
+    """A move that opens a window and goes on to a deal (tests/leaks/window_deal.game): a seat the
+    window is not offered to must not be shown the cards going on would deal him."""
+
+    GAME = Path(__file__).resolve().parent / "window_deal.game"
+
+    def snap_offered(self) -> GameState:
+        """A state where P0 laid a card, a snap is offered to another seat, and going on deals."""
+        game = ruledsl.load_game(str(self.GAME), players=3)
+        for seed in range(40):
+            state = game.new_initial_state(seed=seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                if state.windows is not None and state.n_actions > 3:
+                    return state
+                state.apply_action(rng.choice(state.legal_actions()))
+        raise AssertionError("no game offered a snap")
+
+    def test_the_harness_finds_no_leak(self) -> None:
+        game = ruledsl.load_game(str(self.GAME), players=3)
+        report = leaks.check_game(game, range(4), 6, 3, leaks.Report())
+        assert report.comparisons > 100
+        assert not report.leaks, str(report.leaks[0])[:600]
+
+    def test_the_others_see_the_table_wait_not_the_deal(self) -> None:
+        state = self.snap_offered()
+        actor = state.current_player()
+        for seat in range(3):
+            if seat == actor:
+                continue
+            seen = state.observation(seat)
+            assert seen["window"] is None and seen["current_player"] == state.turn != actor
+            assert "legal_actions" not in seen
+            hand = seen["zones"]["hand"][seat]
+            assert hand == state.observation(seat)["zones"]["hand"][seat]
+            # What he holds now, not what going on would deal him.
+            assert hand.get("cards", []) == [state.prog.card_names[c] for c in state.zones[hand_zone(state, seat)]]
+            assert state.why_illegal("lay 1♠", player=seat) == "it is not your turn yet: the last move is not over"
+
+    def test_the_table_reads_alike_whoever_is_offered_it(self) -> None:
+        """The wait tells that a window is open to someone, not to whom."""
+        state = self.snap_offered()
+        seen = [state.observation(seat) for seat in range(3) if seat != state.current_player()]
+        assert all(s["current_player"] == state.turn for s in seen)
+
+
+def hand_zone(state: GameState, seat: int) -> int:
+    (layout,) = [z for z in state.prog.zones if z.name == "hand"]
+    return layout.base + seat

@@ -111,7 +111,7 @@ def hidden_swap(state: GameState, seat: int) -> GameState:
 
 class TestSpecs:
     def test_every_agent_is_registered(self) -> None:
-        assert set(AGENTS) == {"random", "first", "greedy", "ismcts", "cheat"}
+        assert set(AGENTS) == {"random", "first", "greedy", "ismcts", "cheat", "process"}
 
     def test_parse_and_build_with_options(self) -> None:
         assert parse_spec("ISMCTS:iterations=500:c=1.4") == ("ismcts", {"iterations": "500", "c": "1.4"})
@@ -122,7 +122,7 @@ class TestSpecs:
     @pytest.mark.parametrize(
         ("spec", "message"),
         [
-            ("minimax", "unknown agent 'minimax'; known agents: cheat, first, greedy, human, ismcts, random"),
+            ("minimax", "unknown agent 'minimax'; known agents: cheat, first, greedy, human, ismcts, process, random"),
             (
                 "ismcts:iters=5",
                 "agent 'ismcts' has no option 'iters'; its options: iterations, time, c, depth, reuse, policy, others",

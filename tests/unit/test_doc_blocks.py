@@ -4,8 +4,9 @@
 before) that highlights without an error token. ```sh: each ``ruledsl`` command is accepted by
 the command line's parser. ```console: ``$ ruledsl ...`` commands, parsed, then run and their
 output compared (a line ``…`` stands for any lines), unless ``<!-- output abridged -->`` stands
-before the block; a ```game block with ``title="NAME.game"`` is written to that file first, so
-that the commands below it run on it. ```python: compiles. ```text: shown as it is.
+before the block; a ```game block with ``title="NAME.game"`` (or a ```python one with
+``title="NAME.py"``) is written to that file first, so that the commands below it run on it.
+```python: compiles. ```text: shown as it is.
 docs/errors.md's game and python blocks are run by test_errors_doc.py, the README's python
 block by test_readme.py: here they only need their tag.
 """
@@ -248,7 +249,7 @@ def test_console_sessions_print_what_the_doc_shows(doc: Path, tmp_path: Path) ->
     (tmp_path / "games").symlink_to(ROOT / "games")  # paths such as games/quasenbo.game work as in the repository
     wrong = []
     for block in blocks_of(doc):
-        if block.tag == "game" and block.title:
+        if block.tag in ("game", "python") and block.title:  # a rule file, an agent (process:my_agent.py)
             (tmp_path / block.title).write_text(block.body, encoding="utf-8")
         if block.tag != "console" or block.marker == ABRIDGED:
             continue

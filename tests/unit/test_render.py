@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ruledsl.syntax.parser import parse
 from ruledsl.text.errors import Diagnostic, ParseError, Severity
-from ruledsl.text.render import did_you_mean, render, render_all, summary
+from ruledsl.text.render import SHOWN_WIDTH, did_you_mean, render, render_all, summary
 from ruledsl.text.source import Pos, Source, Span
 
 SOURCE = Source(
@@ -224,3 +226,119 @@ def test_did_you_mean_nothing_known() -> None:
 def test_did_you_mean_names_no_unrelated_name() -> None:
     assert did_you_mean("total", ["tally"]) == "known names: tally"
     assert did_you_mean("hand_sise", ["hand", "hand_size"]) == "did you mean 'hand_size'? known names: hand, hand_size"
+
+
+class TestLongLines:
+    """A source line longer than the excerpt's width is cut around the caret, never printed whole."""
+
+    @staticmethod
+    def excerpt(line: str, col: int, end_col: int | None = None) -> tuple[str, str]:
+        source = Source("t.game", 'game "g"\n' + line + "\n")
+        shown, caret = render(diag(at(2, col, 2, end_col), source=source)).splitlines()[2:4]
+        assert shown.startswith("2 | ") and caret.startswith("  | ")
+        return shown[4:], caret[4:]
+
+    def test_a_line_of_the_width_is_shown_whole(self) -> None:
+        line = "x" * (SHOWN_WIDTH - 1) + "$"
+        assert self.excerpt(line, SHOWN_WIDTH) == (line, " " * (SHOWN_WIDTH - 1) + "^")
+
+    def test_a_caret_near_the_start_cuts_the_right(self) -> None:
+        line = "say " + "a" * 5000
+        shown, caret = self.excerpt(line, 1, 4)
+        assert shown == line[: SHOWN_WIDTH - 1] + "…"
+        assert caret == "^^^"
+
+    def test_a_caret_near_the_end_cuts_the_left(self) -> None:
+        line = "a" * 5000 + " $"
+        shown, caret = self.excerpt(line, 5002, 5003)
+        assert shown == "…" + line[-(SHOWN_WIDTH - 1) :]
+        assert len(shown) == SHOWN_WIDTH and shown[caret.index("^")] == "$" and caret.count("^") == 1
+
+    def test_a_caret_in_the_middle_cuts_both_sides_and_stays_under_its_text(self) -> None:
+        line = "b" * 2500 + "dicard" + "c" * 2500
+        shown, caret = self.excerpt(line, 2501, 2507)
+        assert shown.startswith("…b") and shown.endswith("c…") and len(shown) == SHOWN_WIDTH
+        start = caret.index("^")
+        assert caret[start:] == "^^^^^^" and shown[start : start + 6] == "dicard"
+
+    def test_a_long_span_is_cut_with_its_line(self) -> None:
+        line = "d" * 5000
+        shown, caret = self.excerpt(line, 3, 4990)
+        assert len(shown) == SHOWN_WIDTH and caret == "  " + "^" * (SHOWN_WIDTH - 3)
+
+    def test_tabs_in_a_long_line(self) -> None:
+        line = "\t" * 300 + "$" + "\t" * 300
+        shown, caret = self.excerpt(line, 301, 302)
+        assert "\t" not in shown and len(shown) <= SHOWN_WIDTH and shown.startswith("…") and shown.endswith("…")
+        assert shown[caret.index("^")] == "$"
+
+    def test_wide_characters_take_two_columns(self) -> None:
+        # A terminal gives each of 漢 and 字 two columns: the caret counts them so, cut or not.
+        shown, caret = self.excerpt('say "漢字" $', 10, 11)
+        assert shown == 'say "漢字" $' and caret == " " * 11 + "^"
+        line = "漢" * 3000 + "$" + "字" * 3000
+        shown, caret = self.excerpt(line, 3001, 3002)
+        cells = sum(2 if c in "漢字" else 1 for c in shown)
+        assert cells <= SHOWN_WIDTH and shown.startswith("…漢") and shown.endswith("字…")
+        before = shown[: shown.index("$")]
+        assert caret == " " * sum(2 if c in "漢字" else 1 for c in before) + "^"
+
+    def test_combining_marks_take_no_column(self) -> None:
+        shown, caret = self.excerpt("say e\u0301e\u0301 $", 10, 11)
+        assert caret == " " * 7 + "^"
+
+    def test_a_caret_past_the_end_of_a_long_line(self) -> None:
+        line = "e" * 5000
+        shown, caret = self.excerpt(line, 5001, 5002)
+        assert shown == "…" + line[-(SHOWN_WIDTH - 1) :] and caret == " " * SHOWN_WIDTH + "^"
+
+    def test_a_parse_error_on_a_long_line(self) -> None:
+        with pytest.raises(ParseError) as info:
+            parse('game "g"\nplayers 2 to 4 ' + "+" * 5000 + "\n", "t.game")
+        lines = render(info.value.diagnostics[0]).splitlines()
+        assert all(len(line) <= SHOWN_WIDTH + 10 for line in lines)
+        assert lines[2].startswith("2 | players 2 to 4 +") and lines[3].endswith("^")
+
+
+class TestPositions:
+    """``Source.pos_at`` bisects over line ends: the same positions as counting them, in any text."""
+
+    @staticmethod
+    def counted(text: str, offset: int) -> Pos:
+        """Positions as pos_at gave them by counting line ends from the start (linear in the offset)."""
+        offset = max(0, min(offset, len(text)))
+        line = text.count("\n", 0, offset) + text.count("\r", 0, offset) - text.count("\r\n", 0, offset) + 1
+        line_start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+        return Pos(line, offset - line_start + 1, offset)
+
+    @given(st.text(alphabet="ab\r\n\t\x0c", max_size=40))
+    def test_same_positions_as_counting_line_ends(self, text: str) -> None:
+        source = Source("t.game", text)
+        for offset in range(-1, len(text) + 2):
+            assert source.pos_at(offset) == self.counted(text, offset), (text, offset)
+
+    def test_the_lines_agree_with_line_text(self) -> None:
+        source = Source("t.game", "ab\r\ncd\ref\n\ngh")
+        for offset, ch in enumerate(source.text):
+            if ch not in "\r\n":
+                pos = source.pos_at(offset)
+                assert source.line_text(pos.line)[pos.col - 1] == ch
+
+    def test_many_positions_in_a_large_file_read_no_text(self) -> None:
+        # A hostile file: 200,000 lines and a diagnostic's span asked on each. Counting line ends
+        # read the text up to each offset (quadratic: hours); bisecting reads none of it once the
+        # line ends are found: the text is swapped for one that fails if read.
+        source = Source("t.game", "x = 1\n" * 200_000)
+        assert source.pos_at(7) == Pos(2, 2, 7)
+        object.__setattr__(source, "text", _Unreadable(source.text))
+        for line in range(1, 200_001, 7):
+            assert source.span_at(6 * (line - 1), 6 * line - 1).start == Pos(line, 1, 6 * (line - 1))
+
+
+class _Unreadable(str):
+    """A text whose length may be asked but which may not be searched or sliced."""
+
+    def _refuse(self, *args: object) -> None:
+        raise AssertionError("pos_at read the text")
+
+    count = rfind = find = __getitem__ = _refuse  # type: ignore[assignment]
