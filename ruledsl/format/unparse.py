@@ -699,11 +699,11 @@ class _Writer:
             self.entries(d.entries, indent + _INDENT)
         elif isinstance(d, n.ZoneDecl):
             scope = "per player" if d.per_player else "shared"
-            self.add(indent, f"zone {d.name}: {scope}, {d.visibility}", at)
+            self.add(indent, f"zone {d.name}: {scope}, {_visibility(d.visibility)}", at)
         elif isinstance(d, n.VarDecl):
             scope = "" if d.scope == "game" else d.scope + " "
             type_ = "" if d.type is None else ": " + _type(d.type)
-            visibility = "" if d.visibility == "public" else ", " + d.visibility
+            visibility = "" if d.visibility == "public" else ", " + _visibility(d.visibility)
             unlisted = ", unlisted" if d.unlisted else ""
             self.add(indent, f"{scope}var {d.name}{type_} = {_expr(d.init)}{visibility}{unlisted}", at)
         elif isinstance(d, n.DefineDecl):
@@ -1068,3 +1068,8 @@ class _Blanks:
         out.append(text)
         self.source_line = source_line
         self.after_head = opens
+
+
+def _visibility(visibility: str) -> str:
+    """A visibility as the rule file writes it ('mover' is written 'seen by mover')."""
+    return "seen by mover" if visibility == "mover" else visibility

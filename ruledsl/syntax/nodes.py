@@ -1159,14 +1159,15 @@ class DeckDecl(Decl):
 
 @frozen(kw_only=True)
 class ZoneDecl(Decl):
-    """A place cards lie: shared or one per player, seen by all, its owner or nobody.
+    """A place cards lie: shared or one per player, seen by all, its owner, nobody, or for each
+    card the player who moved it there (``seen by mover``: a bluffing pile).
 
     Example: ``zone hand: per player, owner``
     """
 
     name: str
     per_player: bool
-    visibility: str  # "public", "owner" or "hidden"
+    visibility: str  # "public", "owner", "hidden" or "mover"
 
 
 @frozen(kw_only=True)

@@ -272,7 +272,8 @@ class _Declarations(_Tokens):
         return " ".join(str(c) for c in children)
 
     def visibility(self, children: list[Token]) -> str:
-        return str(children[0])
+        # 'seen by mover': each card seen by the player who moved it there (zones only).
+        return "mover" if len(children) > 1 else str(children[0])
 
     def var_scope(self, children: list[Token]) -> str:
         return str(children[0])

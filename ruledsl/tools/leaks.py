@@ -181,10 +181,17 @@ def swap(st: GameState, a: int, b: int) -> None:
     ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
     st.zones[za][ia], st.zones[zb][ib] = b, a
     st.loc[a], st.loc[b] = zb, za
-    if st.face is not None:
+    if st.face is not None and not _laid(st, a, b):
         st.face[a], st.face[b] = st.face[b], st.face[a]
     knowledge._remap_variables(st, {a: b, b: a})
     st._legal = None
+
+
+def _laid(st: GameState, a: int, b: int) -> bool:
+    """Whether ``a`` or ``b`` lies in a zone 'seen by mover': who laid it belongs to its place
+    (as in a resample), and a seat who laid neither cannot tell it from any card he does not see."""
+    assert st.face is not None
+    return isinstance(st.face[a], tuple) or isinstance(st.face[b], tuple)
 
 
 def _alike(st: GameState, seat: int, a: int, b: int) -> bool:
@@ -193,7 +200,7 @@ def _alike(st: GameState, seat: int, a: int, b: int) -> bool:
         return False
     if st.known is None or st.known[seat][a] != st.known[seat][b]:
         return False
-    if st.face is not None and st.face[a] != st.face[b]:
+    if st.face is not None and st.face[a] != st.face[b] and not _laid(st, a, b):
         return False
     revealed = st.last_revealed
     if revealed is not None and revealed[0] is st._hist and (a in revealed[1] or b in revealed[1]):
