@@ -181,15 +181,16 @@ def swap(st: GameState, a: int, b: int) -> None:
     ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
     st.zones[za][ia], st.zones[zb][ib] = b, a
     st.loc[a], st.loc[b] = zb, za
-    if st.face is not None and not _laid(st, a, b):
+    if st.face is not None:
         st.face[a], st.face[b] = st.face[b], st.face[a]
     knowledge._remap_variables(st, {a: b, b: a})
     st._legal = None
 
 
 def _laid(st: GameState, a: int, b: int) -> bool:
-    """Whether ``a`` or ``b`` lies in a zone 'seen by mover': who laid it belongs to its place
-    (as in a resample), and a seat who laid neither cannot tell it from any card he does not see."""
+    """Whether ``a`` or ``b`` lies in a zone 'seen by mover': who laid it belongs to its place (a
+    swap leaves it there, as a resample does), and a seat who laid neither cannot tell it from
+    any other card he does not see."""
     assert st.face is not None
     return isinstance(st.face[a], tuple) or isinstance(st.face[b], tuple)
 
