@@ -495,7 +495,9 @@ def _wild(wild: str | None) -> str:
     return "" if wild is None else f" with {wild} wild"
 
 
-def _some(count: n.Expr | None) -> str:
+def _some(count: n.Expr | None, high: n.Expr | None = None) -> str:
+    if high is not None and count is not None:
+        return f"{_expr(count, _ATOM)} to {_expr(high, _ATOM)} "
     return "" if count is None else _expr(count, _ATOM) + " "
 
 
@@ -509,9 +511,9 @@ def _shape(s: n.ChoiceShape) -> str:
     if isinstance(s, n.ValueChoice):
         return s.type_name
     if isinstance(s, n.CardsChoice):
-        return f"{_some(s.count)}cards from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
+        return f"{_some(s.count, s.high)}cards from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
     if isinstance(s, n.SameChoice):
-        return f"{_some(s.count)}cards of one {s.attr} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
+        return f"{_some(s.count, s.high)}cards of one {s.attr} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
     if isinstance(s, n.ValuedChoice):
         value = _expr(s.value, _ATOM)
         return f"{_some(s.count)}cards of {s.attr} {value} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"

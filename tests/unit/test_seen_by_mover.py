@@ -96,7 +96,8 @@ def test_each_card_is_seen_by_its_mover_alone(bluff: ruledsl.Game) -> None:
     assert state.describe_last(1) == "lay K2"
     # Seat 2 takes from the pile by place; seat 0's card is named to seat 0 alone.
     assert state.current_player() == 2
-    assert sorted(str(a) for a in state.legal_actions() if a.name == "take") == ["take hidden card 1", "take hidden card 2"]
+    takes = sorted(str(a) for a in state.legal_actions() if a.name == "take")
+    assert takes == ["take hidden card 1", "take hidden card 2"]
 
 
 def test_a_card_turned_face_up_is_seen_by_all_and_a_card_taken_by_its_taker(bluff: ruledsl.Game) -> None:
