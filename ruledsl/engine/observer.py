@@ -101,7 +101,7 @@ class Observer(StateFields):
             if face is False:
                 vis = self.prog.zones[self.prog.zone_family[z]].visibility
                 return vis == "owner" and viewer is not None and self.prog.zone_owner[z] == viewer
-            if isinstance(face, tuple):  # (mover,): laid in a zone 'seen by mover', seen by him alone
+            if face is not None:  # (mover,): laid in a zone 'seen by mover', seen by him alone
                 return viewer is not None and viewer == face[0]
         return self.zone_visible(viewer, z)
 
