@@ -370,7 +370,9 @@ class DeclarationChecker(CheckerPart):
             self.error("E301", f"'{d.name}' holds {declared}, but its first value is {t}", d.init)
         if declared.kind in ("zone", "players", "range", "tuple"):
             self.error("E301", f"a variable cannot hold {declared}", d.type or d.init)
-        if d.scope == "card" and d.visibility != "public":
+        if d.visibility == "mover":
+            self.error("E302", "only a zone's cards are seen by the player who moved them there", d)
+        elif d.scope == "card" and d.visibility != "public":
             self.error("E302", "a card variable is seen by whoever sees the card; it takes no visibility", d)
         if d.scope == "game" and d.visibility == "owner":
             self.error("E302", "a game variable has no owner; use 'public' or 'hidden'", d)

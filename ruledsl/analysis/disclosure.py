@@ -56,6 +56,8 @@ class _Place:
             return "only its owner sees"
         if self.zone.visibility == "hidden":
             return "nobody sees"
+        if self.zone.visibility == "mover":
+            return "only the player who moved it there sees"
         return None
 
     def hidden_from(self, reader: str) -> bool:
@@ -65,6 +67,8 @@ class _Place:
             return False
         if self.zone.visibility == "hidden" or reader == "all":
             return True
+        if self.zone.visibility == "mover":
+            return reader == "other"  # the acting player may be the one who laid it
         # Only its owner sees it: another player's zone may be the reader's own.
         return self.own and reader == "other"
 

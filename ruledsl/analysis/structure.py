@@ -238,6 +238,9 @@ class StructureChecker(CheckerPart):
         count = getattr(shape, "count", None)
         if count is not None:
             self.ctx.exprs.expect(count, scope, NUMBER)
+        high = getattr(shape, "high", None)
+        if high is not None:
+            self.ctx.exprs.expect(high, scope, NUMBER)
         if isinstance(shape, (n.SameChoice, n.ValuedChoice, n.DifferentChoice)):
             attr = self.symbols.attributes.get(shape.attr)
             if attr is None:

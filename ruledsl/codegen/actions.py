@@ -274,8 +274,7 @@ class Actions(CompilerPart):
             em.line(f"if not st.all_visible({scope.player}, {pool}):")
             with em.block():
                 em.line(f"st.hidden_group({scope.player})")
-        count = getattr(shape, "count", None)
-        size = self.exprs.ex(count, scope) if count is not None else "None"
+        size = self.group_size(shape, scope)
         gen = self.groups(shape, pool, size, scope, value_ok)
         em.line(f"for {py} in {gen}:")
         em.indent += 1
@@ -283,6 +282,17 @@ class Actions(CompilerPart):
         # Sorted kinds: the same cards make the same action, whatever order they lie in.
         key_parts.append(f"tuple(sorted(map(KIND.__getitem__, {py})))")  # map: no generator per group
         return 1
+
+    def group_size(self, shape: n.ChoiceShape, scope: Scope) -> str:
+        """Python for how many cards a group choice takes: a number, None (one or more), or for
+        'LOW to HIGH cards' a range of sizes."""
+        count = getattr(shape, "count", None)
+        high = getattr(shape, "high", None)
+        if count is None:
+            return "None"
+        if high is not None:
+            return f"range({self.exprs.ex(count, scope)}, {self.exprs.ex(high, scope)} + 1)"
+        return self.exprs.ex(count, scope)
 
     def _count_choice(self, shape: n.ChoiceShape) -> None:
         """Count one round of a choice's loop against the step budget (R507), whatever it chooses:

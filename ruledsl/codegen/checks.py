@@ -64,8 +64,7 @@ class Checks(CompilerPart):
                 em.line("return None")
             else:
                 assert isinstance(shape, n.POOLED_CHOICES)  # the shapes above are all those without a pool
-                count = getattr(shape, "count", None)
-                size = "None" if count is None else self.exprs.ex(count, scope)
+                size = self.actions.group_size(shape, scope)
                 value = self.exprs.ex(shape.value, scope) if isinstance(shape, n.ValuedChoice) else "None"
                 em.line(f"return ({self.exprs.cards(shape.pool, scope)}, {size}, {value})")
             self.cx.end_function(block)

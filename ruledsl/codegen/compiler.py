@@ -152,9 +152,11 @@ def _compile_checks(
 
 @functools.lru_cache(maxsize=16)
 def _uses_faces(checked: CheckedGame) -> bool:
-    """Whether any rule turns cards face up or down; asked once per game, not once per player count."""
+    """Whether any rule turns cards face up or down, or a zone shows each card to its mover (a card
+    laid there is face down to all but him); asked once per game, not once per player count."""
     return any(
         isinstance(s, n.TurnFace)
+        or (isinstance(s, n.ZoneDecl) and s.visibility == "mover")
         or (isinstance(s, n.Move) and s.facing is not None)
         or (isinstance(s, n.Deal) and s.facing is not None)
         for s in n.walk(checked.file)

@@ -244,7 +244,11 @@ class _Walk:
             if have < wanted:
                 return None, self._missing(pool, k, have)
         cards = ops.find_kinds(pool, kinds, spec)
-        if size is not None and len(cards) != size:
+        if isinstance(size, range) and len(cards) not in size:
+            most = max(size.stop - 1, 0)
+            takes = f"{ops.words(size.start)} to {_counted(most, 'card')}"
+            return None, f"that takes {takes}, not {ops.words(len(cards))}"
+        if isinstance(size, int) and len(cards) != size:
             return None, f"that takes {_counted(size, 'card')}, not {ops.words(len(cards))}"
         if choice.groups is not None:
             groups = choice.groups(self.st, self.p, tuple(args), cards, len(cards))

@@ -102,8 +102,15 @@ class Statements(CompilerPart):
 
     def _after_move(self, s: n.Move, moved: str, scope: Scope) -> None:
         if self.cx.uses_faces:
-            face = {"up": "True", "down": "False", None: "None"}[s.facing]
-            self.em.line(f"st.set_faces({moved}, {face})")
+            self.em.line(self._set_faces(moved, s.facing, scope))
+
+    def _set_faces(self, moved: str, facing: str | None, scope: Scope) -> str:
+        """The call that lays moved cards as the move says; in a game with a zone 'seen by mover',
+        it also names the mover (the acting player), who alone sees each card he moved there."""
+        face = {"up": "True", "down": "False", None: "None"}[facing]
+        if any(z.visibility == "mover" for z in self.sy.zones.values()):
+            return f"st.set_faces({moved}, {face}, {scope.player})"
+        return f"st.set_faces({moved}, {face})"
 
     def _emit_take_top(self, src: str, c: str, dst: str, plain: str) -> None:
         """Move the top card of list ``src`` (named ``c``) onto zone ``dst``: by pop and append
@@ -140,8 +147,7 @@ class Statements(CompilerPart):
                     em.line("break")
                 self._emit_take_top(src, c, f"{base} + {q}", plain)
                 if self.cx.uses_faces:
-                    face = {"up": "True", "down": "False", None: "None"}[s.facing]
-                    em.line(f"st.set_faces(({c},), {face})")
+                    em.line(self._set_faces(f"({c},)", s.facing, scope))
                 if zone.index in self.cx.trigger_families:
                     em.line(self.trig_call(zone.index, scope.player, f"{base} + {q}", f"[{c}]"))
             # Once the source is empty the rounds left deal nothing: a huge count costs no time.

@@ -16,6 +16,10 @@ History: TypeAlias = "tuple[Action, History] | None"
 #: Each action as each seat saw it, newest first: (actor, label per seat, older).
 SeenHistory: TypeAlias = "tuple[int, tuple[str, ...], SeenHistory] | None"
 
+#: How a card lies: face up (True), face down (False), as its zone shows it (None), or, in a
+#: zone 'seen by mover', face down but seen by the player who moved it there: ``(mover,)``.
+Face: TypeAlias = "bool | tuple[int] | None"
+
 #: Windows still to offer: (window index, the players still to be asked), first first.
 Windows: TypeAlias = "list[tuple[int, list[int]]]"
 
@@ -99,14 +103,14 @@ class StateFields:
     auction: list[Any] | None  # [standing strength, bidder, who passed, standing bid Action]
     windows: Windows | None
     pending_phase: int | None  # where play goes once the open windows pass
-    face: list[bool | None] | None  # each card face up, face down or as its zone shows it
+    face: list[Face] | None  # each card face up, face down, as its zone shows it, or seen by its mover
     log: list[str] | None  # lines said by the rules, when kept
     last_args: tuple[Any, ...]  # the chosen values of the last action
     last_actor: int | None
     last_shown: tuple[History, list[str]] | None  # the last action's text per viewer, fixed at a round's end
     last_revealed: tuple[History, frozenset[int]] | None  # the cards the last action revealed
     # With a log: where each card lay, and its face, when the last action was chosen
-    last_before: tuple[History, list[int], list[bool | None] | None] | None
+    last_before: tuple[History, list[int], list[Face] | None] | None
     truncated: bool  # stopped at max_actions
     max_actions: int
     known: list[list[int]] | None  # [player][card]: the zones it could be in, as bits (see knowledge)

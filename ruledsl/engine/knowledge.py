@@ -147,6 +147,7 @@ def canonical(st: GameState, player: int, variant: int = 0) -> GameState:
         replaced[base.zones[z][i]] = c
         base.zones[z][i] = c
         base.loc[c] = z
+    _faces_stay(base, replaced)
     _remap_variables(base, replaced)
     base._legal = None
     return _first_choices(base, player)
@@ -182,6 +183,7 @@ def _resample_once(st: GameState, player: int, rng: random.Random, keep: tuple[i
         replaced[copy.zones[z][i]] = c
         copy.zones[z][i] = c
         copy.loc[c] = z
+    _faces_stay(copy, replaced)
     # A variable that pointed at a hidden card now points at the card in its place.
     _remap_variables(copy, replaced)
     copy.rng = chance.seed_state(rng.getrandbits(64))
@@ -190,6 +192,18 @@ def _resample_once(st: GameState, player: int, rng: random.Random, keep: tuple[i
     copy.log = None
     copy.rebase()  # a failed action must roll back to this deal, never to the true one
     return copy
+
+
+def _faces_stay(st: Any, replaced: dict[int, int]) -> None:
+    """Keep who laid each card of a zone 'seen by mover' with its place: the card dealt into the
+    place is the one its mover laid there, and the card dealt out of it lies as its new place
+    shows it. (Only where such a card is among those dealt anew: other games keep their faces.)"""
+    face = st.face
+    if face is None or not any(isinstance(face[c], tuple) for c in replaced):
+        return
+    old = {c: face[c] for c in replaced}
+    for before, after in replaced.items():
+        face[after] = old[before]
 
 
 def _remap_variables(st: Any, replaced: dict[int, int]) -> None:

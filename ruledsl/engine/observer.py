@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ruledsl.engine.fields import StateFields
+from ruledsl.engine.fields import Face, StateFields
 from ruledsl.engine.together import waiting_for
 from ruledsl.engine.values import HIDDEN_CARD, Action
 
@@ -83,6 +83,10 @@ class Observer(StateFields):
 
     # ------------------------------------------------------------------ cards and zones
 
+    def zone_shows_mover(self, z: int) -> bool:
+        """Whether zone instance ``z`` shows each card to the player who moved it there ('seen by mover')."""
+        return self.prog.zones[self.prog.zone_family[z]].visibility == "mover"
+
     def zone_visible(self, viewer: int | None, z: int) -> bool:
         """Whether ``viewer`` sees the cards of zone instance ``z`` (None: a spectator)."""
         vis = self.prog.zones[self.prog.zone_family[z]].visibility
@@ -102,9 +106,11 @@ class Observer(StateFields):
             if face is False:
                 vis = self.prog.zones[self.prog.zone_family[z]].visibility
                 return vis == "owner" and viewer is not None and self.prog.zone_owner[z] == viewer
+            if face is not None:  # (mover,): laid in a zone 'seen by mover', seen by him alone
+                return viewer is not None and viewer == face[0]
         return self.zone_visible(viewer, z)
 
-    def _lay_in_sight(self, c: int, loc: list[int], face: list[bool | None] | None) -> bool:
+    def _lay_in_sight(self, c: int, loc: list[int], face: list[Face] | None) -> bool:
         """Whether every seat saw card ``c`` where it lay (``loc``) and as it lay (``face``)."""
         if face is not None and face[c] is not None:
             return face[c] is True
@@ -116,7 +122,7 @@ class Observer(StateFields):
         last_zone, seen = -1, True
         for c in cards:
             if face is not None and face[c] is not None:
-                if not (face[c] or self.sees(viewer, c)):
+                if not (face[c] is True or self.sees(viewer, c)):
                     return False
                 continue
             z = loc[c]

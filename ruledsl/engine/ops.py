@@ -484,8 +484,14 @@ def _multisets(groups: list[list[int]], size: int | None) -> Iterator[list[int]]
         yield out
 
 
-def combinations(pool: Iterable[int], kind: tuple[int, ...], size: int | None) -> Iterator[list[int]]:
-    """Yield every distinct (by kind) choice of ``size`` cards (any non-empty number if None)."""
+def combinations(pool: Iterable[int], kind: tuple[int, ...], size: int | range | None) -> Iterator[list[int]]:
+    """Yield every distinct (by kind) choice of ``size`` cards (any non-empty number if None; for a
+    range, each size in it, fewest cards first)."""
+    if isinstance(size, range):
+        groups = list(kinds_in(pool, kind).values())
+        # Sizes past the cards there are hold no group: never count through a huge HIGH.
+        sizes = range(max(size.start, 1), min(size.stop, sum(map(len, groups)) + 1))
+        return itertools.chain.from_iterable(_multisets(groups, k) for k in sizes)
     if size is not None and size <= 0:
         return iter(())
     return _multisets(list(kinds_in(pool, kind).values()), size)
@@ -495,14 +501,29 @@ def same_groups(
     pool: Iterable[int],
     kind: tuple[int, ...],
     table: tuple[Any, ...],
-    size: int | None,
+    size: int | range | None,
     wild: Callable[[int], bool] | None,
     value_ok: Callable[[Any], bool] | None = None,
 ) -> Iterator[list[int]]:
     """Yield groups of cards sharing one value of ``table``; wild cards may join any group.
 
-    ``value_ok`` rules a shared value out before any of its groups is built.
+    ``value_ok`` rules a shared value out before any of its groups is built. A range of sizes
+    keeps the groups of one or more cards whose size is in it.
     """
+    if isinstance(size, range):
+        sizes = size
+        return (g for g in same_groups(pool, kind, table, None, wild, value_ok) if len(g) in sizes)
+    return _same_groups(pool, kind, table, size, wild, value_ok)
+
+
+def _same_groups(
+    pool: Iterable[int],
+    kind: tuple[int, ...],
+    table: tuple[Any, ...],
+    size: int | None,
+    wild: Callable[[int], bool] | None,
+    value_ok: Callable[[Any], bool] | None,
+) -> Iterator[list[int]]:
     naturals: dict[Any, list[int]] = {}
     wilds: list[int] = []
     for c in pool:

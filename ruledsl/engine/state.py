@@ -378,11 +378,16 @@ class GameState(TurnMachine, Together, Observer, Failures):
 
     # ------------------------------------------------------------------ called by compiled rules
 
-    def set_faces(self, cards: Iterable[int], face: bool | None) -> None:
+    def set_faces(self, cards: Iterable[int], face: bool | None, mover: int | None = None) -> None:
+        """Lay moved cards face up, face down or as their zone shows them; in a zone 'seen by mover',
+        a card not face up is seen by ``mover`` alone (its face is ``(mover,)``)."""
         if self.face is not None:
             cards = list(cards)
             for c in cards:
-                self.face[c] = face
+                if mover is not None and face is not True and self.zone_shows_mover(self.loc[c]):
+                    self.face[c] = (mover,)
+                else:
+                    self.face[c] = face
             if self.known is not None:
                 knowledge.refresh(self, cards)
 

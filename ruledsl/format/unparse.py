@@ -495,7 +495,9 @@ def _wild(wild: str | None) -> str:
     return "" if wild is None else f" with {wild} wild"
 
 
-def _some(count: n.Expr | None) -> str:
+def _some(count: n.Expr | None, high: n.Expr | None = None) -> str:
+    if high is not None and count is not None:
+        return f"{_expr(count, _ATOM)} to {_expr(high, _ATOM)} "
     return "" if count is None else _expr(count, _ATOM) + " "
 
 
@@ -509,9 +511,9 @@ def _shape(s: n.ChoiceShape) -> str:
     if isinstance(s, n.ValueChoice):
         return s.type_name
     if isinstance(s, n.CardsChoice):
-        return f"{_some(s.count)}cards from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
+        return f"{_some(s.count, s.high)}cards from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
     if isinstance(s, n.SameChoice):
-        return f"{_some(s.count)}cards of one {s.attr} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
+        return f"{_some(s.count, s.high)}cards of one {s.attr} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
     if isinstance(s, n.ValuedChoice):
         value = _expr(s.value, _ATOM)
         return f"{_some(s.count)}cards of {s.attr} {value} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
@@ -702,11 +704,11 @@ class _Writer:
             self.entries(d.entries, indent + _INDENT)
         elif isinstance(d, n.ZoneDecl):
             scope = "per player" if d.per_player else "shared"
-            self.add(indent, f"zone {d.name}: {scope}, {d.visibility}", at)
+            self.add(indent, f"zone {d.name}: {scope}, {_visibility(d.visibility)}", at)
         elif isinstance(d, n.VarDecl):
             scope = "" if d.scope == "game" else d.scope + " "
             type_ = "" if d.type is None else ": " + _type(d.type)
-            visibility = "" if d.visibility == "public" else ", " + d.visibility
+            visibility = "" if d.visibility == "public" else ", " + _visibility(d.visibility)
             unlisted = ", unlisted" if d.unlisted else ""
             self.add(indent, f"{scope}var {d.name}{type_} = {_expr(d.init)}{visibility}{unlisted}", at)
         elif isinstance(d, n.DefineDecl):
@@ -1077,3 +1079,8 @@ class _Blanks:
         out.append(text)
         self.source_line = source_line
         self.after_head = opens
+
+
+def _visibility(visibility: str) -> str:
+    """A visibility as the rule file writes it ('mover' is written 'seen by mover')."""
+    return "seen by mover" if visibility == "mover" else visibility

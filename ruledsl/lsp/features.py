@@ -166,7 +166,8 @@ def _type_of(symbol: Symbol) -> str | None:
     if isinstance(symbol, MemberSym):
         return f"a value of '{symbol.values.name}' (number {symbol.index + 1} of {len(symbol.values.members)})"
     if isinstance(symbol, ZoneSym):
-        return f"{'one per player' if symbol.per_player else 'shared'}, {symbol.visibility}"
+        seen = "seen by mover" if symbol.visibility == "mover" else symbol.visibility
+        return f"{'one per player' if symbol.per_player else 'shared'}, {seen}"
     if isinstance(symbol, PhaseSym | WindowSym) and symbol.actions:
         return "actions: " + ", ".join(a.name for a in symbol.actions)
     return None

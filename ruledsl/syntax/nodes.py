@@ -932,7 +932,7 @@ class ValueChoice(ChoiceShape):
 
 @frozen(kw_only=True)
 class CardsChoice(ChoiceShape):
-    """Some cards: ``count`` of them, or one or more.
+    """Some cards: ``count`` of them, or one or more; with ``high``, ``count`` to ``high`` of them.
 
     Example: ``3 cards from faceup + hand``
     """
@@ -940,19 +940,22 @@ class CardsChoice(ChoiceShape):
     count: Expr | None
     pool: Expr
     wild: str | None = None
+    high: Expr | None = None  # 'LOW to HIGH cards': count is LOW
 
 
 @frozen(kw_only=True)
 class SameChoice(ChoiceShape):
-    """Cards that all have one value of ``attr``; wild cards stand for any value.
+    """Cards that all have one value of ``attr``; wild cards stand for any value. With ``high``,
+    ``count`` to ``high`` of them.
 
-    Example: ``cards of one rank from hand``
+    Example: ``1 to 4 cards of one rank from hand``
     """
 
     count: Expr | None
     attr: str
     pool: Expr
     wild: str | None = None
+    high: Expr | None = None  # 'LOW to HIGH cards of one ATTR': count is LOW
 
 
 @frozen(kw_only=True)
@@ -1159,14 +1162,15 @@ class DeckDecl(Decl):
 
 @frozen(kw_only=True)
 class ZoneDecl(Decl):
-    """A place cards lie: shared or one per player, seen by all, its owner or nobody.
+    """A place cards lie: shared or one per player, seen by all, its owner, nobody, or for each
+    card the player who moved it there (``seen by mover``: a bluffing pile).
 
     Example: ``zone hand: per player, owner``
     """
 
     name: str
     per_player: bool
-    visibility: str  # "public", "owner" or "hidden"
+    visibility: str  # "public", "owner", "hidden" or "mover"
 
 
 @frozen(kw_only=True)

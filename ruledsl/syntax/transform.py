@@ -272,7 +272,8 @@ class _Declarations(_Tokens):
         return " ".join(str(c) for c in children)
 
     def visibility(self, children: list[Token]) -> str:
-        return str(children[0])
+        # 'seen by mover': each card seen by the player who moved it there (zones only).
+        return "mover" if len(children) > 1 else str(children[0])
 
     def var_scope(self, children: list[Token]) -> str:
         return str(children[0])
@@ -521,8 +522,18 @@ class _Actions(_Tokens):
         return n.CardsChoice(count=count, pool=pool, wild=wild, span=self._span(meta))
 
     @_with_meta
+    def cards_range_choice(self, meta: Any, low: n.Expr, high: n.Expr, pool: n.Expr, wild: str | None) -> n.CardsChoice:
+        return n.CardsChoice(count=low, high=high, pool=pool, wild=wild, span=self._span(meta))
+
+    @_with_meta
     def same_choice(self, meta: Any, count: n.Expr | None, attr: Token, pool: n.Expr, wild: str | None) -> n.SameChoice:
         return n.SameChoice(count=count, attr=self._name(attr), pool=pool, wild=wild, span=self._span(meta))
+
+    @_with_meta
+    def same_range_choice(
+        self, meta: Any, low: n.Expr, high: n.Expr, attr: Token, pool: n.Expr, wild: str | None
+    ) -> n.SameChoice:
+        return n.SameChoice(count=low, high=high, attr=self._name(attr), pool=pool, wild=wild, span=self._span(meta))
 
     @_with_meta
     def valued_choice(

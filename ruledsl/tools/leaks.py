@@ -213,13 +213,21 @@ def swap(st: GameState, a: int, b: int) -> None:
         st.held[1] = [(q, _matching(together.legal_for(st, q), held, exchanged) or held) for q, held in st.held[1]]
 
 
+def _laid(st: GameState, a: int, b: int) -> bool:
+    """Whether ``a`` or ``b`` lies in a zone 'seen by mover': who laid it belongs to its place (a
+    swap leaves it there, as a resample does), and a seat who laid neither cannot tell it from
+    any other card he does not see."""
+    assert st.face is not None
+    return isinstance(st.face[a], tuple) or isinstance(st.face[b], tuple)
+
+
 def _alike(st: GameState, seat: int, a: int, b: int) -> bool:
     """Whether ``seat`` knows the same of cards ``a`` and ``b`` (and sees neither)."""
     if st.sees(seat, a) or st.sees(seat, b):
         return False
     if st.known is None or st.known[seat][a] != st.known[seat][b]:
         return False
-    if st.face is not None and st.face[a] != st.face[b]:
+    if st.face is not None and st.face[a] != st.face[b] and not _laid(st, a, b):
         return False
     revealed = st.last_revealed
     if revealed is not None and revealed[0] is st._hist and (a in revealed[1] or b in revealed[1]):
