@@ -390,11 +390,19 @@ def show_tuple(displays: tuple[tuple[str, ...] | None, ...], x: tuple[Any, ...])
 def adds_up(keys: Iterable[Any], target: int) -> bool:
     """Whether some of ``keys`` (one at least; none skipped) add up to ``target``.
 
-    The sums reachable so far are kept as a set, trimmed above ``target`` when no key is
+    With no key negative and a target up to MAX_RANGE, the sums reachable so far are the
+    bits of one integer (a card's key shifts them), which is quick whatever the number of
+    cards. Otherwise they are kept as a set, trimmed above ``target`` when no key is
     negative; building it may take at most MAX_RANGE steps (RuleFailed: R504), so a rule
     over a large zone with keys of every size stops with an error instead of for ever."""
     values = [k for k in keys if k is not None]
     trim = target >= 0 and all(v >= 0 for v in values)
+    if trim and target <= MAX_RANGE:
+        mask = (1 << (target + 1)) - 1
+        bits = 0
+        for v in values:
+            bits = (bits | (bits << v) | (1 << v)) & mask if v <= target else bits
+        return bool(bits >> target & 1)
     reach: set[int] = set()
     steps = 0
     for v in values:
