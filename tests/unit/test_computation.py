@@ -126,13 +126,11 @@ def test_a_tuple_variable_keeps_its_shape_and_shows_its_values_by_name(tmp_path:
     assert state.observation(1)["player_variables"]["mine"] == [[1, "5"], [0, "K"]]
 
 
-def test_a_subset_sum_over_many_cards_of_every_size_stops_with_r504(tmp_path: Path) -> None:
-    # Thirty cards valued 1, 2, 4, 8...: every subset has its own sum, so the sums cannot be kept
-    # to a few, and the target is too large for a table of every sum up to it; the search is
-    # refused at the step budget instead of running for ever.
-    deck = "".join(f'    card "c{i}": value {2**i}\n' for i in range(30))
+def sum_game(tmp_path: Path, values: list[int], target: str) -> GameState:
+    """A game whose one action wins if some cards of the deck, valued ``values``, add up to ``target``."""
+    deck = "".join(f'    card "c{i}": value {v}\n' for i, v in enumerate(values))
     source = f"""\
-game "Hostile"
+game "Sums"
 players 2
 card value: number
 deck:
@@ -141,13 +139,20 @@ setup:
     shuffle deck
 phase play:
     action go:
-        if some cards c in deck with total c.value == 1000000000 * 1000:
-            end game, draw
-        end game, winner player
+        if some cards c in deck with total c.value == {target}:
+            end game, winner player
+        end game, draw
 """
-    path = tmp_path / "hostile.game"
+    path = tmp_path / "sums.game"
     path.write_text(source, encoding="utf-8")
-    state = ruledsl.load_game(path).new_initial_state(seed=0)
+    return ruledsl.load_game(path).new_initial_state(seed=0)
+
+
+def test_a_subset_sum_over_many_cards_of_every_size_stops_with_r504(tmp_path: Path) -> None:
+    # Thirty cards valued 1, 2, 4, 8...: every subset has its own sum, so the sums cannot be kept
+    # to a few, and the target is too large for a table of every sum up to it; the search is
+    # refused at the step budget instead of running for ever.
+    state = sum_game(tmp_path, [2**i for i in range(30)], "1000000000 * 1000")
     with pytest.raises(RuleRuntimeError) as info:
         state.apply_action(state.legal_actions()[0])
     d = info.value.diagnostics[0]
@@ -157,25 +162,8 @@ phase play:
 
 
 def test_a_subset_sum_of_repeating_values_stays_cheap(tmp_path: Path) -> None:
-    # Two hundred cards valued 1 to 10: the sums reachable stay few, whatever the number of cards.
-    deck = "".join(f'    card "c{i}": value {i % 10 + 1}\n' for i in range(200))
-    source = f"""\
-game "Many"
-players 2
-card value: number
-deck:
-{deck}zone deck: shared, public
-setup:
-    shuffle deck
-phase play:
-    action go:
-        if some cards c in deck with total c.value == 1099:
-            end game, winner player
-        end game, draw
-"""
-    path = tmp_path / "many.game"
-    path.write_text(source, encoding="utf-8")
-    state = ruledsl.load_game(path).new_initial_state(seed=0)
+    # Two hundred cards valued 1 to 10: a table of the sums up to the target, whatever the number of cards.
+    state = sum_game(tmp_path, [i % 10 + 1 for i in range(200)], "1099")
     state.apply_action(state.legal_actions()[0])
     assert state.returns()[0] == 1.0  # the 200 cards add up to 1,100: less one 1 is 1,099
 
