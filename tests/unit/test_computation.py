@@ -198,3 +198,28 @@ def test_a_subset_sum_of_repeating_values_stays_cheap(tmp_path: Path) -> None:
 def test_errors_of_computation(tmp_path: Path, expr: str, decls: str, expected: str) -> None:
     found = errors(tmp_path, expr, decls)
     assert any(e.startswith(expected) for e in found), found
+
+
+def test_a_tuple_variable_is_one_number_per_item_in_the_tensors(tmp_path: Path) -> None:
+    from ruledsl.spaces import ActionSpace, TensorLayout
+
+    game = game_of(tmp_path, "1", "var best: (number, rank) = (7, K)\n")
+    layout = TensorLayout(game, ActionSpace(game).num_distinct_actions)
+    segments = layout.segments()
+    at = sum(w for _, w in segments[: segments.index(("variable best", 2))])
+    tensor = layout.observation(game.new_initial_state(seed=0).observation(0))
+    assert tensor[at : at + 2] == [7.0, 5.0]  # K is the fifth rank
+
+
+def test_an_attribute_of_a_sorted_hidden_card_said_to_all_is_w406(tmp_path: Path) -> None:
+    from ruledsl.loading import check_file
+
+    path = tmp_path / "table.game"
+    shown = "(the item 1 of cards c in hand sorted by c.rank).rank"
+    path.write_text(
+        TABLE.replace("SHOWN", shown)
+        .replace("DECLS", "")
+        .replace("hand: per player, public", "hand: per player, owner"),
+        encoding="utf-8",
+    )
+    assert [d.code for d in check_file(path).warnings] == ["W406"]
