@@ -89,6 +89,7 @@ def test_which_games_are_flat() -> None:
         "cartes_magiques",
         "katzenjammer_blues",
         "president",
+        "scopa",
     }
 
 
