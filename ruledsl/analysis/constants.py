@@ -138,6 +138,8 @@ class ConstantValues:
             return frozenset(items)
         if isinstance(e, n.RangeLiteral):
             return range(self.value(e.low), self.value(e.high) + 1)
+        if isinstance(e, n.TupleLiteral):
+            return tuple(self.value(i) for i in e.items)
         if isinstance(e, n.EveryCard) and self.deck_size is not None:
             return range(self.deck_size)
         if isinstance(e, n.SizeOf):

@@ -24,7 +24,7 @@ RESERVED = frozenset(
     "top bottom all size position run every player players left right seat if any no count cards first "
     "topmost highest lowest total distinct not yes none move deal shuffle cut reveal turn let set add "
     "subtract stop again end go open reverse finish say for while repeat label strength require and or in is "
-    "overlaps then else where satisfies the".split()
+    "overlaps then else where satisfies the some".split()
 )
 #: Names the language provides: no declaration may take them.
 BUILTIN_NAMES = {"round": NUMBER, "direction": NUMBER}

@@ -30,6 +30,7 @@ from ruledsl.analysis.symbols import (
     WindowSym,
     ZoneSym,
     set_type,
+    tuple_type,
     value_type,
 )
 from ruledsl.syntax import nodes as n
@@ -41,7 +42,7 @@ PLAYERS_HINT = f"write a range such as 'players 2 to 6' (at most {MAX_PLAYERS})"
 
 _BASIC_TYPES = {"number": NUMBER, "flag": FLAG, "text": TEXT, "zone": ZONE}
 #: Expressions that bind a name (``var``) in everything but their ``iterable``.
-_BINDERS = (n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.Best)
+_BINDERS = (n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.Best, n.Sorted, n.SubsetSum)
 
 
 class DeclarationChecker(CheckerPart):
@@ -205,6 +206,14 @@ class DeclarationChecker(CheckerPart):
             if inner.kind != "any":
                 self.error("E301", f"a set holds numbers or values, not {inner}", t.element)
             return ANY
+        if isinstance(t, n.TupleType):
+            items = [self._type_ref(i) for i in t.items]
+            for item, node in zip(items, t.items, strict=True):
+                if item.kind not in ("number", "value", "any"):
+                    self.error("E301", f"a tuple holds numbers or values, not {item}", node)
+            if any(i.kind not in ("number", "value") for i in items):
+                return ANY
+            return tuple_type(tuple(i.of or "" if i.kind == "value" else "number" for i in items))
         assert isinstance(t, n.NamedType)
         if t.name in _BASIC_TYPES:
             return _BASIC_TYPES[t.name]
@@ -368,7 +377,7 @@ class DeclarationChecker(CheckerPart):
                 declared = t
         elif not self.ctx.exprs.fits(t, declared, d.init):
             self.error("E301", f"'{d.name}' holds {declared}, but its first value is {t}", d.init)
-        if declared.kind in ("zone", "players", "range", "tuple"):
+        if declared.kind in ("zone", "players", "range") or (declared.kind == "tuple" and not declared.of):
             self.error("E301", f"a variable cannot hold {declared}", d.type or d.init)
         if d.visibility == "mover":
             self.error("E302", "only a zone's cards are seen by the player who moved them there", d)

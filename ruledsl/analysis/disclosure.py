@@ -239,8 +239,10 @@ class _Finder:
                 return env[end]  # a card shown there earlier in the rule
         if isinstance(e, (n.TopOf, n.BottomOf, n.AllOf, n.AllButTop)):
             return self.zone_place(e.zone)
-        if isinstance(e, (n.Filter, n.First, n.Topmost)):
+        if isinstance(e, (n.Filter, n.First, n.Topmost, n.Sorted)):
             return self.place(e.iterable, env)
+        if isinstance(e, n.ItemOf):
+            return self.place(e.operand, env)
         ref = self.refs.get(id(e))
         if isinstance(ref, ZoneRef):
             return self.zone_place(e)

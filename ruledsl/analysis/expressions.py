@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ruledsl.analysis import computation
 from ruledsl.analysis.constants import constant_number
 from ruledsl.analysis.context import CheckContext, CheckerPart
 from ruledsl.analysis.refs import CountRef, DefineRef, MemberRef, RunKeyAttrRef
@@ -16,7 +17,6 @@ from ruledsl.analysis.symbols import (
     PLAYER,
     PLAYERS,
     TEXT,
-    TUPLE,
     LocalSym,
     MemberSym,
     Type,
@@ -38,6 +38,11 @@ class ExpressionChecker(CheckerPart):
         self.looped: dict[int, str | None] = {}  # what a loop goes through: the variable of a 'for each', or None
         self.zone_end: dict[int, str] = {}  # a zone's attribute under 'top of' or 'bottom of': which end
         self.seats: dict[int, tuple[n.Seat, bool]] = {}  # every 'seat N', and whether it is under a test of 'players'
+
+    # The computations on cards (sorting, the k-th element, sums of some cards) live in computation.py.
+    _expr_Sorted = computation.check_sorted
+    _expr_SubsetSum = computation.check_subset_sum
+    _expr_ItemOf = computation.check_item_of
 
     def check(self, e: n.Expr, scope: Scope, want: Type | None = None) -> Type:
         """Check an expression and return its type; ``want`` is the type the context expects, if any."""
@@ -143,11 +148,16 @@ class ExpressionChecker(CheckerPart):
         return self.ctx.names.attribute(e, scope, want)
 
     def _expr_TupleLiteral(self, e: n.TupleLiteral, scope: Scope, want: Type | None) -> Type:
-        for item in e.items:
-            t = self.check(item, scope)
+        items = []
+        shape = want.of.split(",") if want is not None and want.kind == "tuple" and want.of else []
+        for i, item in enumerate(e.items):
+            # (0, 2, 0) where a tuple (number, rank, number) is wanted: the 2 is a rank.
+            of = shape[i] if len(shape) == len(e.items) else "number"
+            t = self.check(item, scope, None if of == "number" else value_type(of))
+            items.append(t)
             if t.kind not in ("number", "value", "any"):
                 self.error("E301", f"a tuple holds numbers or values, not {t}", item)
-        return TUPLE
+        return computation.tuple_shape(items)
 
     def _expr_SetLiteral(self, e: n.SetLiteral, scope: Scope, want: Type | None) -> Type:
         # The element type comes from the context, else from the first item that is not a
@@ -239,8 +249,10 @@ class ExpressionChecker(CheckerPart):
         return NUMBER
 
     def _expr_Compare(self, e: n.Compare, scope: Scope, want: Type | None) -> Type:
+        if isinstance(e.left, n.TupleLiteral):
+            computation.pair_tuples(self, e.left, e.right, scope)  # (1, 2) < best: best tells what 2 is
         left = self._operand(e.left, scope)
-        right = self._operand(e.right, scope, left if left.kind in ("value", "number") else None)
+        right = self._operand(e.right, scope, left if left.kind in ("value", "number", "tuple") else None)
         if left.kind == "number" and right.kind == "value" and isinstance(e.left, n.Number):
             left = self._expr_Number(e.left, scope, right)
             self.types[id(e.left)] = left
@@ -255,6 +267,7 @@ class ExpressionChecker(CheckerPart):
                     self.error("E301", f"'{e.op}' compares numbers, ordered values or tuples, not {t}", node)
             if left.kind == "value" and right.kind == "value" and left.of != right.of:
                 self.error("E301", f"cannot order {left} against {right}", e)
+            computation.check_tuple_order(self, e, left, right)
         return FLAG
 
     def _expr_Member(self, e: n.Member, scope: Scope, want: Type | None) -> Type:
@@ -452,7 +465,11 @@ class ExpressionChecker(CheckerPart):
         return NUMBER
 
     def _expr_PositionOf(self, e: n.PositionOf, scope: Scope, want: Type | None) -> Type:
-        self.expect(e.operand, scope, CARD)
+        t = self.check(e.operand, scope)
+        if t.kind == "value":  # its place in its 'values' list, from 1
+            return NUMBER.maybe_none() if t.nullable else NUMBER
+        if not self.fits(t, CARD, e.operand):
+            self.error("E301", f"expected {CARD}, found {t}", e.operand, _mismatch_hint(t, CARD))
         return NUMBER
 
     def _expr_RunOf(self, e: n.RunOf, scope: Scope, want: Type | None) -> Type:

@@ -32,6 +32,8 @@ class Type:
             return f"a set of {self.of}" if self.of else "a set"
         if self.kind == "range":
             return f"a range of {self.of}" if self.of else "a range"
+        if self.kind == "tuple" and self.of:
+            return f"a tuple ({self.of.replace(',', ', ')})"
         return _KIND_WORDS.get(self.kind, self.kind)
 
     def maybe_none(self) -> Type:
@@ -72,6 +74,11 @@ ANY = Type("any", nullable=True)
 
 def value_type(values: str) -> Type:
     return Type("value", values)
+
+
+def tuple_type(items: tuple[str, ...] | None) -> Type:
+    """The type of a tuple; ``items`` is its shape (``number`` or a values list, item by item), if known."""
+    return Type("tuple", ",".join(items) if items else None)
 
 
 def set_type(of: str) -> Type:

@@ -22,7 +22,7 @@ from ruledsl.analysis.refs import (
     ZoneRef,
 )
 from ruledsl.analysis.symbols import DefineSym, Type
-from ruledsl.codegen import names
+from ruledsl.codegen import computation, names
 from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
 from ruledsl.codegen.folding import PyName, simple_code
 from ruledsl.syntax import nodes as n
@@ -38,6 +38,11 @@ class Expressions(CompilerPart):
         # 'say if X then "{c}" else ...' is read by every player, not by the actor alone.
         self.text_show: str | None = None
         self._inline_depth = 0
+
+    # The computations on cards (sorting, the k-th element, sums of some cards) live in computation.py.
+    _ex_Sorted = computation.write_sorted
+    _ex_SubsetSum = computation.write_subset_sum
+    _ex_ItemOf = computation.write_item_of
 
     def ex(self, e: n.Expr, scope: Scope) -> str:
         """Python for ``e`` in ``scope``, in parentheses (or the name of its value, computed before the loops)."""
@@ -128,6 +133,11 @@ class Expressions(CompilerPart):
             return f"op_show_player({x})"
         if t.kind == "players":
             return f"op_show_players({x})"
+        if t.kind == "tuple" and t.of:
+            tables = "".join(
+                ("None" if of == "number" else self.layout.display_table(of)) + ", " for of in t.of.split(",")
+            )
+            return f"op_show_tuple(({tables}), {x})"
         return f"str({x})"
 
     def _ex_BoolLit(self, e: n.BoolLit, scope: Scope) -> str:
@@ -439,6 +449,8 @@ class Expressions(CompilerPart):
         return f"len({self.iterable(e.operand, scope)})"
 
     def _ex_PositionOf(self, e: n.PositionOf, scope: Scope) -> str:
+        if self.type_of(e.operand).kind == "value":
+            return f"op_position_in_values({self.ex(e.operand, scope)})"
         return f"op_position(st, {self.ex(e.operand, scope)})"
 
     def _ex_RunOf(self, e: n.RunOf, scope: Scope) -> str:

@@ -331,4 +331,7 @@ def _shower(t: Type, sy: Any) -> Callable[..., Any]:
         return lambda st, viewer, v: None if v is None else ops.show_player(v)
     if t.kind == "players":
         return lambda st, viewer, v: [ops.show_player(q) for q in v]
+    if t.kind == "tuple" and t.of:  # a variable's tuple has a known shape: numbers, and values shown by name
+        shown = [None if of == "number" else sy.values[of].displays for of in t.of.split(",")]
+        return lambda st, viewer, v: [x if d is None or x is None else d[x] for d, x in zip(shown, v, strict=True)]
     return lambda st, viewer, v: v

@@ -582,8 +582,8 @@ class _Reader:
             return [{choice.name: self.numbers[piece]}]
         if isinstance(e, n.PositionOf):
             choice = self._choice_of(e.operand)
-            if choice is None:
-                return [{}]
+            if choice is None or not isinstance(choice.shape, n.CardChoice):
+                return [{}]  # not a card's place: the place of a value in its list (position of r)
             place = _number(piece)
             return [{choice.name: -place}] if place is not None and place > 0 else []
         if choice is None:

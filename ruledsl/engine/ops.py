@@ -353,6 +353,72 @@ def best_of_tuples(pairs: Iterable[tuple[Any, Any]], highest: bool) -> Any:
     return found
 
 
+# ============================================================================ sorting, k-th, sums of some cards
+
+
+def sorted_by(pairs: Iterable[tuple[Any, Any]], descending: bool) -> list[Any]:
+    """The elements of (key, element) pairs in the order of their keys; ties keep their order.
+
+    An element whose key is none, or a tuple holding none, goes last either way: none is no
+    number and sorts nowhere (as in ``best``)."""
+    known = []
+    unknown = []
+    for key, x in pairs:
+        if key is None or (isinstance(key, tuple) and None in key):
+            unknown.append(x)
+        else:
+            known.append((key, x))
+    known.sort(key=lambda p: p[0], reverse=descending)  # a stable sort, also reversed
+    return [x for _, x in known] + unknown
+
+
+def item(elements: list[Any], k: int) -> Any:
+    """The ``k``-th element, from 1; none past either end."""
+    return elements[k - 1] if 1 <= k <= len(elements) else None
+
+
+def position_in_values(v: int | None) -> int | None:
+    """A value's place in its 'values' list, from 1 (a value is its index there)."""
+    return None if v is None else v + 1
+
+
+def show_tuple(displays: tuple[tuple[str, ...] | None, ...], x: tuple[Any, ...]) -> str:
+    """A tuple as people read it, ``(5, K, 9)``: numbers, and values by name."""
+    return "(" + ", ".join(show_number(v) if d is None else show_value(d, v) for d, v in zip(displays, x)) + ")"
+
+
+def adds_up(keys: Iterable[Any], target: int) -> bool:
+    """Whether some of ``keys`` (one at least; none skipped) add up to ``target``.
+
+    With no key negative and a target up to MAX_RANGE, the sums reachable so far are the
+    bits of one integer (a card's key shifts them), which is quick whatever the number of
+    cards. Otherwise they are kept as a set, trimmed above ``target`` when no key is
+    negative; building it may take at most MAX_RANGE steps (RuleFailed: R504), so a rule
+    over a large zone with keys of every size stops with an error instead of for ever."""
+    values = [k for k in keys if k is not None]
+    trim = target >= 0 and all(v >= 0 for v in values)
+    if trim and target <= MAX_RANGE:
+        mask = (1 << (target + 1)) - 1
+        bits = 0
+        for v in values:
+            bits = (bits | (bits << v) | (1 << v)) & mask if v <= target else bits
+        return bool(bits >> target & 1)
+    reach: set[int] = set()
+    steps = 0
+    for v in values:
+        steps += len(reach) + 1
+        if steps > MAX_RANGE:
+            raise RuleFailed(
+                f"adding up some of {len(values):,} cards took more than {MAX_RANGE:,} steps",
+                "add up fewer cards, or keys that repeat (card values of 1 to 10 add up quickly)",
+            )
+        new = {v, *(s + v for s in reach)}
+        reach |= {s for s in new if s <= target} if trim else new
+        if target in reach:
+            return True
+    return False
+
+
 # ============================================================================ comparisons with none
 
 

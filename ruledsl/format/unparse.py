@@ -192,7 +192,19 @@ def _precedence(e: n.Expr) -> int:
     return _ATOM
 
 
-_BINDERS = (n.IfExpr, n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.Best)
+_BINDERS = (
+    n.IfExpr,
+    n.Quantifier,
+    n.Count,
+    n.Filter,
+    n.First,
+    n.Topmost,
+    n.Aggregate,
+    n.Best,
+    n.Sorted,
+    n.SubsetSum,
+    n.ItemOf,
+)
 _COMPARISONS = (n.Compare, n.Member, n.Overlaps, n.IsEmpty, n.IsOut, n.IsNamed, n.IsSeen)
 _PREFIXED = (
     n.TopOf,
@@ -319,6 +331,15 @@ _EXPR_WRITERS: dict[type, Callable[..., str]] = {
     n.AllButTop: lambda e: f"all but top {_expr(e.count, _ATOM)} of {_expr(e.zone, _PREFIX)}",
     n.SizeOf: lambda e: f"size of {_expr(e.operand, _PREFIX)}",
     n.PositionOf: lambda e: f"position of {_expr(e.operand, _PREFIX)}",
+    n.Sorted: lambda e: (
+        f"cards {e.var} in {_expr(e.iterable, _SUM)} sorted by {_expr(e.key, _SUM)}"
+        + (" descending" if e.descending else "")
+    ),
+    n.SubsetSum: lambda e: (
+        f"some cards {e.var} in {_expr(e.iterable, _SUM)} "
+        f"with total {_expr(e.key, _SUM)} {e.op} {_expr(e.target, _SUM)}"
+    ),
+    n.ItemOf: lambda e: f"the item {_expr(e.index, _ATOM)} of {_expr(e.operand)}",
     n.RunOf: lambda e: f"run of {_expr(e.zone, _PREFIX)} sharing {e.key}",
     n.EveryCard: lambda e: "every card",
     n.ActingPlayer: lambda e: "player",
@@ -480,6 +501,8 @@ def _type(t: n.TypeRef) -> str:
         return "player"
     if isinstance(t, n.SetType):
         return f"set of {_type(t.element)}"
+    if isinstance(t, n.TupleType):
+        return "(" + ", ".join(_type(i) for i in t.items) + ")"
     raise TypeError(f"not a type: {type(t).__name__}")
 
 
@@ -576,6 +599,7 @@ _FRAGMENTS: dict[type, Callable[..., str]] = {
     n.CardsType: _type,
     n.PlayerType: _type,
     n.SetType: _type,
+    n.TupleType: _type,
     n.CardChoice: _shape,
     n.NumberChoice: _shape,
     n.PlayerChoice: _shape,

@@ -115,6 +115,18 @@ class TensorLayout:
         if kind == "value" or (kind == "set" and t.of != "number"):
             displays = self.game.checked.symbols.values[t.of].displays
             return self._counts({d: i for i, d in enumerate(displays)}), len(displays)
+        if kind == "tuple" and t.of:
+            values = self.game.checked.symbols.values
+            places = [
+                {d: i + 1 for i, d in enumerate(values[of].displays)} if of in values else {} for of in t.of.split(",")
+            ]
+
+            def items(out: list[float], at: int, v: Any) -> None:
+                # The observation shows numbers, and values by name: a value is its place in its list, from 1.
+                for i, x in enumerate(v):
+                    out[at + i] = float(x) if isinstance(x, int) else float(places[i].get(x, 0))
+
+            return items, len(places)
         if kind == "set":
 
             def size(out: list[float], at: int, v: Any) -> None:

@@ -128,6 +128,16 @@ class SetType(TypeRef):
     element: TypeRef
 
 
+@frozen(kw_only=True)
+class TupleType(TypeRef):
+    """A tuple of numbers and values, item by item.
+
+    Example: ``(number, rank, rank)``
+    """
+
+    items: tuple[TypeRef, ...]
+
+
 # ============================================================================ expressions
 
 
@@ -465,6 +475,38 @@ class Best(Expr):
 
 
 @frozen(kw_only=True)
+class Sorted(Expr):
+    """The elements of ``iterable`` in the order of ``key``, lowest first (highest first if ``descending``).
+
+    Ties keep the order of ``iterable``; an element whose key is none (or a tuple holding
+    none) goes last, whichever way the sort runs.
+
+    Example: ``cards c in hand sorted by (c.rank, c.suit) descending``
+    """
+
+    var: str
+    iterable: Expr
+    key: Expr
+    descending: bool = False
+
+
+@frozen(kw_only=True)
+class SubsetSum(Expr):
+    """Whether some cards of ``iterable`` (one at least) have keys that add up to ``target``.
+
+    ``op`` is the comparison written, which the checker allows to be ``==`` only.
+
+    Example: ``some cards c in table with total c.value == 7``
+    """
+
+    var: str
+    iterable: Expr
+    key: Expr
+    op: str
+    target: Expr
+
+
+@frozen(kw_only=True)
 class TopOf(Expr):
     """The top card of a zone (``count`` absent), or its top ``count`` cards.
 
@@ -524,6 +566,17 @@ class PositionOf(Expr):
     Example: ``position of c``
     """
 
+    operand: Expr
+
+
+@frozen(kw_only=True)
+class ItemOf(Expr):
+    """The ``index``-th element of cards or players, from 1, in the order they are read, or none.
+
+    Example: ``the item 2 of cards c in hand sorted by c.rank``
+    """
+
+    index: Expr
     operand: Expr
 
 

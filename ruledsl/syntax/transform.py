@@ -229,6 +229,10 @@ class _Declarations(_Tokens):
         return n.SetType(element=element, span=self._span(meta))
 
     @_with_meta
+    def tuple_type(self, meta: Any, *items: n.TypeRef) -> n.TupleType:
+        return n.TupleType(items=tuple(items), span=self._span(meta))
+
+    @_with_meta
     def deck_decl(self, meta: Any, *entries: n.Node) -> n.DeckDecl:
         return n.DeckDecl(entries=tuple(entries), span=self._span(meta))
 
@@ -769,6 +773,23 @@ class _Expressions(_Tokens):
         return str(children[0])
 
     @_with_meta
+    def sorted_expr(self, meta: Any, var: Token, iterable: n.Expr, key: n.Expr, descending: str | None) -> n.Sorted:
+        return n.Sorted(
+            var=self._name(var), iterable=iterable, key=key, descending=descending is not None, span=self._span(meta)
+        )
+
+    def descending(self, children: list[Token]) -> str:
+        return str(children[0])
+
+    @_with_meta
+    def subset_sum_expr(
+        self, meta: Any, var: Token, iterable: n.Expr, key: n.Expr, op: Token, target: n.Expr
+    ) -> n.SubsetSum:
+        return n.SubsetSum(
+            var=self._name(var), iterable=iterable, key=key, op=str(op), target=target, span=self._span(meta)
+        )
+
+    @_with_meta
     def range_literal(self, meta: Any, low: n.Expr, high: n.Expr) -> n.RangeLiteral:
         return n.RangeLiteral(low=low, high=high, span=self._span(meta))
 
@@ -922,6 +943,10 @@ class _Expressions(_Tokens):
     @_with_meta
     def position_of(self, meta: Any, operand: n.Expr) -> n.PositionOf:
         return n.PositionOf(operand=operand, span=self._span(meta))
+
+    @_with_meta
+    def item_of(self, meta: Any, index: n.Expr, operand: n.Expr) -> n.ItemOf:
+        return n.ItemOf(index=index, operand=operand, span=self._span(meta))
 
     @_with_meta
     def run_of(self, meta: Any, zone: n.Expr, key: Token) -> n.RunOf:

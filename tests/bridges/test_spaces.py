@@ -90,6 +90,7 @@ def test_which_games_are_flat() -> None:
         "hearts",  # three cards passed
         "katzenjammer_blues",
         "president",
+        "scopa",
     }
 
 

@@ -1,0 +1,30 @@
+"""Write the Python for the computations on cards: sorting, the k-th element, sums of some cards.
+
+Each function is a method of the expression writer (``Expressions._ex_Sorted = write_sorted``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ruledsl.syntax import nodes as n
+
+if TYPE_CHECKING:
+    from ruledsl.codegen.context import Scope
+    from ruledsl.codegen.expressions import Expressions
+
+
+def write_sorted(self: Expressions, e: n.Sorted, scope: Scope) -> str:
+    v, inner = self.bind(e.var, scope)
+    pairs = f"(({self.ex(e.key, inner)}, {v}) for {v} in {self.iterable(e.iterable, scope)})"
+    return f"op_sorted_by({pairs}, {e.descending})"
+
+
+def write_subset_sum(self: Expressions, e: n.SubsetSum, scope: Scope) -> str:
+    v, inner = self.bind(e.var, scope)
+    keys = f"({self.ex(e.key, inner)} for {v} in {self.iterable(e.iterable, scope)})"
+    return f"op_adds_up({keys}, {self.ex(e.target, scope)})"
+
+
+def write_item_of(self: Expressions, e: n.ItemOf, scope: Scope) -> str:
+    return f"op_item({self.iterable(e.operand, scope)}, {self.ex(e.index, scope)})"
