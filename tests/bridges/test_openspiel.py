@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import pickle
+import random
 import unittest
 from pathlib import Path
 
@@ -150,3 +151,22 @@ def test_only_views_with_the_players_own_part_are_offered() -> None:
     observer.set_from(state, 1)
     assert list(observer.tensor) == state.observation_tensor(1)
     assert len(observer.tensor) == game.spaces.tensors.observation_size
+
+
+@pytest.mark.parametrize(("name", "players"), [("quasenbo", 2), ("president", 3)])
+def test_legal_actions_called_from_python_are_openspiels_own(name: str, players: int) -> None:
+    """RuledslState.legal_actions skips OpenSpiel's calls back into Python: it gives what OpenSpiel's gives."""
+    game = load(name, players)
+    openspiels = pyspiel.State.legal_actions
+    state = game.new_initial_state()
+    assert state.legal_actions() == openspiels(state) == list(range(game.max_chance_outcomes()))
+    state.apply_action(4)
+    rng = random.Random(4)
+    while True:
+        assert state.legal_actions() == openspiels(state)
+        for player in range(players):
+            assert state.legal_actions(player) == openspiels(state, player)
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.legal_actions() == []
