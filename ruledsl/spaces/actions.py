@@ -238,8 +238,8 @@ class Decisions:
         #: The ids each seat took so far (what his information state remembers).
         self.own = own if own is not None else [[] for _ in range(state.n)]
         # What was worked out for the state as it is (the state and its count of actions say
-        # which): the legal actions, their first ids and the sorted ids; the seats' views.
-        self._listed: tuple[GameState, int, list[Action], list[int], list[int]] | None = None
+        # which): the legal actions and their first ids; the seats' views.
+        self._listed: tuple[GameState, int, list[Action], list[int]] | None = None
         self._seen: tuple[GameState, int, dict[int | None, dict[str, Any]]] | None = None
 
     def clone(self) -> Decisions:
@@ -258,13 +258,13 @@ class Decisions:
             state = self.state
             listed = self._listed
             if listed is not None and listed[0] is state and listed[1] == state.n_actions:
-                return listed[4][:]
-            legal = state.legal_actions()
-            firsts = list(map(self.space.first_ids.__getitem__, legal))
-            ids = sorted(firsts) if self.space.is_flat else sorted(set(firsts))
-            # Kept for apply_action (the id chosen next is most often one of these) and the next call.
-            self._listed = (state, state.n_actions, legal, firsts, ids)
-            return ids[:]
+                firsts = listed[3]  # asked again (IS-MCTS does): the actions are not listed anew
+            else:
+                legal = state.legal_actions()
+                firsts = list(map(self.space.first_ids.__getitem__, legal))
+                # Kept for apply_action (the id chosen next is most often one of these) and the next call.
+                self._listed = (state, state.n_actions, legal, firsts)
+            return sorted(firsts) if self.space.is_flat else sorted(set(firsts))
         tokens = self.space.tokens
         at = len(pending)
         nexts = set()
