@@ -29,7 +29,7 @@ except ImportError as error:  # the extra is not installed: say which
 
 from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
 from ruledsl.spaces import Decisions, spaces_for, view_text
-from ruledsl.spaces.tensors import BOUND
+from ruledsl.spaces.tensors import BOUND, write_entries
 
 
 class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -97,7 +97,7 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
         """Write the learning seat's view as text (render mode ``ansi``)."""
         if self.render_mode is None:
             return None
-        return view_text(self._play().state.observation(self.seat))
+        return view_text(self._play().observation(self.seat))
 
     def _others_play(self) -> None:
         play = self._play()
@@ -106,8 +106,9 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
             play.apply_engine_action(decide(self.bots[state.actor], state, state.actor))
 
     def _observation(self) -> np.ndarray:
-        state = self._play().state
-        return np.asarray(self.spaces.tensors.observation(state.observation(self.seat)), np.float32)
+        tensor = np.empty(self.spaces.tensors.observation_size, np.float32)
+        write_entries(tensor, self.spaces.tensors.observation_entries(self._play().observation(self.seat)))
+        return tensor
 
     def _info(self) -> dict[str, Any]:
         play = self._play()

@@ -17,7 +17,9 @@ Chance: ruledsl deals and draws from one seed, so a play starts with one chance 
 deterministic, every later draw decided by that seed (which no player sees: the
 information states never show it). Actions are ``ruledsl.spaces.ActionSpace`` ids (a set
 of cards is chosen card by card, then "done"); observations and information states come
-from ``observation(seat)`` alone (``ruledsl.spaces.TensorLayout``).
+from ``observation(seat)`` alone (``ruledsl.spaces.TensorLayout``), the public observer's
+from a spectator's ``observation(None)``. An information state is the player's observation
+now and his own ids: not perfect recall in general (docs/integrations.md says what it holds).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ except ImportError as error:  # the extra is not installed: say which
     raise ImportError(f"ruledsl.openspiel needs OpenSpiel ({error.name}): pip install 'ruledsl[openspiel]'") from None
 
 from ruledsl.spaces import Decisions, Spaces, spaces_for
+from ruledsl.spaces.tensors import write_entries
 
 # OpenSpiel wants a default for every parameter; the game has none worth guessing: say which.
 _DEFAULTS: dict[str, Any] = {
@@ -116,17 +119,25 @@ class RuledslGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
         return RuledslState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer | None:
-        """Return the observer of observations (or, with perfect recall, of information states).
+        """Return the observer of the views of ``iig_obs_type``, or None for a view ruledsl has not.
 
-        A player's view is all ruledsl has: one with the public part and his private part,
-        as OpenSpiel's default and information-state types ask; None for any other type
-        (public information alone, or private alone), which OpenSpiel reads as not provided.
+        ruledsl has two views: a player's (the public part and his private part) and a
+        spectator's (``observation(None)``: what every player sees, the public part alone).
+        So: OpenSpiel's default type and a player's private and public information give a
+        player's observation (with perfect recall: his information state, see the module's
+        notes); public information alone, without perfect recall, gives the spectator's view,
+        the same for every player; any other type (private information alone, or public
+        alone with perfect recall) gives None, which OpenSpiel reads as not provided.
         """
         if iig_obs_type is None:
             return _Observer(self.spaces, False)
-        if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+        if not iig_obs_type.public_info:
             return None
-        return _Observer(self.spaces, iig_obs_type.perfect_recall)
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return _Observer(self.spaces, iig_obs_type.perfect_recall)
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE and not iig_obs_type.perfect_recall:
+            return _Observer(self.spaces, False, public=True)
+        return None
 
 
 def _groups(block: Any) -> int:
@@ -188,6 +199,22 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
             return []
         return play.decisions.legal_actions()
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Return the legal ids, ascending (of ``player``: none unless he is to act).
+
+        What OpenSpiel's own ``legal_actions`` gives, without its five calls from C++ back
+        into Python (player, terminal, chance, player again, then the ids): called from
+        Python, as IS-MCTS and a training loop do, it was a third of a step. Called from C++,
+        OpenSpiel's goes on calling ``_legal_actions``."""
+        play = self._play
+        if play is None or (player is not None and player < 0):
+            ids: list[int] = super().legal_actions() if player is None else super().legal_actions(player)
+            return ids
+        state = play.decisions.state
+        if state.terminal or (player is not None and player != state.actor):
+            return []
+        return play.decisions.legal_actions()
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         deals = self.get_game().deals
         return [(i, 1.0 / deals) for i in range(deals)]
@@ -235,11 +262,15 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
 
 
 class _Observer:
-    """OpenSpiel's PyObserver: a seat's observation (or information state) as a tensor and a string."""
+    """OpenSpiel's PyObserver: a seat's observation (or information state) as a tensor and a string.
 
-    def __init__(self, spaces: Spaces, perfect_recall: bool) -> None:
+    A public observer (``public``) shows a spectator's view to every player: the observation
+    tensor's layout, its "player" part all zero, and the spectator's observation as text."""
+
+    def __init__(self, spaces: Spaces, perfect_recall: bool, public: bool = False) -> None:
         self.spaces = spaces
         self.perfect_recall = perfect_recall
+        self.public = public
         layout = spaces.tensors
         size = layout.information_state_size if perfect_recall else layout.observation_size
         self.tensor = np.zeros(size, np.float32)
@@ -250,18 +281,20 @@ class _Observer:
         if play is None:
             self.tensor.fill(0)
             return
-        obs = play.decisions.state.observation(player)
+        obs = play.decisions.observation(None if self.public else player)
         layout = self.spaces.tensors
         if self.perfect_recall:
-            self.tensor[:] = layout.information_state(obs, play.decisions.own[player])
+            write_entries(self.tensor, layout.information_state_entries(obs, play.decisions.own[player]))
         else:
-            self.tensor[:] = layout.observation(obs)
+            write_entries(self.tensor, layout.observation_entries(obs))
 
     def string_from(self, state: RuledslState, player: int) -> str:
         play = state._play
         if play is None:
             return "before the deal"
-        text = json.dumps(play.decisions.state.observation(player), sort_keys=True, ensure_ascii=False)
+        text = json.dumps(
+            play.decisions.observation(None if self.public else player), sort_keys=True, ensure_ascii=False
+        )
         if self.perfect_recall:
             decisions = play.decisions
             mine = decisions.own[player]

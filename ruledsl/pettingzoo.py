@@ -34,7 +34,7 @@ except ImportError as error:  # the extra is not installed: say which
     ) from None
 
 from ruledsl.spaces import Decisions, spaces_for, view_text
-from ruledsl.spaces.tensors import BOUND
+from ruledsl.spaces.tensors import BOUND, write_entries
 
 
 def env(game: str, **kwargs: Any) -> RuledslEnv:
@@ -105,7 +105,8 @@ class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
         state = play.state
         if not state.terminal and state.actor == seat:
             mask[play.legal_actions()] = 1
-        tensor = np.asarray(self.spaces.tensors.observation(state.observation(seat)), np.float32)
+        tensor = np.empty(self.spaces.tensors.observation_size, np.float32)
+        write_entries(tensor, self.spaces.tensors.observation_entries(play.observation(seat)))
         return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -134,7 +135,7 @@ class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
         """Write the view of the agent to act as text (render mode ``ansi``)."""
         if self.render_mode is None:
             return None
-        return view_text(self._play().state.observation(self._index[self.agent_selection]))
+        return view_text(self._play().observation(self._index[self.agent_selection]))
 
     def close(self) -> None:
         pass

@@ -227,7 +227,7 @@ class Decisions:
     applies the real Action when it completes one. A flat game never holds a partial pick.
     """
 
-    __slots__ = ("space", "state", "pending", "own", "_listed")
+    __slots__ = ("space", "state", "pending", "own", "_listed", "_seen")
 
     def __init__(
         self, space: ActionSpace, state: GameState, pending: tuple[int, ...] = (), own: list[list[int]] | None = None
@@ -237,7 +237,10 @@ class Decisions:
         self.pending = pending
         #: The ids each seat took so far (what his information state remembers).
         self.own = own if own is not None else [[] for _ in range(state.n)]
+        # What was worked out for the state as it is (the state and its count of actions say
+        # which): the legal actions and their first ids; the seats' views.
         self._listed: tuple[GameState, int, list[Action], list[int]] | None = None
+        self._seen: tuple[GameState, int, dict[int | None, dict[str, Any]]] | None = None
 
     def clone(self) -> Decisions:
         return Decisions(self.space, self.state.clone(), self.pending, [ids[:] for ids in self.own])
@@ -253,10 +256,14 @@ class Decisions:
         pending = self.pending
         if not pending:
             state = self.state
-            legal = state.legal_actions()
-            firsts = list(map(self.space.first_ids.__getitem__, legal))
-            # Kept for apply_action: the id chosen next is most often one of these.
-            self._listed = (state, state.n_actions, legal, firsts)
+            listed = self._listed
+            if listed is not None and listed[0] is state and listed[1] == state.n_actions:
+                firsts = listed[3]  # asked again (IS-MCTS does): the actions are not listed anew
+            else:
+                legal = state.legal_actions()
+                firsts = list(map(self.space.first_ids.__getitem__, legal))
+                # Kept for apply_action (the id chosen next is most often one of these) and the next call.
+                self._listed = (state, state.n_actions, legal, firsts)
             return sorted(firsts) if self.space.is_flat else sorted(set(firsts))
         tokens = self.space.tokens
         at = len(pending)
@@ -266,6 +273,19 @@ class Decisions:
             if len(t) > at and t[:at] == pending:
                 nexts.add(t[at])
         return sorted(nexts)
+
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """Return ``state.observation(seat)``, worked out once per state (the bridges ask for it
+        as a string and as a tensor); the dict is shared: read it, do not change it."""
+        state = self.state
+        seen = self._seen
+        if seen is None or seen[0] is not state or seen[1] != state.n_actions:
+            seen = self._seen = (state, state.n_actions, {})
+        views = seen[2]
+        view = views.get(seat)
+        if view is None:
+            view = views[seat] = state.observation(seat)
+        return view
 
     def apply_action(self, i: int) -> None:
         """Take id ``i``; apply the action it completes; raise IllegalActionError for an id not legal now."""

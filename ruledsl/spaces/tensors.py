@@ -22,7 +22,7 @@ what he did, which he always knows; what the others did shows in the observation
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from ruledsl.engine import ops
@@ -33,7 +33,7 @@ from ruledsl.engine.game import Game
 BOUND = float(2**24)
 
 #: An encoder writes one value into ``out`` from ``at`` on.
-_Writer = Callable[[list[float], int, Any], None]
+_Writer = Callable[[MutableMapping[int, float], int, Any], None]
 
 
 class TensorLayout:
@@ -103,7 +103,7 @@ class TensorLayout:
         kind = t.kind
         if kind in ("number", "flag"):
 
-            def scalar(out: list[float], at: int, v: Any) -> None:
+            def scalar(out: MutableMapping[int, float], at: int, v: Any) -> None:
                 if isinstance(v, bool | int | float):
                     out[at] = float(v)
 
@@ -121,7 +121,7 @@ class TensorLayout:
                 {d: i + 1 for i, d in enumerate(values[of].displays)} if of in values else {} for of in t.of.split(",")
             ]
 
-            def items(out: list[float], at: int, v: Any) -> None:
+            def items(out: MutableMapping[int, float], at: int, v: Any) -> None:
                 # The observation shows numbers, and values by name: a value is its place in its list, from 1.
                 for i, x in enumerate(v):
                     out[at + i] = float(x) if isinstance(x, int) else float(places[i].get(x, 0))
@@ -129,7 +129,7 @@ class TensorLayout:
             return items, len(places)
         if kind == "set":
 
-            def size(out: list[float], at: int, v: Any) -> None:
+            def size(out: MutableMapping[int, float], at: int, v: Any) -> None:
                 out[at] = float(len(v))
 
             return size, 1
@@ -137,11 +137,11 @@ class TensorLayout:
 
     @staticmethod
     def _counts(index: dict[Any, int]) -> _Writer:
-        def write(out: list[float], at: int, v: Any) -> None:
+        def write(out: MutableMapping[int, float], at: int, v: Any) -> None:
             for x in v if isinstance(v, list) else [v]:
                 i = index.get(x)  # None and 'a hidden card' count nowhere
                 if i is not None:
-                    out[at + i] += 1.0
+                    out[at + i] = out.get(at + i, 0.0) + 1.0
 
         return write
 
@@ -149,26 +149,49 @@ class TensorLayout:
 
     def observation(self, obs: dict[str, Any]) -> list[float]:
         """Return the observation tensor of ``obs`` (an ``observation(seat)`` dict)."""
-        out = [0.0] * self.observation_size
-        self._fill(obs, out)
-        return out
+        return self.dense(self.observation_entries(obs), self.observation_size)
 
     def information_state(self, obs: dict[str, Any], own_ids: list[int]) -> list[float]:
         """Return the information-state tensor: ``obs`` and the ids of the seat's own actions so far."""
-        out = [0.0] * self.information_state_size
+        return self.dense(self.information_state_entries(obs, own_ids), self.information_state_size)
+
+    def observation_entries(self, obs: dict[str, Any]) -> dict[int, float]:
+        """The entries of the observation tensor of ``obs`` that may be other than 0, by index.
+
+        A tensor is mostly zeros: a bridge writes these into an array of zeros, faster than it
+        converts a whole list (``dense`` makes the list)."""
+        out: dict[int, float] = {}
+        self._fill(obs, out)
+        return out
+
+    def information_state_entries(self, obs: dict[str, Any], own_ids: list[int]) -> dict[int, float]:
+        """The entries of the information-state tensor that may be other than 0, by index."""
+        out: dict[int, float] = {}
         self._fill(obs, out)
         base = self._history
         for i in own_ids:
-            out[base + i] += 1.0
+            out[base + i] = out.get(base + i, 0.0) + 1.0
         return out
 
-    def _fill(self, obs: dict[str, Any], out: list[float]) -> None:
+    @staticmethod
+    def dense(entries: dict[int, float], size: int) -> list[float]:
+        """The whole tensor of ``size`` numbers with these entries."""
+        out = [0.0] * size
+        for i, v in entries.items():
+            out[i] = v
+        return out
+
+    def _fill(self, obs: dict[str, Any], out: dict[int, float]) -> None:
+        """Write ``obs`` into ``out``: each index is set once or only added to, so a missing one is 0."""
         n, k = self.n, self.n_kinds
-        out[obs["player"]] = 1.0
+        seat = obs["player"]
+        if seat is not None:  # a spectator (the public view) is no seat
+            out[seat] = 1.0
         current = obs["current_player"]
         if 0 <= current < n and not obs["terminal"]:
             out[n + current] = 1.0
-        out[2 * n] = 1.0 if obs["terminal"] else 0.0
+        if obs["terminal"]:
+            out[2 * n] = 1.0
         at = 2 * n + 1
         out[at + self._phase_of[obs["phase"]]] = 1.0
         at += len(self._phase_of)
@@ -181,9 +204,14 @@ class TensorLayout:
             out[base] = float(view["size"])
             cards = view.get("cards")
             if cards:
+                first = base + 1
                 for c in cards:
                     if c is not None:
-                        out[base + 1 + kind_of[c]] += 1.0
+                        i = first + kind_of[c]
+                        if i in out:  # a second card of a kind (two decks)
+                            out[i] += 1.0
+                        else:
+                            out[i] = 1.0
                 top = cards[-1]
                 if top is not None:
                     out[base + 1 + k + kind_of[top]] = 1.0
@@ -198,7 +226,8 @@ class TensorLayout:
         card_vars = obs["card_variables"]
         for name, base in self._card_vars:
             for card, v in card_vars.get(name, ()):
-                out[base + kind_of[card]] += float(v) if isinstance(v, int | float) else 1.0
+                i = base + kind_of[card]
+                out[i] = out.get(i, 0.0) + (float(v) if isinstance(v, int | float) else 1.0)
         for q, gone in enumerate(obs["out"]):
             if gone:
                 out[self._out + q] = 1.0
@@ -219,3 +248,10 @@ class TensorLayout:
                 out[self._together + q] = 1.0
             for q in chosen["waiting"]:
                 out[self._together + n + q] = 1.0
+
+
+def write_entries(array: Any, entries: dict[int, float]) -> None:
+    """Write ``entries`` into ``array`` (a numpy array, say), every other entry 0."""
+    array.fill(0)
+    for i, v in entries.items():  # a few dozen: faster one by one than converted to arrays
+        array[i] = v

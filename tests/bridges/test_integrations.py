@@ -19,10 +19,12 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", DOC, re.S)
 
 
 def test_there_is_an_example_for_each_bridge() -> None:
-    assert len(EXAMPLES) == 4
+    assert len(EXAMPLES) == 6
     assert [("pyspiel" in e, "ismcts" in e, "pettingzoo" in e, "gymnasium" in e) for e in EXAMPLES] == [
         (True, False, False, False),
         (True, True, False, False),
+        (True, False, False, False),
+        (True, False, False, False),
         (False, False, True, False),
         (False, False, False, True),
     ]
@@ -33,12 +35,14 @@ def test_there_is_an_example_for_each_bridge() -> None:
     [
         (0, r"^254 352 \["),
         (1, r"^IS-MCTS seat 0 returns \["),
-        (2, r"'player_0': -?[01]\.0"),
-        (3, r"^trained on \d+ steps"),
+        (2, r"^public view \(352,\) True$"),
+        (3, r"^seat 0 recalls \d+ views and choices$"),
+        (4, r"'player_0': -?[01]\.0"),
+        (5, r"^trained on \d+ steps"),
     ],
 )
 def test_the_example_runs(index: int, expected: str, tmp_path: Path) -> None:
-    require("pyspiel" if index < 2 else "pettingzoo", "openspiel" if index < 2 else "pettingzoo")
+    require("pyspiel" if index < 4 else "pettingzoo", "openspiel" if index < 4 else "pettingzoo")
     script = tmp_path / "example.py"
     script.write_text(EXAMPLES[index], encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT, timeout=300)

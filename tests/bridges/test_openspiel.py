@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import io
+import json
 import pickle
+import random
 import unittest
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ruledsl.loading import check_file, players_range
 from ruledsl.resources import named_games
@@ -136,17 +140,93 @@ def test_openspiels_ismcts_bot_plays_two_player_quasenbo() -> None:
     assert moves > 5 and sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
 
 
-def test_only_views_with_the_players_own_part_are_offered() -> None:
+def iig_type(public: bool, private: bool, perfect_recall: bool = False) -> object:
+    kind = pyspiel.PrivateInfoType.SINGLE_PLAYER if private else pyspiel.PrivateInfoType.NONE
+    return pyspiel.IIGObservationType(public_info=public, perfect_recall=perfect_recall, private_info=kind)
+
+
+def test_a_players_view_and_the_public_view_are_offered_and_no_other() -> None:
     from open_spiel.python.observation import make_observation
 
     game = load("quasenbo", 2)
-    public = pyspiel.IIGObservationType(
-        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
-    )
-    assert make_observation(game, public) is None  # ruledsl has no public-only view to give
+    assert make_observation(game, iig_type(public=False, private=True)) is None  # private alone: ruledsl has none
+    assert make_observation(game, iig_type(public=True, private=False, perfect_recall=True)) is None
     state = game.new_initial_state()
     state.apply_action(2)
     observer = make_observation(game)
     observer.set_from(state, 1)
     assert list(observer.tensor) == state.observation_tensor(1)
     assert len(observer.tensor) == game.spaces.tensors.observation_size
+
+
+def test_the_public_observer_shows_every_player_what_a_spectator_sees() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = load("quasenbo", 2)
+    public = make_observation(game, iig_type(public=True, private=False))
+    state = game.new_initial_state()
+    state.apply_action(2)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    texts, tensors = [], []
+    for player in range(2):
+        public.set_from(state, player)
+        tensors.append(public.tensor.tolist())
+        texts.append(public.string_from(state, player))
+    assert texts[0] == texts[1] and tensors[0] == tensors[1]  # the same for every player
+    engine = state.decisions.state
+    assert json.loads(texts[0]) == engine.observation(None)
+    assert len(tensors[0]) == game.observation_tensor_size()
+    assert tensors[0][:2] == [0.0, 0.0]  # the seat's part: nobody's
+    prog = engine.prog
+    for seat in range(2):
+        hand = [prog.card_names[c] for c in engine.zones[prog.zones[2].base + seat]]
+        assert hand and all(card in state.observation_string(seat) for card in hand)
+        assert not any(card in texts[0] for card in hand)
+        assert state.observation_tensor(seat) != tensors[0]
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=5, deadline=None)
+@given(deal=st.integers(0, 999), steps=st.integers(0, 150))
+def test_the_public_view_does_not_change_when_hidden_cards_are_dealt_anew(name: str, deal: int, steps: int) -> None:
+    """Each player's resampling deals anew every card he cannot see: together, every card not public."""
+    from open_spiel.python.observation import make_observation
+
+    game = load(name)
+    public = make_observation(game, iig_type(public=True, private=False))
+    state = game.new_initial_state()
+    state.apply_action(deal)
+    rng = random.Random(deal)
+    for _ in range(steps):
+        nxt = state.child(rng.choice(state.legal_actions()))
+        if nxt.is_terminal():
+            break
+        state = nxt
+    public.set_from(state, 0)
+    tensor, text = public.tensor.tolist(), public.string_from(state, 0)
+    for player in range(game.num_players()):
+        for k in range(2):
+            other = state.resample_from_infostate(player, lambda k=k: rng.random())
+            public.set_from(other, player)
+            assert public.tensor.tolist() == tensor
+            assert public.string_from(other, player) == text
+
+
+@pytest.mark.parametrize(("name", "players"), [("quasenbo", 2), ("president", 3)])
+def test_legal_actions_called_from_python_are_openspiels_own(name: str, players: int) -> None:
+    """RuledslState.legal_actions skips OpenSpiel's calls back into Python: it gives what OpenSpiel's gives."""
+    game = load(name, players)
+    openspiels = pyspiel.State.legal_actions
+    state = game.new_initial_state()
+    assert state.legal_actions() == openspiels(state) == list(range(game.max_chance_outcomes()))
+    state.apply_action(4)
+    rng = random.Random(4)
+    while True:
+        assert state.legal_actions() == openspiels(state)
+        for player in range(players):
+            assert state.legal_actions(player) == openspiels(state, player)
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.legal_actions() == []
