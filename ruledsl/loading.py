@@ -73,7 +73,8 @@ def resolve_path(game: str | Path) -> Path:
                 "E004",
                 f"unknown game '{clip(str(game), 200)}': not a file, nor a bundled game",
                 # Past a dozen games the hint names the closest, not them all: `ruledsl list` does.
-                did_you_mean(str(game), games, "games") or "give the path of a .game file, or a game `ruledsl list` shows",
+                did_you_mean(str(game), games, "games")
+                or "give the path of a .game file, or a game `ruledsl list` shows",
             )
         ]
     )
