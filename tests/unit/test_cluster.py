@@ -77,6 +77,10 @@ def _check_json(capsys: pytest.CaptureFixture[str], argv: list[str], code: int =
     return out
 
 
+def _is_profiling(dask_worker: Any) -> bool:
+    return "profile" in dask_worker.periodic_callbacks
+
+
 def _json_of(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
     assert cli.main(argv) == 0
     out = json.loads(capsys.readouterr().out)
@@ -207,6 +211,8 @@ class TestOnACluster:
         with DaskCluster("local:2") as cluster:
             pids = sorted(cluster.client.run(os.getpid).values())
             assert len(pids) == 2
+            # The workers local:N starts take DASK_SETTINGS: no statistical profiler sampling the games.
+            assert set(cluster.client.run(_is_profiling).values()) == {False}
             killed: list[int] = []
 
             def kill_one(record: GameRecord) -> None:
