@@ -774,7 +774,7 @@ class _Play:
     def _run_chunks(self, plan: Sequence[tuple[Config, Game]], executor: Executor) -> list[ConfigResult]:
         """Hand the configurations' games out in chunks while their shares of the time budget last;
         take in what each chunk found in the order of the chunks (so of the seeds)."""
-        size = chunk_size(self.games * len(plan), executor.workers)
+        size = chunk_size(self.games * len(plan), executor)
         counts = [dict.fromkeys(_OUTCOMES, 0) for _ in plan]
         times: list[list[float]] = [[] for _ in plan]  # when each configuration started and last came back
         owners: list[int] = []  # the configuration of each chunk handed out
