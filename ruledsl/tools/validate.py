@@ -794,7 +794,10 @@ class _Play:
                     owners.append(i)
                     yield _Chunk(spec, config, seeds, deadline, k == 0)
 
-        for j, found in enumerate(executor.run(_validate_chunk, chunks(), ahead=2 * executor.workers)):
+        # Without a time budget every chunk goes out at once; with one, two per worker, so that the
+        # chunks not yet handed out when a share ends are never played.
+        ahead = None if self.end is None else 2 * executor.workers
+        for j, found in enumerate(executor.run(_validate_chunk, chunks(), ahead)):
             i = owners[j]
             self._absorb(found)
             for name, k in found.counts.items():
