@@ -8,13 +8,14 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ruledsl.cli.arguments import parse_options
+from ruledsl.cli.arguments import add_placement_arguments, check_placement, open_executor, parse_options
 from ruledsl.cli.command import Command
 from ruledsl.cli.exits import EXIT_INVALID, EXIT_OK, EXIT_RUNTIME, Usage, exit_code, print_diagnostics
 from ruledsl.cli.progress import Progress
 
 if TYPE_CHECKING:
     from ruledsl.text.errors import Diagnostic
+    from ruledsl.tools.executors import Executor
     from ruledsl.tools.validate import Report
 
 
@@ -62,17 +63,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"with --simulate: stop playing after about this many seconds a file, shared among its "
         f"configurations (default {DEFAULT_TIME_BUDGET:g}; 0: no limit); the games not played are reported",
     )
+    add_placement_arguments(p)  # with --simulate: where its games are played
 
 
 def run(args: argparse.Namespace) -> int:
     """Check each file and print what was found; return the worst exit code of them."""
-    import json
-
-    from ruledsl.loading import check_file, load_checked
-    from ruledsl.text.errors import RuleDslError, sort_diagnostics
-    from ruledsl.text.render import one_line, summary
-    from ruledsl.tools.validate import deal_diagnostics, validate_checked
-
     simulate = args.simulate is not None
     chosen = args.players is not None or args.option
     if not simulate and (args.seed is not None or (chosen and not args.show_code)):
@@ -83,8 +78,32 @@ def run(args: argparse.Namespace) -> int:
         raise Usage(f"--simulate takes a number of games of at least 1, not {args.simulate}")
     if args.time_budget is not None and not (args.time_budget >= 0 and simulate):
         raise Usage(f"--time-budget takes seconds (0 or more) and goes with --simulate N, not {args.time_budget:g}")
+    if not simulate and (args.jobs is not None or args.cluster is not None):
+        raise Usage("--jobs and --cluster say where to play: they go with --simulate N")
+    check_placement(args)
     budget = DEFAULT_TIME_BUDGET if args.time_budget is None else args.time_budget or None
     options = parse_options(args.option or [])
+    if not simulate:
+        return _check_files(args, options, budget, None)
+    with open_executor(args) as executor:
+        status = _check_files(args, options, budget, executor)
+        for note in executor.notes():  # a lost worker: the findings are the same, the run says so
+            print(note, file=sys.stderr)
+    return status
+
+
+def _check_files(
+    args: argparse.Namespace, options: dict[str, str], budget: float | None, executor: Executor | None
+) -> int:
+    """Check (and with --simulate play) each file, print what was found; return the worst exit code."""
+    import json
+
+    from ruledsl.loading import check_file, load_checked
+    from ruledsl.text.errors import RuleDslError, sort_diagnostics
+    from ruledsl.text.render import one_line, summary
+    from ruledsl.tools.validate import deal_diagnostics, validate_checked
+
+    simulate = args.simulate is not None
     status = EXIT_OK
     all_diagnostics: list[Diagnostic] = []
     reports: list[Report] = []
@@ -106,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
                         players=args.players,
                         options=options,
                         time_budget=budget,
+                        executor=executor,
                     )
                 reports.append(report)
                 # The validator finds those deals again (with --players or --option, for that configuration),

@@ -62,13 +62,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play every combination and print its row; return the exit code."""
-    import json
-
     from ruledsl.text.errors import RuleRuntimeError
-    from ruledsl.text.render import counted, one_line, show_value
+    from ruledsl.text.render import show_value
     from ruledsl.tools.executors import Batch, play_batches
-    from ruledsl.tools.records import rules_hash
-    from ruledsl.tools.sweep import combinations, label, plot, sweep_row
+    from ruledsl.tools.sweep import combinations
 
     check_max_actions(args)
     check_placement(args)
@@ -108,8 +105,14 @@ def run(args: argparse.Namespace) -> int:
                 runs = play_batches(batches, executor, finished)
             except KeyboardInterrupt:
                 bar.close()
-                complete = sum(1 for records in done if len(records) == args.n)
-                print(f"\n{complete} of {len(batches)} combinations finished; no table written", file=sys.stderr)
+                # The combinations finished so far, each with all its games: their rows are what they will be.
+                ended = [(one, records) for one, records in zip(played, done, strict=True) if len(records) == args.n]
+                print(file=sys.stderr)
+                if ended:  # their table, and plot, as a run of these alone would write them, marked partial
+                    _report(args, _result(args, games[0], varied, fixed, ended, len(batches)), out, plot_path)
+                written = ", ".join(path for path in (out, plot_path) if path is not None)
+                note = f": the table holds their rows only ({written})" if ended and written else ""
+                print(f"{len(ended)} of {len(batches)} combinations finished{note}", file=sys.stderr)
                 raise
             except RuleRuntimeError as exc:
                 bar.close()
@@ -121,11 +124,29 @@ def run(args: argparse.Namespace) -> int:
         for note in executor.notes():  # a lost worker: the results are the same, the run says so
             print(note, file=sys.stderr)
     elapsed = time.perf_counter() - started
-    rows = [sweep_row(p, options, records) for (p, options), records in zip(played, runs, strict=True)]
-    result = {
-        "game": games[0].name,
+    _report(
+        args, _result(args, games[0], varied, fixed, list(zip(played, runs, strict=True)), len(batches)), out, plot_path
+    )
+    print(f"time {elapsed:.2f} s", file=sys.stderr)
+    return EXIT_OK
+
+
+def _result(
+    args: argparse.Namespace,
+    game: Game,
+    varied: dict[str, list[str]],
+    fixed: dict[str, str],
+    ended: list[tuple[tuple[int, dict[str, str]], list[GameRecord]]],
+    combinations: int,
+) -> dict[str, Any]:
+    """The sweep's table as JSON: one row per combination finished; ``partial`` when not all of them were."""
+    from ruledsl.tools.records import rules_hash
+    from ruledsl.tools.sweep import sweep_row
+
+    return {
+        "game": game.name,
         "file": args.game,
-        "rules_sha256": rules_hash(games[0]),
+        "rules_sha256": rules_hash(game),
         "ruledsl": __version__,
         "options": fixed,
         "varied": varied,
@@ -133,8 +154,19 @@ def run(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "games": args.n,
         "max_actions": args.max_actions,
-        "rows": rows,
+        "combinations": combinations,
+        "partial": len(ended) < combinations,
+        "rows": [sweep_row(p, options, records) for (p, options), records in ended],
     }
+
+
+def _report(args: argparse.Namespace, result: dict[str, Any], out: str | None, plot_path: str | None) -> None:
+    """Write the table (--out) and the plot (--plot), and print the rows (or the JSON, with --json)."""
+    import json
+
+    from ruledsl.text.render import counted, one_line
+    from ruledsl.tools.sweep import label, plot
+
     if out is not None:
         _write(out, result)
     if plot_path is not None:
@@ -144,24 +176,25 @@ def run(args: argparse.Namespace) -> int:
             raise Usage(f"cannot write the plot '{plot_path}': {exc.strerror or exc}") from None
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
-        return EXIT_OK
+        return
+    rows = result["rows"]
     seeds_text = f"seeds {args.seed}..{args.seed + args.n - 1}"
+    partial = f" (partial: {len(rows)} finished)" if result["partial"] else ""
     print(
         one_line(
-            f"{result['game']}: {counted(args.n, 'game')} for each of {counted(len(rows), 'combination')}, "
+            f"{result['game']}: {counted(args.n, 'game')} for each of "
+            f"{counted(result['combinations'], 'combination')}{partial}, "
             f"{args.agent} in every seat, the same {seeds_text} for each"
         )
     )
-    if fixed:
-        print(one_line("options: " + ", ".join(f"{k}={v}" for k, v in sorted(fixed.items()))))
+    if result["options"]:
+        print(one_line("options: " + ", ".join(f"{k}={v}" for k, v in sorted(result["options"].items()))))
     widest = max(len(label(row)) for row in rows)
     for row in rows:
         print(one_line(f"{label(row):<{widest}}  {_row_text(row)}"))
     for path in (out, plot_path):
         if path is not None:
             print(f"{'plot' if path == plot_path else 'table'}: {path}")
-    print(f"time {elapsed:.2f} s", file=sys.stderr)
-    return EXIT_OK
 
 
 def _varied(args: argparse.Namespace) -> dict[str, list[str]]:

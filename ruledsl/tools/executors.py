@@ -11,12 +11,15 @@ cluster is asked for.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import multiprocessing
 import re
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import closing
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import frozen
@@ -31,10 +34,19 @@ if TYPE_CHECKING:
 
 #: The most games in one chunk: small enough to spread a batch, large enough that a chunk's cost is in its games.
 MAX_CHUNK = 50
+#: The same on Dask, where a task costs the client and scheduler's process more (about 8 ms of CPU on a loaded
+#: machine, measured: 0.26-0.34 ms a game in chunks of 50, 0.15-0.20 in chunks of 190).
+MAX_DASK_CHUNK = 200
 #: How long to wait for a Dask scheduler to answer before saying it cannot be reached.
 CONNECT_TIMEOUT = "10s"
+#: Dask settings for the clusters ``local:N`` starts (and the client): no statistical profiler in the workers
+#: (it sampled the deep stacks of a game every 10 ms: about a third more CPU per game, measured), and the event
+#: loops' health checked every second rather than every 20 ms (half the idle CPU of the scheduler's process).
+#: docs/cluster.md gives the same to ``dask worker`` and ``dask scheduler`` as environment variables.
+DASK_SETTINGS = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s"}
 _Task = TypeVar("_Task")
 _Result = TypeVar("_Result")
+_Future = TypeVar("_Future")
 _LOCAL = re.compile(r"local:(\d+)")
 _REMOTE = re.compile(r"(tcp|tls)://[^\s/:]+:\d+")
 
@@ -107,9 +119,9 @@ def play_chunk(chunk: Chunk) -> list[GameRecord]:
     return records
 
 
-def chunk_size(games: int, workers: int) -> int:
-    """Games per chunk: about eight chunks per worker, at most ``MAX_CHUNK`` games."""
-    return max(1, min(MAX_CHUNK, games // (max(1, workers) * 8)))
+def chunk_size(games: int, executor: Executor) -> int:
+    """Games per chunk: about eight chunks per worker, at most the executor's ``max_chunk`` games."""
+    return max(1, min(executor.max_chunk, games // (max(1, executor.workers) * 8)))
 
 
 # ============================================================================ executors
@@ -119,15 +131,20 @@ class Executor:
     """Run a chunk function on chunks somewhere and hand the results back in the order of the chunks.
 
     The function must be a module's own (a worker imports it by name), its chunks and
-    results picklable.
+    results picklable. The chunks are all handed out at once, or with ``ahead``, drawn
+    from their iterable one at a time so that at most ``ahead`` are out: a caller can then
+    decide what the next chunk holds (or that there is none) when it is handed out.
 
     ``workers`` is how many chunks run at once; ``notes()`` says what happened on the way
     that the results do not show (workers lost and chunks run again).
     """
 
     workers = 1
+    max_chunk = MAX_CHUNK
 
-    def run(self, fn: Callable[[_Task], _Result], chunks: Sequence[_Task]) -> Iterator[_Result]:
+    def run(
+        self, fn: Callable[[_Task], _Result], chunks: Iterable[_Task], ahead: int | None = None
+    ) -> Iterator[_Result]:
         raise NotImplementedError
 
     def notes(self) -> list[str]:
@@ -146,7 +163,9 @@ class Executor:
 class InProcess(Executor):
     """Play every chunk here, one after the other (``--jobs 1``)."""
 
-    def run(self, fn: Callable[[_Task], _Result], chunks: Sequence[_Task]) -> Iterator[_Result]:
+    def run(
+        self, fn: Callable[[_Task], _Result], chunks: Iterable[_Task], ahead: int | None = None
+    ) -> Iterator[_Result]:
         for chunk in chunks:
             yield fn(chunk)
 
@@ -158,18 +177,25 @@ class ProcessPool(Executor):
         self.workers = jobs
         self._pool: ProcessPoolExecutor | None = None
 
-    def run(self, fn: Callable[[_Task], _Result], chunks: Sequence[_Task]) -> Iterator[_Result]:
+    def run(
+        self, fn: Callable[[_Task], _Result], chunks: Iterable[_Task], ahead: int | None = None
+    ) -> Iterator[_Result]:
         if self._pool is None:
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-        futures: list[Future[_Result]] = [self._pool.submit(fn, c) for c in chunks]
-        try:
-            for future in futures:  # in order: a chunk that ends early waits for those before it
-                yield future.result()
-        finally:
+        pool = self._pool
+
+        def submit(chunk: _Task) -> Future[_Result]:
+            return pool.submit(fn, chunk)
+
+        def cancel(futures: Iterable[Future[_Result]]) -> None:
             for future in futures:
                 future.cancel()
+
+        with closing(_in_order(submit, chunks, ahead, cancel)) as futures:
+            for future in futures:
+                yield future.result()
 
     def close(self) -> None:
         if self._pool is not None:
@@ -180,41 +206,54 @@ class ProcessPool(Executor):
 class DaskCluster(Executor):
     """A Dask cluster: ``local:N`` starts N worker processes for the run, ``tcp://host:port`` joins a scheduler.
 
-    Each chunk is one Dask task with a key of its own, so a chunk Dask runs again after
-    losing a worker still gives exactly one result; the scheduler's log tells which of
-    this run's chunks were lost with a worker (``notes()``).
+    Each chunk (of up to ``MAX_DASK_CHUNK`` games) is one Dask task with a key of its own,
+    so a chunk Dask runs again after losing a worker still gives exactly one result; the
+    scheduler's log tells which of this run's chunks were lost with a worker (``notes()``).
     """
 
     def __init__(self, address: str) -> None:
         try:
+            import dask
             import distributed
         except ImportError:
             raise ClusterError("--cluster needs Dask: pip install 'ruledsl[cluster]'") from None
         self.address = address
+        self.max_chunk = MAX_DASK_CHUNK
         self._cluster: Any = None
         self.client: Any = None
         self._keys: set[str] = set()
         self._since = time.time()
         local = _LOCAL.fullmatch(address)
         try:
-            if local is not None:
-                self._cluster = _local_cluster(distributed, int(local.group(1)))
-                self.client = distributed.Client(self._cluster)
-            else:
-                self.client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+            with dask.config.set(DASK_SETTINGS):  # read as the scheduler, workers and client start
+                if local is not None:
+                    self._cluster = _local_cluster(distributed, int(local.group(1)))
+                    self.client = distributed.Client(self._cluster)
+                else:
+                    self.client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {_reason(exc)}") from None
         self.workers = max(1, sum(self.client.nthreads().values()))
 
-    def run(self, fn: Callable[[_Task], _Result], chunks: Sequence[_Task]) -> Iterator[_Result]:
+    def run(
+        self, fn: Callable[[_Task], _Result], chunks: Iterable[_Task], ahead: int | None = None
+    ) -> Iterator[_Result]:
         from distributed import KilledWorker
 
         run = uuid.uuid4().hex[:12]
-        keys = [f"ruledsl-chunk-{run}-{i}" for i in range(len(chunks))]
-        self._keys.update(keys)
-        futures = [self.client.submit(fn, c, key=k, retries=0) for c, k in zip(chunks, keys, strict=True)]
-        try:
+        numbers = itertools.count()
+        client = self.client
+
+        def submit(chunk: _Task) -> Any:
+            key = f"ruledsl-chunk-{run}-{next(numbers)}"
+            self._keys.add(key)
+            return client.submit(fn, chunk, key=key, retries=0)
+
+        def cancel(futures: Iterable[Any]) -> None:
+            client.cancel([f for f in futures if not f.done()])
+
+        with closing(_in_order(submit, chunks, ahead, cancel)) as futures:
             for future in futures:
                 try:
                     yield future.result()
@@ -222,8 +261,6 @@ class DaskCluster(Executor):
                     raise ClusterError(f"a chunk of games killed every worker it ran on: {exc}") from None
                 except OSError as exc:
                     raise ClusterError(f"lost the Dask scheduler at {self.address}: {_reason(exc)}") from None
-        finally:
-            self.client.cancel([f for f in futures if not f.done()])
 
     def notes(self) -> list[str]:
         """Say which workers were lost during the run and how many of its chunks ran again."""
@@ -255,6 +292,29 @@ class DaskCluster(Executor):
         if self._cluster is not None:
             self._cluster.close()
             self._cluster = None
+
+
+def _in_order(
+    submit: Callable[[_Task], _Future],
+    chunks: Iterable[_Task],
+    ahead: int | None,
+    cancel: Callable[[Iterable[_Future]], None],
+) -> Generator[_Future, None, None]:
+    """Submit the chunks (all at once, or keeping ``ahead`` out) and yield their futures in the order of the chunks.
+
+    The caller takes each future's result before asking for the next: then one more chunk is
+    handed out. Whatever is still out when the caller stops (Ctrl-C, an error) is cancelled.
+    """
+    remaining = iter(chunks)
+    pending: deque[_Future] = deque()
+    try:
+        pending.extend(submit(c) for c in (remaining if ahead is None else itertools.islice(remaining, ahead)))
+        while pending:
+            yield pending[0]  # in order: a chunk that ends early waits for those before it
+            pending.popleft()
+            pending.extend(submit(c) for c in itertools.islice(remaining, 1))
+    finally:
+        cancel(pending)
 
 
 def _local_cluster(distributed: Any, workers: int) -> Any:
@@ -326,7 +386,7 @@ def play_batches(
             for seed, seats in batch.plan:
                 _hand_on(b, simulate.play_game(batch.game, seed, seats, keep_labels), results, progress)
         return results
-    size = chunk_size(sum(len(b.plan) for b in batches), executor.workers)
+    size = chunk_size(sum(len(b.plan) for b in batches), executor)
     owners: list[int] = []
     chunks: list[Chunk] = []
     for b, batch in enumerate(batches):

@@ -166,7 +166,8 @@ def plot(result: Mapping[str, Any], path: str) -> None:
     rates.set_ylim(0, 1)
     rates.set_ylabel("win rate per seat")
     rates.legend(loc="upper right", fontsize="small", ncol=min(most, 6))
-    rates.set_title(f"{result['game']}: {result['games']} games per combination (dashed: 1/players)")
+    partial = f", partial: {len(rows)} of {result['combinations']} finished" if result.get("partial") else ""
+    rates.set_title(f"{result['game']}: {result['games']} games per combination{partial} (dashed: 1/players)")
     firsts = [row["first_player"] for row in rows]
     shown = [(i, f) for i, f in zip(x, firsts, strict=True) if f["advantage"] is not None]
     first.errorbar(

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from attrs import field, frozen
+from attrs import define, evolve, field, frozen
 
 from ruledsl.agents import agent_seed
 from ruledsl.analysis.checker import CheckedGame
@@ -54,6 +54,7 @@ from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError, Severity, sort_diagnostics
 from ruledsl.text.render import counted, or_list
 from ruledsl.text.source import Source, Span
+from ruledsl.tools.executors import Executor, GameSpec, InProcess, chunk_size, compiled
 from ruledsl.tools.playouts import PROGRESS_AFTER, progressing_action
 
 #: At most this many ways of loading the game (player count and options) are played.
@@ -361,6 +362,7 @@ def validate(
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
     time_budget: float | None = None,
+    executor: Executor | None = None,
 ) -> Report:
     """Check a rule file (or bundled game), then play ``games`` random games per configuration.
 
@@ -375,6 +377,12 @@ def validate(
     of it when its turn comes; once its share is spent, it plays no more games, and a game
     under way is left unfinished and not counted (``ConfigResult.cut``). The first game of
     each configuration may go on for twice its share (within the budget).
+
+    With ``executor`` (``tools/executors.py``: ``--jobs``, ``--cluster``) the games are
+    played there in chunks of consecutive seeds, handed out while their configuration's
+    share of the budget lasts; a chunk stops at the end of the share, as here. Without a
+    cut the report is the one of playing here; with one, the games played may be any of the
+    seeds (not the first ones), and ``ConfigResult.cut`` counts the others.
     """
     return validate_checked(
         check_file(path_or_name),
@@ -386,6 +394,7 @@ def validate(
         players=players,
         options=options,
         time_budget=time_budget,
+        executor=executor,
     )
 
 
@@ -400,6 +409,7 @@ def validate_checked(
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
     time_budget: float | None = None,
+    executor: Executor | None = None,
 ) -> Report:
     """Validate a game that passed the checker (see ``validate``)."""
     if games < 0:
@@ -427,7 +437,7 @@ def validate_checked(
     deals = _oversized_deals(checked, loaded)
 
     play = _Play(checked, games, seed, progress, len(plan) * games, time_budget, len(plan))
-    results = [play.run(config, game) for config, game in plan]
+    results = play.run_all(plan, executor)
     unused = [*unused_options, *(play.unused() if play.played else ())]
     return Report(
         path=checked.source.path,
@@ -646,12 +656,78 @@ def _deal_groups(checked: CheckedGame) -> Iterator[list[n.Deal]]:
 # ============================================================================ playing
 
 
+_OUTCOMES = ("ended", "truncated", "stuck", "failed", "actions", "cut")
+
+
+@frozen
+class _Deadline:
+    """When the games of a configuration must stop (``time.time()``, comparable between machines whose
+    clocks agree): its share of the time budget ends at ``share``; its first game may go on to ``first``."""
+
+    share: float
+    first: float
+
+
+@frozen
+class _Chunk:
+    """Consecutive seeds of one configuration, for a worker to play; ``deadline`` None: no time budget."""
+
+    spec: GameSpec
+    config: Config
+    seeds: tuple[int, ...]
+    deadline: _Deadline | None
+    has_first: bool  # holds the configuration's first game
+
+
+@define
+class _Found:
+    """What a chunk of random games found, as a worker sends it back: counts, firsts, what ran."""
+
+    games: int  # games played to their end (those cut are in counts["cut"])
+    counts: dict[str, int]
+    failures: dict[Any, Failure]
+    stuck: dict[str, Stuck]
+    alike: dict[tuple[str, ...], AlikeLabels]
+    ran: set[_Key]
+    possible: set[_Key]
+    chosen: set[_Key]
+    owners: set[tuple[bool, str]]
+
+
+def _merge_firsts(table: dict[Any, Any], later: Mapping[Any, Any]) -> None:
+    """Add later games' findings to a table of the first of each kind: a kind seen before keeps its first."""
+    for key, item in later.items():
+        first = table.get(key)
+        table[key] = item if first is None else evolve(first, games=first.games + item.games)
+
+
+def _validate_chunk(chunk: _Chunk) -> _Found:
+    """Play a chunk's random games in a worker (the game compiled once there, with probes)."""
+    play = _Play(None, 0, 0, None, 0)
+    counts = play.play_seeds(chunk.config, compiled(chunk.spec), chunk.seeds, chunk.deadline, chunk.has_first)
+    return _Found(
+        play.played,
+        counts,
+        play.failures,
+        play.stuck,
+        play.alike,
+        play.ran,
+        play.possible,
+        play.chosen,
+        play.owners,
+    )
+
+
 class _Play:
-    """Play random games, gathering failures, stuck states and what ran."""
+    """Play random games, gathering failures, stuck states and what ran.
+
+    In a worker (``checked`` None) it only plays a chunk; the report is made where the
+    chunks come back, in the order of their seeds, so it is the one of playing them here.
+    """
 
     def __init__(
         self,
-        checked: CheckedGame,
+        checked: CheckedGame | None,
         games: int,
         seed: int,
         progress: Progress | None,
@@ -660,10 +736,8 @@ class _Play:
         configs: int = 1,
     ) -> None:
         self.checked = checked
-        self.end = None if time_budget is None else time.perf_counter() + time_budget
+        self.end = None if time_budget is None else time.time() + time_budget
         self.configs_left = configs
-        self.share_end: float | None = None  # when the configuration being played must stop
-        self.first_end: float | None = None  # when its first game must stop: twice its share, within the budget
         self.games = games
         self.seed = seed
         self.progress = progress
@@ -683,48 +757,123 @@ class _Play:
         self._listed: set[ActionDef] = set()  # action definitions seen among the legal ones
         self._applied: set[ActionDef] = set()
 
-    def run(self, config: Config, game: Game) -> ConfigResult:
-        start = time.perf_counter()
-        program = game.program
+    def run_all(self, plan: Sequence[tuple[Config, Game]], executor: Executor | None) -> list[ConfigResult]:
+        """Play every configuration's games, here or in chunks on ``executor``; return what each came to."""
+        if executor is not None and not isinstance(executor, InProcess):
+            return self._run_chunks(plan, executor)
+        results = []
+        for config, game in plan:
+            start = time.perf_counter()
+            self._judge(game.program)
+            seeds = range(self.seed, self.seed + self.games)
+            counts = self.play_seeds(config, game, seeds, self._deadline(), True, self._tick)
+            played = self.games - counts["cut"]
+            results.append(ConfigResult(config, played, seconds=time.perf_counter() - start, **counts))
+        return results
+
+    def _run_chunks(self, plan: Sequence[tuple[Config, Game]], executor: Executor) -> list[ConfigResult]:
+        """Hand the configurations' games out in chunks while their shares of the time budget last;
+        take in what each chunk found in the order of the chunks (so of the seeds)."""
+        size = chunk_size(self.games * len(plan), executor)
+        counts = [dict.fromkeys(_OUTCOMES, 0) for _ in plan]
+        times: list[list[float]] = [[] for _ in plan]  # when each configuration started and last came back
+        owners: list[int] = []  # the configuration of each chunk handed out
+
+        def chunks() -> Iterator[_Chunk]:
+            for i, (config, game) in enumerate(plan):
+                self._judge(game.program)
+                spec = GameSpec.of(game)
+                times[i].append(time.perf_counter())
+                deadline = self._deadline()
+                for k in range(0, self.games, size):
+                    if deadline is not None and time.time() > deadline.share:
+                        counts[i]["cut"] += self.games - k  # never handed out: its share was spent
+                        self._tick(self.games - k)
+                        break
+                    seeds = tuple(range(self.seed + k, self.seed + min(k + size, self.games)))
+                    owners.append(i)
+                    yield _Chunk(spec, config, seeds, deadline, k == 0)
+
+        # Without a time budget every chunk goes out at once; with one, two per worker, so that the
+        # chunks not yet handed out when a share ends are never played.
+        ahead = None if self.end is None else 2 * executor.workers
+        for j, found in enumerate(executor.run(_validate_chunk, chunks(), ahead)):
+            i = owners[j]
+            self._absorb(found)
+            for name, k in found.counts.items():
+                counts[i][name] += k
+            times[i].append(time.perf_counter())
+            self._tick(found.games + found.counts["cut"])
+        return [
+            ConfigResult(config, self.games - c["cut"], seconds=t[-1] - t[0] if t else 0.0, **c)
+            for (config, _), c, t in zip(plan, counts, times, strict=True)
+        ]
+
+    def _deadline(self) -> _Deadline | None:
+        """Give the configuration whose turn it is an equal share of what is left of the time budget."""
+        if self.end is None:
+            return None
+        start = time.time()
+        share = max(self.end - start, 0.0) / self.configs_left
+        self.configs_left -= 1
+        return _Deadline(start + share, min(start + 2 * share, self.end))
+
+    def _judge(self, program: Program) -> None:
         if id(program) not in self._programs:
             self._programs.add(id(program))
             self.judged |= _rule_spans(program)
+
+    def _tick(self, games: int = 1) -> None:
+        self.done += games
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+    def play_seeds(
+        self,
+        config: Config,
+        game: Game,
+        seeds: Sequence[int],
+        deadline: _Deadline | None,
+        has_first: bool,
+        each: Callable[[int], None] = lambda games: None,
+    ) -> dict[str, int]:
+        """Play a game for each seed until the deadline, gathering what happened; return how the games
+        ended, their actions, and how many were cut: left unfinished, or not started, once it passed."""
         lines: set[int] = set()  # the generated lines that ran
-        counts = {"ended": 0, "truncated": 0, "stuck": 0, "failed": 0, "actions": 0, "cut": 0}
-        if self.end is not None:
-            share = max(self.end - start, 0.0) / self.configs_left
-            self.share_end = start + share
-            self.first_end = min(start + 2 * share, self.end)
-        self.configs_left -= 1
-        played = 0
-        for k in range(self.games):
-            outcome, actions = self._one(config, game, self.seed + k, lines, first=k == 0)
-            self.done += 1
-            if outcome == "cut" or (self.share_end is not None and time.perf_counter() > self.share_end):
-                counts["cut"] = self.games - k - (outcome != "cut")
-                if outcome != "cut":
-                    counts[outcome] += 1
-                    counts["actions"] += actions
-                    played += 1
-                self.done += self.games - k - 1
-                if self.progress is not None:
-                    self.progress(self.done, self.total)
+        counts = dict.fromkeys(_OUTCOMES, 0)
+        for k, seed in enumerate(seeds):
+            stop = None if deadline is None else deadline.first if has_first and k == 0 else deadline.share
+            outcome = "cut"
+            if stop is None or time.time() <= stop:
+                outcome, actions = self._one(config, game, seed, lines, stop)
+            if outcome == "cut":
+                counts["cut"] = len(seeds) - k
+                each(len(seeds) - k)
                 break
             counts[outcome] += 1
             counts["actions"] += actions
-            played += 1
-            if self.progress is not None:
-                self.progress(self.done, self.total)
-        self.played += played
+            self.played += 1
+            each(1)
         for line in lines:
-            span = program.span_of_line(line)
+            span = game.program.span_of_line(line)
             if span is not None and span.start.line:
                 self.ran.add(_key(span))
-        return ConfigResult(config, played, seconds=time.perf_counter() - start, **counts)
+        return counts
 
-    def _one(self, config: Config, game: Game, seed: int, lines: set[int], first: bool) -> tuple[str, int]:
+    def _absorb(self, found: _Found) -> None:
+        """Take in what a chunk of later games found: counts add up, the first of each kind stays."""
+        self.played += found.games
+        _merge_firsts(self.failures, found.failures)
+        _merge_firsts(self.stuck, found.stuck)
+        _merge_firsts(self.alike, found.alike)
+        self.ran |= found.ran
+        self.possible |= found.possible
+        self.chosen |= found.chosen
+        self.owners |= found.owners
+
+    def _one(self, config: Config, game: Game, seed: int, lines: set[int], stop: float | None) -> tuple[str, int]:
         """Play one game; return how it ended ("ended", "truncated", "stuck", "failed", or "cut": left
-        unfinished when the time budget ran out, see ``_out_of_time``) and its length."""
+        unfinished at ``stop``, a ``time.time()``) and its length."""
         # One generator per seat, seeded as the random agent of that seat is, so that the
         # game a hint names is the one `ruledsl play --seed S --seats random,...` shows.
         rngs = [random.Random(agent_seed(seed, seat)) for seat in range(game.players)]
@@ -752,7 +901,7 @@ class _Play:
                         if a.defn.span is not None:
                             self.possible.add(_key(a.defn.span))
                 rng = rngs[state.current_player()]
-                if actions % 64 == 63 and self._out_of_time(first):
+                if actions % 64 == 63 and stop is not None and time.time() > stop:
                     return "cut", actions
                 action = rng.choice(legal) if actions < PROGRESS_AFTER else progressing_action(state, legal, rng)
                 if action.defn not in self._applied:
@@ -770,12 +919,6 @@ class _Play:
             self._failed(config, exc, seed, actions)
             return "failed", actions
         return ("truncated" if state.truncated else "ended"), actions
-
-    def _out_of_time(self, first: bool) -> bool:
-        """Whether the game under way must stop: past the configuration's share of the time budget,
-        or, for its first game, twice that (within the whole budget)."""
-        end = self.first_end if first else self.share_end
-        return end is not None and time.perf_counter() > end
 
     def _failed(self, config: Config, exc: RuleRuntimeError, seed: int, actions: int) -> None:
         d = exc.diagnostics[0] if exc.diagnostics else Diagnostic("R504", str(exc))
@@ -896,13 +1039,15 @@ class _Play:
             else:
                 body(item.body)
 
-        body(self.checked.setup.body)
-        for d in self.checked.file.decls:
+        checked = self.checked
+        assert checked is not None, "what never happened is told where the games come back, not in a worker"
+        body(checked.setup.body)
+        for d in checked.file.decls:
             if isinstance(d, n.ProcedureDecl):
                 rule(d, d.body, f"procedure '{d.name}'")
             elif isinstance(d, n.TriggerDecl):
                 rule(d, d.body, "this 'when ... enter' rule")
-            elif isinstance(d, n.RoundEndDecl) and d is self.checked.round_end:
+            elif isinstance(d, n.RoundEndDecl) and d is checked.round_end:
                 rule(d, d.body, "'round end:'")
             elif isinstance(d, n.PhaseDecl) and self._is_declared(d):
                 enter = next((i for i in d.items if isinstance(i, n.OnEnter)), None)
@@ -929,7 +1074,7 @@ class _Play:
                         rule(item, item.body, f"'when all chosen:' of '{d.name}'")
                     elif isinstance(item, (n.ActionDecl, n.PassDecl)):
                         action(item, d.name)
-            elif isinstance(d, n.WindowDecl) and self.checked.symbols.windows.get(d.name) is not None:
+            elif isinstance(d, n.WindowDecl) and checked.symbols.windows.get(d.name) is not None:
                 items = [i for i in d.items if isinstance(i, (n.ActionDecl, n.PassDecl, n.AllPassHandler))]
                 if (True, d.name) not in self.owners and not failed.any_within(d.span):
                     found.append(
@@ -949,6 +1094,7 @@ class _Play:
         return found
 
     def _is_declared(self, d: n.PhaseDecl) -> bool:
+        assert self.checked is not None
         sym = self.checked.symbols.phases.get(d.name)
         return sym is not None and sym.decl is d
 

@@ -24,6 +24,7 @@ from ruledsl.tools import executors
 from ruledsl.tools.executors import Batch, DaskCluster, GameSpec, InProcess, ProcessPool, play_batches
 from ruledsl.tools.simulate import GameRecord, run_games
 from tests.extras import require
+from tests.unit.test_validate import DRIFT, HEAD
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +43,42 @@ def scheduler() -> Iterator[str]:
         yield cluster.scheduler_address
     finally:
         cluster.close()
+
+
+# A game random players end in three ways (a win, a rule that fails, a player stuck), depending on the seed.
+MIXED = (
+    HEAD
+    + """\
+setup:
+    shuffle deck
+phase play:
+    action draw when deck is not empty:
+        move top of deck to hand
+    action wait when x < 3:
+        add 1 to x
+    action divide when x == 2:
+        set x = 10 / (x - 2)
+    action finish when size of hand > 1:
+        end game, winner player
+"""
+)
+
+# A game random players (and those seeking progress) never end: each game plays to the bound of 20,000 actions.
+ENDLESS = DRIFT.replace("score >= 30", "score >= 100000")
+
+
+def _check_json(capsys: pytest.CaptureFixture[str], argv: list[str], code: int = 0) -> dict[str, Any]:
+    """``check --simulate --format json``'s report without its timings."""
+    assert cli.main(argv) == code
+    out = json.loads(capsys.readouterr().out)
+    for simulation in out["simulations"]:
+        for configuration in simulation["configurations"]:
+            configuration.pop("seconds")
+    return out
+
+
+def _is_profiling(dask_worker: Any) -> bool:
+    return "profile" in dask_worker.periodic_callbacks
 
 
 def _json_of(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
@@ -136,6 +173,36 @@ class TestOnACluster:
         sweep = ["sweep", "quasenbo", "--vary", "pawns=no,yes", "--players", "2,3", "-n", "10", "--json"]
         assert _json_of(capsys, [*sweep, "--cluster", scheduler]) == _json_of(capsys, sweep)
 
+    def test_check_simulate_gives_the_findings_of_jobs_1(
+        self, scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        monkeypatch.chdir(tmp_path)
+        Path("mixed.game").write_text(MIXED, encoding="utf-8")
+        argv = ["check", "mixed.game", "--simulate", "40", "--time-budget", "0", "--format", "json"]
+        one = _check_json(capsys, [*argv, "--jobs", "1"], 70)
+        # Failures, stuck states, first seeds and counts, merged from chunks in the order of their seeds.
+        assert [(d["code"], d["severity"]) for d in one["diagnostics"]] == [("R506", "error"), ("R504", "error")]
+        assert "first: 2 players, seed 1, after 6 actions" in one["diagnostics"][0]["hint"]
+        assert [c["games"] for c in one["simulations"][0]["configurations"]] == [40, 40]
+        assert _check_json(capsys, [*argv, "--jobs", "2"], 70) == one
+        assert _check_json(capsys, [*argv, "--cluster", scheduler], 70) == one
+
+    def test_check_simulate_on_a_cluster_keeps_to_the_time_budget_and_says_what_was_cut(
+        self, scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        monkeypatch.chdir(tmp_path)
+        Path("endless.game").write_text(ENDLESS, encoding="utf-8")
+        argv = ["check", "endless.game", "--simulate", "200", "--time-budget", "0.5", "--cluster", scheduler]
+        [simulation] = _check_json(capsys, [*argv, "--format", "json"])["simulations"]
+        [result] = simulation["configurations"]
+        # Played to the end, 200 games take minutes: the chunks out were cut, the rest never handed out.
+        assert result["games"] + result["cut"] == 200 and result["cut"] > 150
+        assert result["games"] == result["truncated"]  # the games cut are not counted as played
+        assert cli.main(argv) == 0
+        out = capsys.readouterr().out
+        assert "time budget of 0.5 s spent: played " in out and " of 200 games" in out
+        assert "give more time with --time-budget SECONDS (0: no limit)" in out
+
     def test_a_killed_worker_changes_nothing_and_is_reported(self) -> None:
         require("distributed", "cluster")
         game = ruledsl.load_game("quasenbo", players=4)
@@ -144,6 +211,8 @@ class TestOnACluster:
         with DaskCluster("local:2") as cluster:
             pids = sorted(cluster.client.run(os.getpid).values())
             assert len(pids) == 2
+            # The workers local:N starts take DASK_SETTINGS: no statistical profiler sampling the games.
+            assert set(cluster.client.run(_is_profiling).values()) == {False}
             killed: list[int] = []
 
             def kill_one(record: GameRecord) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from ruledsl import cli
+from ruledsl.cli import progress
 from ruledsl.tools.sweep import combinations, mean_interval
 
 
@@ -112,3 +113,55 @@ class TestSweepCommand:
         assert exit_.value.code == 2
         err = capsys.readouterr().err
         assert message in err and len(err.splitlines()) == 1
+
+
+class TestInterrupted:
+    """Ctrl-C: the combinations finished so far are written and printed, marked partial; exit 130."""
+
+    @staticmethod
+    def _interrupt_at(monkeypatch: pytest.MonkeyPatch, games: int) -> None:
+        added = progress.Progress.add
+
+        def until(bar: progress.Progress, k: int, total: int) -> None:
+            if bar.done == games:
+                raise KeyboardInterrupt
+            added(bar, k, total)
+
+        monkeypatch.setattr(progress.Progress, "add", until)
+
+    def test_ctrl_c_writes_the_finished_combinations_marked_partial(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        pytest.importorskip("matplotlib")
+        argv = ["sweep", "quasenbo", "--vary", "hand_size=5,7", "--players", "2,3", "-n", "10"]
+        whole = _run_json(capsys, [*argv, "--json"])
+        self._interrupt_at(monkeypatch, 25)  # two combinations finished, the third under way
+        as_json, table, picture = tmp_path / "sweep.json", tmp_path / "sweep.csv", tmp_path / "sweep.png"
+        assert cli.main([*argv, "--out", str(as_json), "--json"]) == 130
+        printed = json.loads(capsys.readouterr().out)
+        written = json.loads(as_json.read_text(encoding="utf-8"))
+        assert printed == written
+        assert (written["partial"], written["combinations"], whole["partial"]) == (True, 4, False)
+        assert written["rows"] == whole["rows"][:2]  # what a whole run says of them
+        assert cli.main([*argv, "--out", str(table), "--plot", str(picture)]) == 130
+        out, err = capsys.readouterr()
+        assert out.splitlines()[0].startswith("Quäsenbö: 10 games for each of 4 combinations (partial: 2 finished), ")
+        assert [line.split("  ")[0] for line in out.splitlines()[1:3]] == [
+            "2 players, hand_size=5",
+            "2 players, hand_size=7",
+        ]
+        assert len(table.read_text(encoding="utf-8").splitlines()) == 1 + 2
+        assert picture.read_bytes()[:4] == b"\x89PNG"
+        assert f"2 of 4 combinations finished: the table holds their rows only ({table}, {picture})\n" in err
+        assert err.endswith("interrupted\n")
+
+    def test_ctrl_c_before_a_combination_finished_writes_nothing(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        self._interrupt_at(monkeypatch, 3)
+        table = tmp_path / "sweep.csv"
+        argv = ["sweep", "quasenbo", "--vary", "pawns=no,yes", "-n", "10", "--out", str(table)]
+        assert cli.main(argv) == 130
+        out, err = capsys.readouterr()
+        assert out == "" and not table.exists()
+        assert "0 of 2 combinations finished\n" in err
