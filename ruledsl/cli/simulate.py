@@ -187,6 +187,19 @@ def _check_behind_after(text: str) -> None:
         raise Usage(f"--behind-after takes a number of actions or a percentage of the game (as 50%), not '{text}'")
 
 
+def _score_lines(score: dict[str, Any] | None) -> list[str]:
+    """The line of a one-player game's score: its mean with the mean's 95% interval, and its spread."""
+    if score is None:
+        return []
+    ci = score["ci95"]
+    interval = "" if ci is None else f" ({ci[0]:.1f} to {ci[1]:.1f})"
+    sd = "n/a" if score["stdev"] is None else f"{score['stdev']:.1f}"
+    return [
+        f"score: mean {score['mean']:.1f}{interval}, sd {sd}, median {score['median']:g}, "
+        f"min {score['min']:g}, max {score['max']:g}"
+    ]
+
+
 def _interval(row: dict[str, Any]) -> str:
     """'0.412 to 0.588': a row's 95% interval."""
     lo, hi = row["ci95"]
@@ -267,6 +280,7 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
             f"losses {stats['losses']}, neither won nor lost {stats['draws']}, "
             f"stopped at the action bound {stats['truncated']}"
         )
+        lines.extend(_score_lines(stats.get("score")))
     else:
         losses = f", every player lost {stats['losses']}" if stats["losses"] else ""
         lines.append(f"draws {stats['draws']}{losses}, {shared}, stopped at the action bound {stats['truncated']}")

@@ -100,6 +100,7 @@ class Linker(CompilerPart):
             rank_key=functions.get(names.RANK_KEY()),
             ranking=ranking,
             standing_key=functions.get(names.STANDING_KEY()),
+            score_key=functions.get(names.SCORE()),
             game_var_init=self._var_inits("game"),
             player_var_init=self._var_inits("player"),
             card_var_init=self._var_inits("card"),

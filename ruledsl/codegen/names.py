@@ -64,6 +64,9 @@ LABEL = _family("LB", "LB5(key, show): action 5's label, from its key")
 LABEL_ARGS = _family("LBA", "LBA5(args, show): action 5's label, from the values chosen")
 STRENGTH = _family("ST", "ST5(st, p, key): the strength of bid 5")
 RANK_KEY = _family("RANK_KEY", "RANK_KEY(st, p): a player's place in the ranking, best first", numbered=False)
+SCORE = _family(
+    "SCORE", "SCORE(st, p): a lone player's score, the ranking's first value", numbered=False, when_used=True
+)
 STANDING_KEY = _family("STANDING_KEY", "STANDING_KEY(st, p): a player's standing, best first", numbered=False)
 CARD_LABEL = _family("CARD_LABEL", "CARD_LABEL(st, p, c): how card c reads ('label:')", numbered=False)
 DOMAIN = _family("DM", "DM5_1(st, p, args): what choice 1 of action 5 may be (explaining a refusal)")
@@ -144,7 +147,7 @@ def glossary(code: str) -> str:
     lines += [
         f"#   {f.text + ('…' if f.numbered else ''):<12} {f.meaning}"
         for f in FAMILIES
-        if not f.when_used or re.search(rf"\bdef {f.text}\d", code)
+        if not f.when_used or re.search(rf"\bdef {f.text}" + (r"\d" if f.numbered else r"\("), code)
     ]
     lines += ["# Fixed names:"]
     lines += [f"#   {name}: {meaning}" for name, meaning in FIXED.items()]

@@ -231,7 +231,21 @@ class Phases(CompilerPart):
         if all(k.order == "finishing" for k in ranking.keys):
             return "finishing"
         self._key_function(names.RANK_KEY(), ranking, "ranking")
+        self._score_function(ranking)
         return "keys"
+
+    def _score_function(self, ranking: n.RankingDecl) -> None:
+        """Emit SCORE(st, p) for a one-player game whose ranking starts with a number: his score.
+
+        Alone at the table the ranking orders nobody; what it ranks by is what the player
+        scored ('ranking: highest on_foundations'), which play and simulate report.
+        """
+        first = ranking.keys[0]
+        if self.cx.players != 1 or first.value is None or self.type_of(first.value).kind != "number":
+            return
+        block = self.cx.function(names.SCORE(), ["st", "p"], first.span, "score")
+        self.em.line(f"return {self.exprs.ex(first.value, Scope())}")
+        self.cx.end_function(block)
 
     def _key_function(self, name: str, decl: n.RankingDecl | n.StandingDecl, construct: str) -> None:
         """Emit NAME(st, p): a player's sort key, best first (highest values negated)."""

@@ -125,6 +125,8 @@ class Program:
     probes: Probes | None = None
     #: Compiles the ActionChecks of every action (see ruledsl.codegen.refusal); None once done.
     checks: Callable[[], None] | None = None
+    #: A one-player game's score, the number its ranking starts with (``SCORE(st, p)``), else None.
+    score_key: Callable[..., Any] | None = None
 
     def action_checks(self) -> None:
         """Make sure every action has the ActionChecks that explain its refusal."""

@@ -383,6 +383,15 @@ class TurnMachine(StateFields):
             return None
         return self._grouped(key)
 
+    def score(self, seat: int = 0) -> Any:
+        """Return a one-player game's score: the number its ranking starts with ('ranking:
+        highest on_foundations'), worked out now; None for a game that keeps none."""
+        key = self.prog.score_key
+        if key is None:
+            return None
+        self.calls = 0  # asked for at any time, not only while an action runs
+        return key(self, seat)
+
     def _grouped(self, key: Any) -> list[list[int]]:
         """Players sorted by ``key(state, player)``, best (smallest) first, equal keys grouped."""
         self.calls = 0  # asked for at any time (standings), not only while an action runs

@@ -130,8 +130,11 @@ def compare(
     rows = outcome_rows(base, players, rotate)
     numbers: dict[str, Callable[[GameRecord], float]] = {
         "actions": lambda r: r.actions,
-        "turns": lambda r: r.turns,
     }
+    if players > 1:  # alone at the table, a game is one long turn (as simulate says)
+        numbers["turns"] = lambda r: r.turns
+    if players == 1 and all(r.score is not None for run in runs for r in run):
+        numbers["score"] = lambda r: r.score or 0  # alone at the table, what the player scored
     comparisons = []
     for value, run in zip(values[1:], runs[1:]):
         outcomes = {label: paired_outcome([f(r) for r in base], [f(r) for r in run]) for label, f in rows.items()}
@@ -171,7 +174,7 @@ def report_lines(result: dict[str, Any], header: Sequence[str]) -> list[str]:
         value = block["value"]
         lines.append("")
         lines.append(f"{option}={value} against {option}={base}, game by game:")
-        width = max(len(label) for label in [*block["outcomes"], "mean actions", "mean turns"]) + 2
+        width = max(len(label) for label in [*block["outcomes"], *("mean " + name for name in block["lengths"])]) + 2
         head = f"{base:>9}{value:>9}"
         lines.append(f"  {'':<{width}}{head}  {'difference (95% interval)':<34}p")
         for label, row in block["outcomes"].items():

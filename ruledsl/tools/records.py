@@ -729,17 +729,23 @@ def labels_by_name(prog: Program) -> dict[str, str]:
 def result_lines(state: GameState) -> list[str]:
     """Render the end of a game: the winner or the ranking, and the returns."""
     ret = state.returns()
+    # Alone at the table, the player's score (the number his ranking starts with) is told with his result.
+    score = state.score() if len(ret) == 1 else None
+    scored = "" if score is None else f", score {score}"
     if state.truncated:
-        return [f"Result: stopped at the action bound, after {state.n_actions:,} actions, without an end: no winner"]
+        return [
+            f"Result: stopped at the action bound, after {state.n_actions:,} actions, without an end: no winner"
+            + scored
+        ]
     winners = winners_of(ret)
     if not winners and ret and max(ret) < 0:
-        lines = ["Result: P0 loses" if len(ret) == 1 else "Result: every player loses"]
+        lines = [f"Result: P0 loses{scored}" if len(ret) == 1 else "Result: every player loses"]
         return [*lines, "Returns: " + ", ".join(f"P{q} {r:+g}" for q, r in enumerate(ret))]
     if not winners:
-        return ["Result: P0 neither wins nor loses" if len(ret) == 1 else "Result: a draw"]
+        return [f"Result: P0 neither wins nor loses{scored}" if len(ret) == 1 else "Result: a draw"]
     lines = []
     if len(winners) == 1:
-        lines.append(f"Result: P{winners[0]} wins")
+        lines.append(f"Result: P{winners[0]} wins{scored}")
     elif len(winners) == len(ret):
         lines.append("Result: every player wins")
     else:

@@ -90,6 +90,14 @@ def stack_top(state: GameState, zone: str, cards: Sequence[str], owner: int | No
     _changed(state)
 
 
+def set_face(state: GameState, cards: Sequence[str], face: bool | None) -> None:
+    """Lay the named cards (the first of each name) face up (True), face down (False), or as
+    their zone shows them (None), where they lie: 'turn up' and 'turn down' in a scenario."""
+    names = state.prog.card_names
+    state.set_faces([names.index(name) for name in cards], face)
+    _changed(state)
+
+
 def cards_in(state: GameState, zone: str, owner: int | None = None) -> list[str]:
     """Return the names of a zone's cards, bottom to top."""
     return [state.prog.card_names[c] for c in state.zones[_zone_index(state, zone, owner)]]

@@ -46,6 +46,7 @@ class GameRecord:
     labels: list[str] | None = None  # each action as its actor saw it (kept for --log)
     fired: dict[str, int] | None = None  # how often each rule or announcement ran, those that did
     error: RuleRuntimeError | None = None  # the rule error that stopped the game, which then has no returns
+    score: float | None = None  # a one-player game's score at its end ('ranking: highest score'), if it keeps one
 
     @property
     def actions(self) -> int:
@@ -108,7 +109,10 @@ def play_game(game: Game, seed: int, seats: Sequence[str], keep_labels: bool = F
         close_agents(agents)
     labels = [str(a) for a in state.history()] if keep_labels else None
     fired = {name: k for name, k in zip(game.program.events, state.fired or (), strict=True) if k}
-    return GameRecord(seed, list(seats), state.returns(), state.truncated, actors, names, leaders, labels, fired)
+    score = state.score()
+    return GameRecord(
+        seed, list(seats), state.returns(), state.truncated, actors, names, leaders, labels, fired, score=score
+    )
 
 
 _LEADER_GROUPS: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -218,6 +222,7 @@ def game_columns(players: int) -> list[str]:
         "truncated",
         "lead_changes",
         "winner_was_behind",
+        *(["score"] if players == 1 else []),
     ]
 
 
@@ -247,6 +252,7 @@ def game_row(record: GameRecord, behind_after: str | int) -> list[str | int | fl
         _flag(record.truncated),
         "" if leaders is None else lead_changes(leaders),
         behind,
+        *([] if len(record.agents) != 1 else ["" if record.score is None else record.score]),
     ]
 
 
@@ -483,6 +489,7 @@ def summarize(
 
     actions = _shares(declared_actions, [Counter(r.names) for r in records])
     rules = _shares(declared_rules, [r.fired or {} for r in records])
+    scores = [r.score for r in records if r.score is not None]
     return {
         "games": games,
         "players": players,
@@ -502,7 +509,23 @@ def summarize(
         "lead": lead,
         "actions": actions,
         "rules": rules,
+        "score": score_summary(scores) if players == 1 and scores else None,
     }
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> list[float] | None:
+    """Return the normal 95% interval of a mean, [low, high]; None from fewer than two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = sum(values) / n
+    se = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1) / n)
+    return [mean - z * se, mean + z * se]
+
+
+def score_summary(scores: Sequence[float]) -> dict[str, Any]:
+    """A one-player game's scores: how many games kept one, their distribution and the mean's 95% interval."""
+    return {"games": len(scores), **distribution(scores), "ci95": mean_interval(scores)}
 
 
 def _shares(declared: Sequence[str], per_game: Sequence[Mapping[str, int]]) -> dict[str, dict[str, Any]]:

@@ -23,7 +23,8 @@ GAMES = sorted(named_games())
 
 def player_counts(name: str) -> list[int]:
     low, high = ruledsl.players_range(ruledsl.check_file(str(named_games()[name])))
-    counts = list(range(max(low, 2), min(high, 5) + 1))
+    # A patience has one count: the cards hidden from its player (the stock) are checked too.
+    counts = list(range(max(low, 2), min(high, 5) + 1)) or [low]
     if LONG:
         return counts
     return [3 if 3 in counts else counts[0]]

@@ -10,7 +10,7 @@ import pytest
 import ruledsl
 from ruledsl.analysis.context import BUILTIN_NAMES, RESERVED
 from ruledsl.loading import check_file
-from ruledsl.tools.compare import outcome_rows
+from ruledsl.tools.compare import compare, outcome_rows, report_lines
 from ruledsl.tools.records import result_lines
 from ruledsl.tools.simulate import play_game, summarize
 from tests.golden.test_golden import run_cli
@@ -91,14 +91,48 @@ def test_a_one_player_game_is_won_or_lost(tmp_path: Path) -> None:
     act(lost, "draw")
     act(lost, "stop")
     assert lost.returns() == [-1.0]
-    assert result_lines(lost) == ["Result: P0 loses", "Returns: P0 -1"]
+    assert lost.score() == 1
+    assert result_lines(lost) == ["Result: P0 loses, score 1", "Returns: P0 -1"]
     won = load(tmp_path, "Patience of three", players=1)
     act(won, "draw")
     act(won, "draw")
     assert won.observation(0)["variables"]["score"] == 2
     act(won, "stop")
     assert won.returns() == [1.0]
-    assert result_lines(won) == ["Result: P0 wins", "Returns: P0 +1"]
+    assert result_lines(won) == ["Result: P0 wins, score 2", "Returns: P0 +1"]
+
+
+def test_only_a_lone_player_ranked_first_by_a_number_has_a_score(tmp_path: Path) -> None:
+    patience = doc_games()["Patience of three"]
+    variants = {
+        "unranked": (patience.replace("ranking: highest score", ""), 1),
+        "ranked_by_finishing": (
+            patience.replace("ranking: highest score", "ranking: finishing order, then highest score"),
+            1,
+        ),
+        "several_players": (patience.replace("players 1", "players 2"), 2),
+    }
+    for name, (text, players) in variants.items():
+        path = tmp_path / f"{name}.game"
+        path.write_text(text, encoding="utf-8")
+        state = ruledsl.load_game(path, players=players).new_initial_state(seed=0)
+        act(state, "draw")
+        assert state.score() is None, name
+        act(state, "stop")
+        assert "score" not in result_lines(state)[0], name
+        assert play_game(ruledsl.load_game(path, players=players), 0, ["random"] * players).score is None
+
+
+def test_compare_tells_a_lone_players_mean_score(tmp_path: Path) -> None:
+    path = tmp_path / "solo.game"
+    path.write_text(doc_games()["Patience of three"], encoding="utf-8")
+    game = ruledsl.load_game(path, players=1)
+    records = [play_game(game, seed, ["random"]) for seed in range(10)]
+    result = compare("variant", ["a", "b"], [records, records], 1, rotate=False)
+    lengths = result["comparisons"][0]["lengths"]
+    assert set(lengths) == {"actions", "score"}  # one seat: no turns, but the score
+    assert lengths["score"]["before"] == sum(r.score or 0 for r in records) / 10
+    assert any(line.lstrip().startswith("mean score") for line in report_lines(result, []))
 
 
 def test_a_loser_among_several_players_lets_the_others_win(tmp_path: Path) -> None:
@@ -125,6 +159,13 @@ def test_statistics_of_one_seat_count_losses_and_test_no_first_player(tmp_path: 
     assert "first player" not in text
     assert "length in turns" not in text
     assert f"losses {40 - wins}, neither won nor lost 0" in text
+    scores = [r.score for r in records]
+    assert set(scores) <= {0, 1, 2, 3} and len(set(scores)) > 1
+    assert stats["score"]["games"] == 40
+    assert stats["score"]["mean"] == pytest.approx(sum(scores) / 40)
+    low, high = stats["score"]["ci95"]
+    assert low < stats["score"]["mean"] < high
+    assert f"score: mean {sum(scores) / 40:.1f} ({low:.1f} to {high:.1f})" in text
     rows = outcome_rows(records, 1, rotate=False)
     assert "first player won alone" not in rows
     assert sum(rows["lost"](r) for r in records) == 40 - wins
