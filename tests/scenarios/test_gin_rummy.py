@@ -29,7 +29,7 @@ def test_the_deadwood_is_what_the_declared_melds_leave() -> None:
     act(state, "draw from the stock")
     act(state, "knock: lay out your melds")
     # the 7♥ ends the run or makes the set: declaring the long run leaves 7♠ 7♦ as deadwood
-    act(state, "lay out the run 4♥ 5♥ 6♥ 7♥")
+    act(state, "lay out the run of 4 from 4♥")
     assert not any(a.startswith("lay out the set 7") for a in labels(state))
     act(state, "lay out the set 9♠ 9♦ 9♣")
     assert state.why_illegal("discard A♣ and spread your deadwood") == (
@@ -44,9 +44,9 @@ def test_declaring_the_set_instead_leaves_less_deadwood() -> None:
     act(state, "draw from the stock")
     act(state, "knock: lay out your melds")
     act(state, "lay out the set 7♠ 7♥ 7♦")
-    assert "lay out the run 4♥ 5♥ 6♥" in labels(state)
-    assert not any(a.startswith("lay out the run 4♥ 5♥ 6♥ 7") for a in labels(state))
-    act(state, "lay out the run 4♥ 5♥ 6♥")
+    assert "lay out the run of 3 from 4♥" in labels(state)
+    assert "lay out the run of 4 from 4♥" not in labels(state)
+    act(state, "lay out the run of 3 from 4♥")
     act(state, "lay out the set 9♠ 9♦ 9♣")
     act(state, "discard 2♣ and spread your deadwood")
     assert cards_in(state, "deadwood", owner=0) == ["A♣"]
@@ -58,7 +58,7 @@ def test_a_knocker_whose_melds_leave_too_much_takes_the_knock_back() -> None:
     state = dealt("4♥ 5♥ 6♥ 7♥ 7♠ 7♦ 9♠ 9♦ 9♣ A♣", OTHER, stock_top="K♣")
     act(state, "draw from the stock")
     act(state, "knock: lay out your melds")
-    act(state, "lay out the run 4♥ 5♥ 6♥ 7♥")
+    act(state, "lay out the run of 4 from 4♥")
     act(state, "lay out the set 9♠ 9♦ 9♣")
     assert labels(state) == ["take the knock back"]  # 7♠ 7♦ A♣ K♣: no discard leaves 10
     act(state, "take the knock back")
@@ -75,9 +75,9 @@ DEFENDER = "7♥ 8♥ 9♥ 2♦ 3♦ 4♦ 5♠ 5♦ 5♣ 3♠"
 def knock_with_eight(state: ruledsl.GameState) -> None:
     act(state, "draw from the stock")
     act(state, "knock: lay out your melds")
-    act(state, "lay out the run 4♥ 5♥ 6♥")
+    act(state, "lay out the run of 3 from 4♥")
     act(state, "lay out the set 9♠ 9♦ 9♣")
-    act(state, "lay out the run J♠ Q♠ K♠")
+    act(state, "lay out the run of 3 from J♠")
     act(state, "discard A♣ and spread your deadwood")
 
 
@@ -89,7 +89,7 @@ def test_the_opponent_lays_off_on_the_knockers_melds_and_undercuts() -> None:
     act(state, "lay off 7♥ on 6♥")
     act(state, "lay off 8♥ on 7♥")
     act(state, "lay off 9♥ on 9♠")  # the fourth 9: the set takes it
-    act(state, "lay out the run 2♦ 3♦ 4♦")
+    act(state, "lay out the run of 3 from 2♦")
     act(state, "lay out the set 5♠ 5♦ 5♣")
     act(state, "spread your deadwood")
     # 3 against 8: the opponent undercuts, and scores the difference and 25
@@ -102,13 +102,13 @@ def test_nothing_is_laid_off_on_gin() -> None:
     state = dealt("4♥ 5♥ 6♥ 9♠ 9♦ 9♣ J♠ Q♠ K♠ 7♥", DEFENDER.replace("7♥", "10♠"), stock_top="A♣")
     act(state, "draw from the stock")
     act(state, "knock: lay out your melds")
-    act(state, "lay out the run 4♥ 5♥ 6♥ 7♥")
+    act(state, "lay out the run of 4 from 4♥")
     act(state, "lay out the set 9♠ 9♦ 9♣")
-    act(state, "lay out the run J♠ Q♠ K♠")
+    act(state, "lay out the run of 3 from J♠")
     act(state, "discard A♣ and spread your deadwood")
     assert get_var(state, "gin") is True
     assert not any(a.startswith("lay off") for a in labels(state))
-    act(state, "lay out the run 2♦ 3♦ 4♦")
+    act(state, "lay out the run of 3 from 2♦")
     act(state, "lay out the set 5♠ 5♦ 5♣")
     act(state, "spread your deadwood")  # 8♥ 9♥ 10♠ 3♠: 30
     assert get_var(state, "score") == [25 + 30, 0]

@@ -72,7 +72,7 @@ def test_a_drawn_card_that_can_be_played_may_be_played_at_once_or_kept() -> None
     stack_top(state, "deck", ["red 9"])
     act(state, "draw a card")
     assert state.current_player() == 0
-    assert labels(state) == ["play red 9", "keep red 9"]
+    assert labels(state) == ["play red 9", "keep the card drawn"]
     act(state, "play red 9")
     assert state.current_player() == 1
 
