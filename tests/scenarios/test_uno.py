@@ -13,8 +13,11 @@ from tests.scenarios.support import act, hand, labels
 WD4_REFUSED = "you hold a card of the colour to play (red): Wild Draw Four may be played only without one"
 
 
-def position(players: int, hands: dict[int, list[str]], top: str, colour: str, turn: int = 0) -> ruledsl.GameState:
-    state = ruledsl.load_game("uno", players=players).new_initial_state(seed=0)
+def position(
+    players: int, hands: dict[int, list[str]], top: str, colour: str, turn: int = 0, single_hand: bool = True
+) -> ruledsl.GameState:
+    options = {"single_hand": single_hand}
+    state = ruledsl.load_game("uno", players=players, options=options).new_initial_state(seed=0)
     arrange(state, "discard", [top])
     set_var(state, "current", colour)
     for seat, cards in hands.items():
@@ -79,7 +82,14 @@ def test_a_drawn_card_that_can_be_played_may_be_played_at_once_or_kept() -> None
 
 def test_the_winner_scores_the_cards_left_in_the_others_hands() -> None:
     hands = {0: ["red 1"], 1: ["green 7", "blue Skip"], 2: ["Wild", "yellow 0"]}
-    state = position(3, hands, top="red 5", colour="red")
+    state = position(3, hands, top="red 5", colour="red", single_hand=False)
     act(state, "play red 1")
     assert get_var(state, "score") == [77, 0, 0]  # 7 + 20 + 50 + 0
     assert [len(hand(state, p)) for p in range(3)] == [7, 7, 7]  # the next hand is dealt
+
+
+def test_by_default_the_first_hand_wins_the_game() -> None:
+    state = position(3, {0: ["red 1"], 1: ["green 7"], 2: ["Wild"]}, top="red 5", colour="red")
+    act(state, "play red 1")
+    assert state.is_terminal()
+    assert state.returns() == [1.0, -1.0, -1.0]
