@@ -88,6 +88,7 @@ def test_which_games_are_flat() -> None:
     assert {name for name, is_flat in flat.items() if not is_flat} == {
         "cartes_magiques",
         "hearts",  # three cards passed
+        "gin_rummy",
         "katzenjammer_blues",
         "president",
         "scopa",
