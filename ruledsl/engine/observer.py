@@ -59,7 +59,9 @@ class Observer(StateFields):
         saw it where it lay when the action was chosen (a state with a log), or the action showed it ('reveal')."""
         defn = action.defn
         if defn.is_held and viewer != self.last_actor:
-            return f"P{self.last_actor} has chosen"  # a choice made in secret, in a phase played together
+            # A choice made in secret, in a phase played together: read, like any label, after its chooser's
+            # name ("P1: choose in secret"), never what it was.
+            return "choose in secret"
         if not defn.label_is_static:
             return action.public if action.public is not None else defn.name.replace("_", " ")
         revealed = self.last_revealed

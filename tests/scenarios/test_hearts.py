@@ -40,7 +40,7 @@ class TestPassing:
         for q in range(4):
             assert state.observation(q)["zones"] == before[q]  # no card has moved yet
         assert "2♣" in hand(state, 0) and "2♣" not in hand(state, 1)
-        assert state.describe_last(2) == "P1 has chosen" and state.describe_last(0) == "P1 has chosen"
+        assert state.describe_last(2) == "choose in secret" and state.describe_last(0) == "choose in secret"
         assert state.observation(3)["together"] == {"chosen": [0, 1], "waiting": [2, 3]}
         assert state.take_log() == []
 

@@ -60,9 +60,9 @@ def test_a_choice_is_held_hidden_until_all_have_chosen() -> None:
         seen.pop("legal_actions", None)
         before[seat].pop("legal_actions", None)
         assert seen == before[seat]  # all he reads is that P0 has chosen
-        assert state.describe_last(seat) == "P0 has chosen"
+        assert state.describe_last(seat) == "choose in secret"
         assert [str(a) for a in state.history_seen_by(seat)] == ["offer"]  # the rule's name, no choice
-    assert state.describe_last(None) == "P0 has chosen"
+    assert state.describe_last(None) == "choose in secret"
     assert state.describe_last(0) == "offer 5♠"  # his own, as he chose it
     other = dealt()
     act(other, "fold")  # P0 chose otherwise: P1 and P2 are refused alike
@@ -79,7 +79,7 @@ def test_the_effects_run_once_all_have_chosen_in_seat_order() -> None:
     act(state, "offer 6♠")
     assert cards_in(state, "shown") == ["2♠", "6♠"]  # P0's effects first, then P2's
     assert state.take_log() == ["P0 offers 2♠", "P2 offers 6♠", "P2 takes the lot"]
-    assert state.describe_last(0) == "P2 has chosen"  # the label hides even after the reveal
+    assert state.describe_last(0) == "choose in secret"  # the label hides even after the reveal
     assert cards_in(state, "won", owner=2) == ["7♠"]
     assert state.current_player() == 0 and state.observation(0)["together"] == {"chosen": [], "waiting": [0, 1, 2]}
 
@@ -159,7 +159,7 @@ def test_the_view_at_the_table_says_who_has_chosen(seat: int) -> None:
 
 
 def test_play_with_two_humans_at_one_keyboard_echoes_no_choice(tmp_path: Path) -> None:
-    """Each is handed the keyboard and told who is awaited; a choice made is shown as 'P0 has chosen'."""
+    """Each is handed the keyboard and told who is awaited; a choice made is shown as 'P0: choose in secret'."""
     from tests.golden.test_golden import run_cli
 
     log = tmp_path / "game.jsonl"
@@ -169,8 +169,8 @@ def test_play_with_two_humans_at_one_keyboard_echoes_no_choice(tmp_path: Path) -
     )
     assert code == 0, out
     assert "=== pass the keyboard to P1" in out and "choosing together: chosen: P0; still to choose: you" in out
-    assert "P0: P0 has chosen" in out and "P1: P1 has chosen" in out
+    assert "P0: choose in secret" in out and "P1: choose in secret" in out
     assert "P0: offer" not in out and "P1: offer" not in out  # nobody's choice is echoed
     code, replayed, _ = run_cli(["replay", str(log), "--as", "1", "--rules", SEALED_BID])
     assert code == 0
-    assert "P1: offer" in replayed and "P0: offer" not in replayed and "P0: P0 has chosen" in replayed
+    assert "P1: offer" in replayed and "P0: offer" not in replayed and "P0: choose in secret" in replayed

@@ -201,7 +201,7 @@ def test_a_phase_played_together_holds_each_choice_until_all_have_chosen(tmp_pat
     first = hand(state, 0)[0]
     act(state, f"offer {first}")
     assert state.current_player() == 1 and first in hand(state, 0)  # held: nothing moved
-    assert state.describe_last(1) == "P0 has chosen"
+    assert state.describe_last(1) == "choose in secret"
     assert state.observation(2)["together"] == {"chosen": [0], "waiting": [1, 2]}
     act(state, "fold")
     act(state, "fold")
