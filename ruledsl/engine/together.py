@@ -4,9 +4,10 @@ Under the hood the choosers act one after another, in seat order (the engine, Op
 PettingZoo, records and ``play`` expect one actor at a time), but a choice made is held,
 not applied: the state does not change, so nothing any seat reads (its observation, the
 labels, a refusal's reason, what the rules say) can depend on it. Others are told only
-"choose in secret" (read "P1: choose in secret"). Once the last has chosen, the held actions are applied in seat order, then
-the phase's 'when all chosen:' runs. ``GameState.held`` is ``[waiting, chosen]`` meanwhile:
-the seats still to choose, and the (seat, action) pairs chosen so far.
+"choose in secret" (read "P1: choose in secret"). Once the last has chosen, the held
+actions are applied in seat order, then the phase's 'when all chosen:' runs.
+``GameState.held`` is ``[waiting, chosen]`` meanwhile: the seats still to choose, and the
+(seat, action) pairs chosen so far.
 """
 
 from __future__ import annotations
