@@ -156,4 +156,8 @@ def _canonical(state: GameState, seat: int) -> GameState:
         base.actor = base.turn
     if hist is not None:  # describe_last reads the last action as the seat saw it
         base.last_shown = (hist, [str(hist[0])] * (base.n + 1))
+    # Cards turned up by the last action are kept with the true history (its labels as their
+    # chooser saw them), and the state rolls back to its origin (the true deal): neither is his.
+    base.last_revealed = None
+    base.rebase()
     return base

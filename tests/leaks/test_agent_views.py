@@ -134,3 +134,12 @@ class TestAgentsOutOfProcess:
         with ProcessAgent([sys.executable, str(script)], timeout=0.5) as agent:
             with pytest.raises(ProcessAgentError, match="did not answer"):
                 decide(agent, state, state.current_player())
+
+
+def test_an_agent_view_keeps_neither_the_revealed_history_nor_the_true_origin() -> None:
+    """Cheat, 4 players, seed 1: after a challenge turns the pile up, a seat's agent view held
+    the history as the layers saw it ('lay 3♠') and an origin leading to the true deal."""
+    report = leaks.Report()
+    leaks.check_game(ruledsl.load_game("cheat", players=4), range(1, 2), 4, 2, report)
+    assert report.followed > 0
+    assert not [leak for leak in report.leaks if leak.surface == "agent view"]
