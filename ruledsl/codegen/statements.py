@@ -174,16 +174,27 @@ class Statements(CompilerPart):
         self.em.line(f"{py} = {self.exprs.ex(s.value, scope)}")
         scope.names[s.name] = py
 
-    def _target(self, e: n.Expr, scope: Scope) -> str:
+    def _target(self, e: n.Expr, scope: Scope) -> tuple[str, str | None]:
+        """Where a 'set', 'add' or 'subtract' writes, and the card whose variable it is (None: not a card's)."""
         ref = self.ref(e)
+        if isinstance(ref, CardVarRef):
+            assert isinstance(e, n.Attribute)
+            card = self.fresh()  # worked out once: the write is noted against it (see _written)
+            self.em.line(f"{card} = {self.exprs.ex(e.obj, scope)}")
+            return f"st.cv[{ref.var.index}][{card}]", card
+        return self._variable(ref, scope), None
+
+    def _written(self, card: str | None) -> None:
+        """After a card's variable is written: who knows it now, for resampling (knowledge.variables_written)."""
+        if card is not None:
+            self.em.line(f"if st.known is not None: op_card_variables_written(st, {card})")
+
+    def _variable(self, ref: object, scope: Scope) -> str:
         if isinstance(ref, GameVarRef):
             return f"st.gv[{ref.var.index}]"
         if isinstance(ref, PlayerVarRef):
             owner = scope.player if ref.owner is None else self.exprs.ex(ref.owner, scope)
             return f"st.pv[{ref.var.index}][{owner}]"
-        if isinstance(ref, CardVarRef):
-            assert isinstance(e, n.Attribute)
-            return f"st.cv[{ref.var.index}][{self.exprs.ex(e.obj, scope)}]"
         if isinstance(ref, DirectionRef):
             return "st.direction"
         raise AssertionError(f"not assignable: {ref}")
@@ -200,7 +211,9 @@ class Statements(CompilerPart):
             value = f"{check}({value})"  # what a variable keeps stays within the limits, however often set
         if self._is_direction(s.target):
             value = f"op_direction({value})"
-        self.em.line(f"{self._target(s.target, scope)} = {value}")
+        place, card = self._target(s.target, scope)
+        self.em.line(f"{place} = {value}")
+        self._written(card)
 
     def _st_Add(self, s: n.Add, scope: Scope) -> None:
         self._change(s.target, "+", s.value, scope)
@@ -210,7 +223,7 @@ class Statements(CompilerPart):
 
     def _change(self, target: n.Expr, op: str, value: n.Expr, scope: Scope) -> None:
         """'add' or 'subtract': the direction of play may only end up 1 or -1."""
-        place = self._target(target, scope)
+        place, card = self._target(target, scope)
         if self._is_direction(target):
             self.em.line(f"{place} = op_direction({place} {op} ({self.exprs.ex(value, scope)}))")
         else:
@@ -221,6 +234,7 @@ class Statements(CompilerPart):
             with self.em.block():
                 self.em.line(f"op_num({changed})")  # raises: beyond the limits
             self.em.line(f"{place} = {changed}")
+        self._written(card)
 
     def _is_direction(self, target: n.Expr) -> bool:
         return isinstance(self.ref(target), DirectionRef)

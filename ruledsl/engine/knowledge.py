@@ -40,6 +40,11 @@ def start(st: Any) -> None:
             if not st.sees(q, c):
                 hidden_zones |= 1 << st.loc[c]
         row = [(1 << st.loc[c]) if st.sees(q, c) else hidden_zones for c in range(n_cards)]
+        if st.known is not None:  # a new deal: what he did not know of a card's variables, he still does not
+            bit = _vars_unknown(st)
+            for c, before in enumerate(st.known[q]):
+                if before & bit and not st.sees(q, c):
+                    row[c] |= bit
         known.append(row)
     st.known = known
 
@@ -76,6 +81,23 @@ def emptied(st: Any, z: int) -> None:
         for d, mask in enumerate(row):
             if mask & ~keep:
                 row[d] = mask & keep
+
+
+def _vars_unknown(st: Any) -> int:
+    """The bit of a player's entry for a card that says he does not know the card's variables
+    (they were written while he could not see it): above the bits of every zone."""
+    return 1 << len(st.zones)
+
+
+def variables_written(st: Any, c: int) -> None:
+    """A variable of card ``c`` was written: the players who see the card know it, now and
+    wherever the card goes; the others know it no more (until they see the card)."""
+    bit = _vars_unknown(st)
+    for q, row in enumerate(st.known):
+        if st.sees(q, c):
+            row[c] &= ~bit
+        else:
+            row[c] |= bit
 
 
 def seen_by(st: Any, c: int) -> list[bool]:
@@ -149,6 +171,7 @@ def canonical(st: GameState, player: int, variant: int = 0) -> GameState:
         base.loc[c] = z
     _faces_stay(base, replaced)
     _remap_variables(base, replaced)
+    _forget_variables(base, player, cards)
     base._legal = None
     return _first_choices(base, player)
 
@@ -186,6 +209,8 @@ def _resample_once(st: GameState, player: int, rng: random.Random, keep: tuple[i
     _faces_stay(copy, replaced)
     # A variable that pointed at a hidden card now points at the card in its place.
     _remap_variables(copy, replaced)
+    if st.known is not None:
+        _forget_variables(copy, player, cards)
     copy.rng = chance.seed_state(rng.getrandbits(64))
     copy.known = None
     copy._legal = None
@@ -207,6 +232,11 @@ def _faces_stay(st: Any, replaced: dict[int, int]) -> None:
 
 
 def _remap_variables(st: Any, replaced: dict[int, int]) -> None:
+    """A game or player variable that named a card dealt anew names the card now in its place.
+
+    A card's own variables stay with the card, not with its place: a place (in a hand kept in
+    order, say) may tell which card lies there, and the card's variables would then tell
+    where it is. Those a player does not know go, see ``_forget_variables``."""
     prog = st.prog
     card_kinds = {"card", "cards"}
     for i, v in enumerate(prog.game_vars):
@@ -215,12 +245,23 @@ def _remap_variables(st: Any, replaced: dict[int, int]) -> None:
     for i, v in enumerate(prog.player_vars):
         if v.kind in card_kinds:
             st.pv[i] = [_remap(x, replaced) for x in st.pv[i]]
-    for i in range(len(st.cv)):
-        old = st.cv[i]
-        new = old[:]
-        for before, after in replaced.items():
-            new[after] = old[before]
-        st.cv[i] = new
+
+
+def _forget_variables(st: Any, player: int, cards: list[int]) -> None:
+    """Give the variables of each of ``cards`` that ``player`` does not know (written while he
+    could not see it) their first values: which of the cards he cannot see bears them is not his
+    to know, and the copy must not tell."""
+    if st.known is None:
+        return
+    bit = _vars_unknown(st)
+    row = st.known[player]
+    unknown = [c for c in cards if row[c] & bit]
+    if not unknown:
+        return
+    for i, initial in enumerate(st.prog.card_var_init):
+        values = st.cv[i] = st.cv[i][:]
+        for c in unknown:
+            values[c] = initial[:] if type(initial) is list else initial
 
 
 def _remap(value: Any, replaced: dict[int, int]) -> Any:

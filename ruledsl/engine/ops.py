@@ -106,6 +106,10 @@ _WORDS = (
 # ============================================================================ cards and zones
 
 
+def card_variables_written(st: Any, c: int) -> None:
+    knowledge.variables_written(st, c)
+
+
 def move_card(st: Any, c: int, dst: int, where: int = 0) -> None:
     """Move one card to zone ``dst``: on top (0), at the bottom (1) or at a random place (2)."""
     zones = st.zones

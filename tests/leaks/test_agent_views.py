@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,8 @@ from ruledsl.agents import view as view_module
 from ruledsl.agents.process import ProcessAgent, ProcessAgentError
 from ruledsl.engine.state import GameState
 from ruledsl.tools import leaks
+
+_HERE = Path(__file__).parent
 
 
 def president_after_a_hidden_give_back() -> tuple[GameState, int]:
@@ -143,3 +146,96 @@ def test_an_agent_view_keeps_neither_the_revealed_history_nor_the_true_origin() 
     leaks.check_game(ruledsl.load_game("cheat", players=4), range(1, 2), 4, 2, report)
     assert report.followed > 0
     assert not [leak for leak in report.leaks if leak.surface == "agent view"]
+
+
+def _hidden_order_twin(state: GameState, seat: int) -> GameState:
+    """``state`` with every zone's cards hidden from ``seat`` in reverse order: he cannot tell them apart."""
+    twin = state.clone()
+    for cards in twin.zones:
+        hidden = [i for i, c in enumerate(cards) if not twin.sees(seat, c)]
+        for i, c in zip(hidden, reversed([cards[i] for i in hidden])):
+            cards[i] = c
+    twin._legal = None
+    return twin
+
+
+def _resample_fields(state: GameState, seat: int) -> dict[str, object]:
+    sample = SeatView(state, seat).resample(random.Random(7))
+    return {name: getattr(sample, name) for name in ("zones", "loc", "cv", "gv", "pv")}
+
+
+class TestCardVariables:
+    """Hearts, 4 players: a card's variables (who played it last deal) go with the card into a
+    resample, never with the place it lies in (a hand's order tells which card lies there)."""
+
+    def test_a_resample_keeps_each_cards_variables_with_the_card(self) -> None:
+        game = ruledsl.load_game("hearts", players=4)
+        state = game.new_initial_state(seed=1, track=True)
+        rng = random.Random(1)
+        while state.round < 2:  # a whole deal played: the cards played carry 'played_by'
+            state.apply_action(rng.choice(state.legal_actions()))
+        for seat in range(4):
+            twin = _hidden_order_twin(state, seat)
+            assert twin.zones != state.zones
+            assert _resample_fields(twin, seat) == _resample_fields(state, seat)
+            sample = SeatView(state, seat).resample(random.Random(3))
+            assert sample.cv == state.cv  # all of them were written in sight of every seat
+
+    def test_a_variable_written_out_of_sight_is_not_dealt_to_another_seat(self) -> None:
+        game = ruledsl.load_game(str(_HERE / "marked.game"))
+        state = game.new_initial_state(seed=2, track=True)
+        mark = next(a for a in state.legal_actions() if a.name == "mark")
+        state.apply_action(mark)
+        marker, other = 0, 1
+        marked = [c for c, value in enumerate(state.cv[0]) if value]
+        assert len(marked) == 1 and not state.sees(other, marked[0])
+        for seed in range(10):
+            sample = SeatView(state, other).resample(random.Random(seed))
+            assert not any(sample.cv[0]), "P1 does not know which card P0 marked"
+            twin = _hidden_order_twin(state, other)
+            assert _resample_fields(twin, other) == _resample_fields(state, other)
+        own = SeatView(state, marker).resample(random.Random(0))
+        assert own.cv[0] == state.cv[0]  # the marker knows his own card
+
+    def test_a_new_deal_does_not_make_it_known(self, tmp_path: Path) -> None:
+        """A card marked out of the other's sight, then a new deal: he still does not know which."""
+        path = tmp_path / "deals.game"
+        path.write_text(_MARKED_DEALS, encoding="utf-8")
+        game = ruledsl.load_game(str(path))
+        checked = 0
+        for seed in range(8):
+            state = game.new_initial_state(seed=seed, track=True)
+            state.apply_action(next(a for a in state.legal_actions() if a.name == "mark"))
+            assert state.round == 2 and sum(state.cv[0]) == 1
+            (marked,) = [c for c, value in enumerate(state.cv[0]) if value]
+            if not state.sees(1, marked):
+                checked += 1
+                assert not any(SeatView(state, 1).resample(random.Random(seed)).cv[0])
+            assert SeatView(state, 0).resample(random.Random(seed)).cv[0] == state.cv[0]  # he marked it
+        assert checked
+
+
+_MARKED_DEALS = """\
+game "Marked Deals Test"
+players 2
+zone deck: shared, hidden
+zone hand: per player, owner
+card rank: number
+card var marked = no
+deck:
+    card "{rank}" for rank in 1 to 8
+setup:
+    move all of (seat 0).hand to deck
+    move all of (seat 1).hand to deck
+    shuffle deck
+    deal 3 from deck to each hand
+phase play:
+    action mark(c: card from hand):
+        set c.marked = yes
+        end round
+    action lay(c: card from hand):
+        move c to deck
+        end game, winner player
+round end:
+    say "a new deal"
+"""
