@@ -197,8 +197,9 @@ def held_twins(st: GameState, seat: int, rng: random.Random, most: int) -> Itera
 
 
 def swap(st: GameState, a: int, b: int) -> None:
-    """Exchange cards ``a`` and ``b`` in ``st``: each takes the other's place, face and variables
-    (and a choice held in a phase played together, its cards)."""
+    """Exchange cards ``a`` and ``b`` in ``st``: each takes the other's place and face, a variable
+    naming one names the other (their own variables are alike: see ``_alike``), and a choice held
+    in a phase played together takes the other's cards."""
     za, zb = st.loc[a], st.loc[b]
     ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
     st.zones[za][ia], st.zones[zb][ib] = b, a
