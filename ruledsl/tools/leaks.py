@@ -14,7 +14,11 @@ from them, in two ways:
   It catches what the past tells (the labels of actions taken since, the lines the
   rules said, a resample's history), which a state twin shares with its first;
 - a *held twin*, in a phase played together: the choices the others have already made in
-  secret, made again at random (they take effect only once all have chosen).
+  secret, made again at random (they take effect only once all have chosen);
+- an *order twin*: in each zone, the cards hidden from ``s`` that he knows the same of
+  (their places and faces; their variables may differ, they go with the cards) lie in
+  reverse order. The order of cards he cannot see is not his to know: a hand kept in
+  order would otherwise tell which card lies where.
 
 Every surface he reads must give the same answer in a state and its twin; a difference
 is a leak.
@@ -196,6 +200,44 @@ def held_twins(st: GameState, seat: int, rng: random.Random, most: int) -> Itera
             yield twin
 
 
+def order_twin(st: GameState, seat: int) -> GameState | None:
+    """Return ``st`` with the cards hidden from ``seat`` that he knows the same of lying in
+    reverse order in each zone (see the module), or None if that changes nothing."""
+    twin = st.clone()
+    named = _named_by_variables(st)
+    for cards in twin.zones:
+        alike: dict[Any, list[int]] = {}
+        for i, c in enumerate(cards):
+            if not st.sees(seat, c) and c not in named:
+                face = None if st.face is None else st.face[c]
+                alike.setdefault((None if st.known is None else st.known[seat][c], face), []).append(i)
+        for places in alike.values():
+            for i, c in zip(places, [cards[i] for i in reversed(places)]):
+                cards[i] = c
+    if twin.zones == st.zones:
+        return None
+    twin._legal = None
+    return twin
+
+
+def _named_by_variables(st: GameState) -> set[int]:
+    """The cards a game or player variable names. They stay in place in an order twin: where
+    such a card lies may be known (the card drawn lies on top of the hand), and a resample
+    makes the variable name the card dealt into its place."""
+    named: set[int] = set()
+    prog = st.prog
+    values = [st.gv[i] for i, v in enumerate(prog.game_vars) if v.kind in ("card", "cards")]
+    for i, v in enumerate(prog.player_vars):
+        if v.kind in ("card", "cards"):
+            values.extend(st.pv[i])
+    for value in values:
+        if isinstance(value, list):
+            named.update(value)
+        elif value is not None:
+            named.add(value)
+    return named
+
+
 def swap(st: GameState, a: int, b: int) -> None:
     """Exchange cards ``a`` and ``b`` in ``st``: each takes the other's place and face, a variable
     naming one names the other (their own variables are alike: see ``_alike``), and a choice held
@@ -333,6 +375,9 @@ def check_game(
                         _follow(game, seed, st, twin, path[i : i + ahead], seat, cards, rng, surfaces, report)
                     for twin in held_twins(st, seat, rng, swaps):
                         _compare(game, seed, st, twin, seat, None, probe, surfaces, report, "held")
+                    twin = order_twin(st, seat)
+                    if twin is not None:
+                        _compare(game, seed, st, twin, seat, None, probe, surfaces, report, "order")
                     report.states += 1
             if i == len(path):
                 break
@@ -452,8 +497,13 @@ def _leak(
     other: Any,
 ) -> Leak:
     names = st.prog.card_names
-    # A held twin swaps no cards: what differs is the others' secret choices.
-    pair = ("the others' held choices", "others") if cards is None else (names[cards[0]], names[cards[1]])
+    # A held twin swaps no cards: what differs is the others' secret choices; an order twin, the order.
+    if cards is not None:
+        pair = (names[cards[0]], names[cards[1]])
+    elif kind == "order":
+        pair = ("the hidden cards of each zone", "the same in reverse order")
+    else:
+        pair = ("the others' held choices", "others")
     return Leak(game.name, game.players, seed, st.n_actions, seat, surface, pair, seen, other, kind)
 
 
