@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine.fields import Face, StateFields
 from ruledsl.engine.together import waiting_for
-from ruledsl.engine.values import HIDDEN_CARD, Action
+from ruledsl.engine.values import HIDDEN_CARD, Action, Place, unseen
 
 
 class Observer(StateFields):
@@ -134,9 +134,11 @@ class Observer(StateFields):
                 return False
         return True
 
-    def show_card(self, viewer: int | None, c: int | None) -> str:
+    def show_card(self, viewer: int | None, c: int | Place | None) -> str:
         if c is None:
             return "none"
+        if type(c) is Place:  # a card its chooser took by its place, in his label
+            return unseen(c)
         return self.prog.card_names[c] if self.sees(viewer, c) else HIDDEN_CARD
 
 

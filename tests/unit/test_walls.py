@@ -1,0 +1,49 @@
+"""Traps a newcomer falls into (issue 29, 'walls'): each one reproduced by a minimal rule file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ruledsl
+from ruledsl.engine.reading import NO_REASON
+from tests.property.test_playthrough import assert_views_ignore_hidden_cards
+from tests.unit.test_named_as_seen import ROW_AND_COLUMN
+
+
+def _load(tmp_path: Path, text: str, players: int = 2) -> ruledsl.Game:
+    path = tmp_path / "t.game"
+    path.write_text(text, encoding="utf-8")
+    return ruledsl.load_game(path, players=players)
+
+
+# ---------------------------------------------------------------- a label that reads the state
+
+# The same row and column, but the label also reads the state (the size of the hand).
+ROW_COUNTED = ROW_AND_COLUMN.replace(
+    "        move c to hand", '        label "take {c}, holding {size of hand}"\n        move c to hand'
+)
+
+
+def test_a_label_reading_the_state_names_cards_as_a_label_from_the_choices_does(tmp_path: Path) -> None:
+    plain = _load(tmp_path, ROW_AND_COLUMN).new_initial_state(seed=0)
+    state = _load(tmp_path, ROW_COUNTED).new_initial_state(seed=0)
+    # Face-up cards by name, the face-down one by its place ('hidden card 2'), never 'a hidden card':
+    # two face-down cards would read alike, and neither he nor a record could tell them apart.
+    assert sorted(str(a) for a in state.legal_actions()) == sorted(f"{a}, holding 0" for a in plain.legal_actions())
+    assert_views_ignore_hidden_cards(state, 0)
+    for typed in (str(a) for a in state.legal_actions()):
+        copy = state.clone()
+        copy.apply_action(copy.action_from_string(typed))
+
+
+def test_two_face_down_cards_read_apart_in_a_label_reading_the_state(tmp_path: Path) -> None:
+    text = ROW_COUNTED.replace("move top of deck to column face up", "move top of deck to row face down")
+    plain = _load(tmp_path, ROW_AND_COLUMN.replace("column face up", "row face down")).new_initial_state(seed=0)
+    state = _load(tmp_path, text).new_initial_state(seed=0, log=True)
+    labels = [str(a) for a in state.legal_actions()]
+    assert len(set(labels)) == len(labels) == 3, labels
+    assert labels == [f"{a}, holding 0" for a in plain.legal_actions()]
+    assert [x for x in labels if "hidden" in x] == ["take hidden card 1, holding 0", "take hidden card 2, holding 0"]
+    state.apply_action(state.action_from_string("take hidden card 2, holding 0"))
+    # The others are told a hidden card was taken, not which place it had.
+    assert state.describe_last(1) == "take a hidden card, holding 0"
