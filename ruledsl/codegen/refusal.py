@@ -164,9 +164,10 @@ class _Walk:
                     progress += 1
                 for clause in by_level[level]:
                     if not clause.is_open:
-                        # Whether it holds is not his to know, and whatever came after would
-                        # tell him that it does: nothing more is said, either way.
-                        return progress, None
+                        # Whether it holds is not his to know: it is not tested at all, and the
+                        # tests after it speak as if it held. A reason they give is true either
+                        # way (the move fails it too), so it tells nothing of this one.
+                        continue
                     if not clause.test(self.st, self.p, tuple(args)):
                         return progress, self._clause_reason(clause, args)
                     progress += 1

@@ -47,3 +47,49 @@ def test_two_face_down_cards_read_apart_in_a_label_reading_the_state(tmp_path: P
     state.apply_action(state.action_from_string("take hidden card 2, holding 0"))
     # The others are told a hidden card was taken, not which place it had.
     assert state.describe_last(1) == "take a hidden card, holding 0"
+
+
+# ---------------------------------------------------------------- a require on a hidden variable
+
+# Seat 0 hides a number; seat 1 may guess only while the secret is high, with a card in the deck,
+# and names a card he holds.
+SECRET = """\
+game "Secret"
+players 2
+card rank: number
+deck:
+    card "{rank}" for rank in 1 to 3
+zone deck: shared, hidden
+zone hand: per player, owner
+var secret = 0, hidden
+setup:
+    move all of deck to (seat 1).hand
+phase hide:
+    action hide(n: number 1 to 5):
+        set secret = n
+        go to guess with player after player
+phase guess:
+    action guess(c: card from hand) when secret > 3:
+        require deck is not empty, "the deck is empty"
+        require c.rank > 1, "{c} is too low to guess with"
+        end game, winner player
+    action give_up:
+        end game, draw
+"""
+
+
+def test_a_reason_the_seat_may_be_told_follows_a_require_on_a_hidden_variable(tmp_path: Path) -> None:
+    game = _load(tmp_path, SECRET)
+    for hidden in (2, 5):
+        state = game.new_initial_state(seed=1)
+        state.apply_action(state.action_from_string(f"hide {hidden}"))
+        # Whatever the secret, the deck is empty: that he may be told, and it tells nothing of it.
+        assert state.why_illegal("guess 1") == "the deck is empty"
+        assert state.why_illegal("guess 3") == "the deck is empty"
+    # One card back in the deck: the second require speaks, when it fails; when it holds, nothing is said.
+    game = _load(tmp_path, SECRET.replace("(seat 1).hand\n", "(seat 1).hand\n    move top of (seat 1).hand to deck\n"))
+    for hidden in (2, 5):
+        state = game.new_initial_state(seed=1)
+        state.apply_action(state.action_from_string(f"hide {hidden}"))
+        assert state.why_illegal("guess 1") == "1 is too low to guess with"
+        assert state.why_illegal("guess 2") == (NO_REASON if hidden == 2 else None)
