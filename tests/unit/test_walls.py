@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import ruledsl
 from ruledsl.engine.reading import NO_REASON
 from tests.property.test_playthrough import assert_views_ignore_hidden_cards
@@ -93,3 +95,45 @@ def test_a_reason_the_seat_may_be_told_follows_a_require_on_a_hidden_variable(tm
         state.apply_action(state.action_from_string(f"hide {hidden}"))
         assert state.why_illegal("guess 1") == "1 is too low to guess with"
         assert state.why_illegal("guess 2") == (NO_REASON if hidden == 2 else None)
+
+
+# ---------------------------------------------------------------- two actions read alike
+
+# 'play {c}' for a low card, 'play {c}, naming {k}' for a high one (Uno's Wild): typing
+# 'play 5' reads as the first action only, though the player meant the second.
+NAMING = """\
+game "Naming"
+players 2
+values colour: red, blue
+card rank: number
+deck:
+    card "{rank}" for rank in 1 to 6
+zone deck: shared, hidden
+zone hand: per player, owner
+zone pile: shared, public
+var named: colour = none
+setup:
+    move all of deck to (seat 0).hand
+phase play:
+    action play(c: card from hand) when c.rank <= 3:
+        move c to pile
+    action wild(c: card from hand, k: colour) when c.rank > 3:
+        require c.rank != 6 or size of pile > 0, "a 6 is played on another card"
+        label "play {c}, naming {k}"
+        move c to pile
+        set named = k
+        end game, winner player
+"""
+
+
+def test_a_move_read_as_two_actions_is_explained_by_the_one_it_matches_best(tmp_path: Path) -> None:
+    state = _load(tmp_path, NAMING).new_initial_state(seed=0)
+    # 'play 6' is all of a 'play' and the start of a 'play …, naming …': the second gets further.
+    assert state.why_illegal("play 6") == "a 6 is played on another card"
+    assert state.why_illegal("play 6, naming red") == "a 6 is played on another card"
+    # A move that says too little is told what it lacks.
+    assert state.why_illegal("play 5") == "say which colour too: 'play 5, naming …'"
+    # And 'play 2, naming red' is the second action's: its condition speaks.
+    assert state.why_illegal("play 2, naming red") == "the rank of 2 is not more than 3"
+    with pytest.raises(ruledsl.IllegalActionError, match="say which colour too"):
+        state.action_from_string("play 5")
