@@ -137,3 +137,26 @@ def test_a_move_read_as_two_actions_is_explained_by_the_one_it_matches_best(tmp_
     assert state.why_illegal("play 2, naming red") == "the rank of 2 is not more than 3"
     with pytest.raises(ruledsl.IllegalActionError, match="say which colour too"):
         state.action_from_string("play 5")
+
+
+# ---------------------------------------------------------------- W406 after a reveal in a loop
+
+
+def _w406(rules: str) -> list[str]:
+    from tests.unit.test_disclosure import warnings
+
+    return [message for message, _, _ in warnings(rules)]
+
+
+def test_cards_revealed_one_by_one_in_a_loop_are_seen_after_it() -> None:
+    total = '        say "{player} holds {count c in hand where c.rank == 5} fives"\n'
+    shown = "    action show:\n        for each c in hand:\n            reveal c\n" + total
+    assert _w406(shown) == []
+    assert _w406("    action show:\n        reveal all of hand\n" + total) == []
+    # Not when the loop may stop early, skips some cards, or cards come in after it.
+    assert _w406(shown.replace("reveal c\n", "reveal c\n            stop\n"))
+    assert _w406(shown.replace("in hand:", "in hand where c.rank == 4:"))
+    assert _w406(shown.replace("reveal c\n", "reveal c\n        move top of stock to hand\n"))
+    assert _w406(shown.replace("            reveal c\n", "            if c.rank == 4:\n                reveal c\n"))
+    assert _w406(shown.replace("reveal c\n", "reveal c\n            move c to pile\n"))
+    assert _w406(shown + '        say "{(top of hand).rank}"\n') == []
