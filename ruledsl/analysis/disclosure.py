@@ -163,6 +163,9 @@ class _Finder:
         elif isinstance(s, (n.SetStmt, n.Add, n.Subtract)):
             if self._readers(s.target) is not None:
                 self.told(s.value, env, "set", s.target)
+            local = self._local_decl(s.target)
+            if isinstance(local, n.Let):
+                self.set_local(local, s.value, env)
         elif isinstance(s, n.Let):
             self.lets.append(s)
             if self._is_cards(s.value):
@@ -219,6 +222,16 @@ class _Finder:
             return None
         return ("zone", id(place.zone), place.own)
 
+    def set_local(self, let: n.Let, value: n.Expr, env: _Env) -> None:
+        """A 'let' given a new value: cards it names lie where that value's do; a value read
+        from cards is read from those of its first value and of every one it was given since."""
+        if self._is_cards(let.value):
+            env[id(let)] = self.place(value, env)
+            return
+        then = env.get(id(let))
+        if isinstance(then, tuple) and then[0] == "value":
+            env[id(let)] = (*then, value)
+
     def moved(self, what: n.Expr, place: Any, env: _Env) -> None:
         """Cards ``what`` now lie at ``place``; a name of cards only some of which moved, nobody knows where."""
         decl = self._local_decl(what)
@@ -253,6 +266,10 @@ class _Finder:
     def merge(env: _Env, branches: list[_Env]) -> None:
         for key in {k for b in branches for k in b}:
             values = [b.get(key, _UNKNOWN) for b in branches]
+            if all(isinstance(v, tuple) and v[0] == "value" for v in values):
+                # A 'let' read from cards in every branch: from those of any (it may be given new values).
+                env[key] = ("value", *{id(x): x for v in values for x in v[1:]}.values())
+                continue
             env[key] = values[0] if all(v == values[0] for v in values) else _UNKNOWN
 
     # ------------------------------------------------------------------ places
@@ -348,7 +365,8 @@ class _Finder:
             if isinstance(decl, n.Let) and id(decl) not in lets:
                 then = env.get(id(decl))
                 if isinstance(then, tuple) and then[0] == "value":
-                    yield from self.reads(then[1], env, lets | {id(decl)}, where or node)
+                    for value in then[1:]:
+                        yield from self.reads(value, env, lets | {id(decl)}, where or node)
 
     def _passed_and_read(self, call: n.Call, seen: set[int]) -> Iterator[tuple[n.Expr, n.Attribute]]:
         """Each card given to a definition by ``call`` of which it reads an attribute, with that read."""

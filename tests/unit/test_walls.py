@@ -11,6 +11,8 @@ from ruledsl.engine.reading import NO_REASON
 from tests.property.test_playthrough import assert_views_ignore_hidden_cards
 from tests.unit.test_named_as_seen import ROW_AND_COLUMN
 
+OWN_HAND = "a card in 'hand' that only its owner sees"
+
 
 def _load(tmp_path: Path, text: str, players: int = 2) -> ruledsl.Game:
     path = tmp_path / "t.game"
@@ -160,3 +162,59 @@ def test_cards_revealed_one_by_one_in_a_loop_are_seen_after_it() -> None:
     assert _w406(shown.replace("            reveal c\n", "            if c.rank == 4:\n                reveal c\n"))
     assert _w406(shown.replace("reveal c\n", "reveal c\n            move c to pile\n"))
     assert _w406(shown + '        say "{(top of hand).rank}"\n') == []
+
+
+# ---------------------------------------------------------------- a local name given a new value
+
+# Seat 0 counts the ranks over 2 in his hand with a local, then keeps the sum in a variable.
+SUM = """\
+game "Sum"
+players 2
+card rank: number
+deck:
+    card "{rank}" for rank in 1 to 6
+zone deck: shared, hidden
+zone hand: per player, owner
+var best = 0
+setup:
+    shuffle deck
+    deal 3 from deck to each hand
+phase play:
+    action count:
+        let n = 0
+        let high = top of hand
+        for each c in hand:
+            if c.rank > 2:
+                set n = n + c.rank
+                add 1 to n
+            if c.rank > high.rank:
+                set high = c
+        subtract 1 from n
+        set best = n + high.rank
+        end game, draw
+"""
+
+
+def test_a_let_local_is_given_a_new_value_with_set(tmp_path: Path) -> None:
+    state = _load(tmp_path, SUM).new_initial_state(seed=2)
+    ranks = [int(c) for c in state.observation(0)["zones"]["hand"][0]["cards"]]
+    state.apply_action(state.action_from_string("count"))
+    over = [r for r in ranks if r > 2]
+    assert state.observation(0)["variables"]["best"] == sum(over) + len(over) - 1 + max(ranks)
+
+
+def test_a_local_keeps_its_type_and_a_zone_local_stays_fixed(tmp_path: Path) -> None:
+    with pytest.raises(ruledsl.CheckError) as info:
+        _load(tmp_path, SUM.replace("set n = n + c.rank", "set n = c"))
+    assert "error[E301]: 'n' holds a number, not a card" in str(info.value)
+    with pytest.raises(ruledsl.CheckError) as info:
+        _load(tmp_path, SUM.replace("let n = 0", "let n = 0\n        let z = hand\n        set z = deck"))
+    assert "error[E304]: a local name for a zone cannot be given a new value" in str(info.value)
+
+
+def test_a_local_set_from_a_hidden_card_is_told_of() -> None:
+    rules = (
+        "    action tell:\n        let r = last\n        for each c in hand:\n            set r = c.rank\n"
+        '        say "{r}"\n'
+    )
+    assert _w406(rules) == ["this text tells every player the rank of 'c' (through 'r'), " + OWN_HAND]
