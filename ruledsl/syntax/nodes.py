@@ -561,12 +561,14 @@ class SizeOf(Expr):
 
 @frozen(kw_only=True)
 class PositionOf(Expr):
-    """A card's place in its zone, counting from 1 at the top.
+    """A card's place in its zone, counting from 1 at the top; a value's place in its list.
+    ``as_number`` is its other spelling, for a value: ``c.rank as number``.
 
     Example: ``position of c``
     """
 
     operand: Expr
+    as_number: bool = False
 
 
 @frozen(kw_only=True)

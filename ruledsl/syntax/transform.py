@@ -945,6 +945,10 @@ class _Expressions(_Tokens):
         return n.PositionOf(operand=operand, span=self._span(meta))
 
     @_with_meta
+    def as_number(self, meta: Any, operand: n.Expr) -> n.PositionOf:
+        return n.PositionOf(operand=operand, as_number=True, span=self._span(meta))
+
+    @_with_meta
     def item_of(self, meta: Any, index: n.Expr, operand: n.Expr) -> n.ItemOf:
         return n.ItemOf(index=index, operand=operand, span=self._span(meta))
 

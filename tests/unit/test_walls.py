@@ -218,3 +218,48 @@ def test_a_local_set_from_a_hidden_card_is_told_of() -> None:
         '        say "{r}"\n'
     )
     assert _w406(rules) == ["this text tells every player the rank of 'c' (through 'r'), " + OWN_HAND]
+
+
+# ---------------------------------------------------------------- a value's place as a number
+
+RANKS = """\
+game "Ranks"
+players 2
+values rank: A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K
+card rank: rank
+deck:
+    card "{rank}" for rank in A to K
+zone deck: shared, hidden
+zone pile: shared, public
+var points = 0
+setup:
+    shuffle deck
+phase play:
+    action draw:
+        move top of deck to pile
+        add (top of pile).rank as number to points
+        if points > RANK_AS:
+            end game, draw
+"""
+
+
+def test_a_value_as_number_is_its_place_in_its_list(tmp_path: Path) -> None:
+    state = _load(tmp_path, RANKS.replace("RANK_AS", "Q as number + 40")).new_initial_state(seed=0)
+    order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    total = 0
+    while not state.is_terminal():
+        state.apply_action(state.action_from_string("draw"))
+        total += order.index(state.observation(0)["zones"]["pile"]["cards"][-1]) + 1
+        if not state.is_terminal():
+            assert state.observation(0)["variables"]["points"] == total <= 12 + 40
+    from ruledsl.format.fmt import format_source
+
+    text = RANKS.replace("RANK_AS", "Q as number + 40")
+    assert "add (top of pile).rank as number to points" in format_source(text)
+
+
+def test_a_card_as_number_is_refused_with_what_to_write(tmp_path: Path) -> None:
+    with pytest.raises(ruledsl.CheckError) as info:
+        _load(tmp_path, RANKS.replace("RANK_AS", "(top of pile) as number"))
+    assert "error[E301]: 'as number' gives the place of a value in its list, not of a card" in str(info.value)
+    assert "position of c" in (info.value.diagnostics[0].hint or "")
