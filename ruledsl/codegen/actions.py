@@ -317,6 +317,10 @@ class Actions(CompilerPart):
             value = self.exprs.ex(shape.value, scope)
             return f"op_valued_groups({pool}, KIND, {table}, {value}, {size}, {wild})"
         assert isinstance(shape, n.DifferentChoice)
+        if shape.sequence:  # a run: consecutive in the attribute's order, sharing one value of another
+            shared = self.c.symbols.attributes.get(shape.sharing or "")
+            sharing = "None" if shared is None else names.ATTRIBUTE(shared.index)
+            return f"op_run_groups({pool}, KIND, {table}, {sharing}, {size})"
         return f"op_different_groups({pool}, KIND, {table}, {size}, {wild})"
 
     def _pool_visibility(self, pool: n.Expr) -> bool | None:

@@ -312,6 +312,8 @@ class _Walk:
             why = f"{shown} {are} of one {attr}"
         elif choice.kind == "valued":
             why = f"{shown} {are} of {attr} {value}"
+        elif choice.kind == "run":
+            why = f"{shown} {'is' if len(cards) == 1 else 'are'} not in sequence of {attr}"
         else:
             why = f"{shown} {are} of different {attr}s"
         if choice.wild is not None:

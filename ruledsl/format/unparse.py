@@ -544,6 +544,10 @@ def _shape(s: n.ChoiceShape) -> str:
     if isinstance(s, n.ValuedChoice):
         value = _expr(s.value, _ATOM)
         return f"{_some(s.count)}cards of {s.attr} {value} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
+    if isinstance(s, n.DifferentChoice) and s.sequence:
+        sharing = f" of one {s.sharing}" if s.sharing is not None else ""
+        run = f"cards in sequence of {s.attr}{sharing}"
+        return f"{_some(s.count, s.high)}{run} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
     if isinstance(s, n.DifferentChoice):
         return f"{_some(s.count)}cards of different {s.attr} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
     raise TypeError(f"not a choice shape: {type(s).__name__}")

@@ -263,3 +263,62 @@ def test_a_card_as_number_is_refused_with_what_to_write(tmp_path: Path) -> None:
         _load(tmp_path, RANKS.replace("RANK_AS", "(top of pile) as number"))
     assert "error[E301]: 'as number' gives the place of a value in its list, not of a card" in str(info.value)
     assert "position of c" in (info.value.diagnostics[0].hint or "")
+
+
+# ---------------------------------------------------------------- a run chosen as a group
+
+RUNS = """\
+game "Runs"
+players 2
+values rank: A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K
+values suit: spades, hearts
+card rank: rank
+card suit: suit
+deck:
+    card "{rank}{suit}" for rank in A to K, suit in spades to hearts
+zone deck: shared, hidden
+zone hand: per player, owner
+zone melds: shared, public
+setup:
+    for each c in deck:
+        if c.rank <= 5 and (c.suit == hearts or c.rank == 2 or c.rank == 9):
+            move c to (seat 0).hand
+    move all of deck to (seat 1).hand
+phase play:
+    action meld(cs: 3 to 4 cards in sequence of rank of one suit from hand):
+        label "meld {cs}"
+        move all of cs to melds
+        end game, winner player
+"""
+
+
+def test_a_run_is_chosen_as_a_group_of_consecutive_values_sharing_one(tmp_path: Path) -> None:
+    state = _load(tmp_path, RUNS).new_initial_state(seed=0)
+    # Seat 0 holds A-5 of hearts and the 2 of spades: the runs of 3 or 4 hearts, no spade.
+    hearts = ["Ahearts", "2hearts", "3hearts", "4hearts", "5hearts"]
+    runs = [hearts[i : i + k] for k in (3, 4) for i in range(len(hearts) - k + 1)]
+    assert sorted(str(a) for a in state.legal_actions()) == sorted("meld " + " ".join(r) for r in runs)
+    assert state.why_illegal("meld 2spades 3hearts 4hearts") == (
+        "2spades, 3hearts and 4hearts are not in sequence of rank of one suit"
+    )
+    assert state.why_illegal("meld Ahearts 2hearts 4hearts") == (
+        "Ahearts, 2hearts and 4hearts are not in sequence of rank of one suit"
+    )
+    from ruledsl.format.fmt import format_source
+
+    assert "3 to 4 cards in sequence of rank of one suit from hand" in format_source(RUNS)
+    # Without 'of one suit', a run may mix them.
+    loose = _load(tmp_path, RUNS.replace(" of one suit", "")).new_initial_state(seed=0)
+    assert "meld 2spades 3hearts 4hearts" in [str(a) for a in loose.legal_actions()]
+
+
+def test_a_run_needs_an_ordered_attribute_a_shared_one_that_exists_and_no_wild_cards(tmp_path: Path) -> None:
+    text = RUNS.replace("card suit: suit\n", "card suit: suit\ncard name: text\ncard wild: flag\n")
+    for old, new, message in (
+        (" of one suit", " of one colour", "error[E203]: cards have no attribute 'colour'"),
+        ("in sequence of rank", "in sequence of name", "error[E301]: a run is in sequence of numbers or of a values"),
+        (" from hand):", " from hand with wild wild):", "error[E301]: a run takes no wild cards"),
+    ):
+        with pytest.raises(ruledsl.CheckError) as info:
+            _load(tmp_path, text.replace(old, new))
+        assert message in str(info.value)
