@@ -137,7 +137,7 @@ class Observer(StateFields):
     def show_card(self, viewer: int | None, c: int | Place | None) -> str:
         if c is None:
             return "none"
-        if type(c) is Place:  # a card its chooser took by its place, in his label
+        if isinstance(c, Place):  # a card its chooser took by its place, in his label
             return unseen(c)
         return self.prog.card_names[c] if self.sees(viewer, c) else HIDDEN_CARD
 
