@@ -322,3 +322,16 @@ def test_a_run_needs_an_ordered_attribute_a_shared_one_that_exists_and_no_wild_c
         with pytest.raises(ruledsl.CheckError) as info:
             _load(tmp_path, text.replace(old, new))
         assert message in str(info.value)
+
+
+def test_a_move_read_as_actions_of_two_phases_is_explained_by_the_phase_being_played(tmp_path: Path) -> None:
+    text = NAMING.replace("phase play:\n", "phase play:\n    action pass_on:\n        go to other\n") + (
+        "phase other:\n    action lay(c: card from hand):\n"
+        '        require c.rank > 5, "only a 6 is laid here"\n        label "play {c}"\n'
+        "        move c to pile\n"
+    )
+    state = _load(tmp_path, text).new_initial_state(seed=0)
+    state.apply_action(state.action_from_string("pass on"))
+    # 'play 2' reads as 'play' of the first phase and 'lay' of this one: this one speaks.
+    assert state.why_illegal("play 2") == "only a 6 is laid here"
+    assert state.why_illegal("play 6") is None
