@@ -362,7 +362,7 @@ class Actions(CompilerPart):
             labels = []
             scope = self._unseen_choices_read_none(a, scope, key_parts)
             for viewer in (scope.player, "None"):
-                show = f"st.show_card({viewer}, {{}})"
+                show = f"st.show_card({viewer}, {{}})" if viewer != "None" else "st.public_card({})"
                 shown = self._places_named(a, scope, key_parts) if viewer == scope.player else scope
                 labels.append(
                     self.exprs.text(a.label, shown, show)

@@ -335,3 +335,19 @@ def test_a_move_read_as_actions_of_two_phases_is_explained_by_the_phase_being_pl
     # 'play 2' reads as 'play' of the first phase and 'lay' of this one: this one speaks.
     assert state.why_illegal("play 2") == "only a 6 is laid here"
     assert state.why_illegal("play 6") is None
+
+
+def test_the_others_read_a_card_that_ends_face_up_by_name_in_a_label_reading_the_state(tmp_path: Path) -> None:
+    from tests.unit.test_named_as_seen import SHOWN_HAND
+
+    told = {}
+    for name, label in (("static", '"take {c}"'), ("state", '"take {c} at {size of pile}"')):
+        text = SHOWN_HAND.replace("SHOWN", "").replace(
+            "        move c to pile", f"        label {label}\n        move c to pile"
+        )
+        state = _load(tmp_path, text).new_initial_state(seed=3, log=True)
+        state.apply_action(state.legal_actions()[0])
+        told[name] = [state.describe_last(v) for v in (0, 1, None)]
+    # The card lies face up on the pile now: every seat saw it, and is told it, as with a label of the choices.
+    assert told["static"] == ["take hidden card 1", "take 4", "take 4"]
+    assert told["state"] == ["take hidden card 1 at 0", "take 4 at 0", "take 4 at 0"]
