@@ -156,13 +156,16 @@ class _Finder:
     def stmt(self, s: n.Stmt, env: _Env) -> None:
         if isinstance(s, (n.Move, n.Deal, n.Shuffle, n.Cut, n.CallStmt)):
             # Cards moved: the card shown at a zone's end may lie elsewhere now.
-            for key in [k for k in env if isinstance(k, tuple) and k[0] == "end"]:
+            for key in [k for k in env if isinstance(k, tuple) and k[0] in ("end", "zone")]:
                 del env[key]
         if isinstance(s, n.Say):
             self.told(s.message, env, "say")
         elif isinstance(s, (n.SetStmt, n.Add, n.Subtract)):
             if self._readers(s.target) is not None:
                 self.told(s.value, env, "set", s.target)
+            local = self._local_decl(s.target)
+            if isinstance(local, n.Let):
+                self.set_local(local, s.value, env)
         elif isinstance(s, n.Let):
             self.lets.append(s)
             if self._is_cards(s.value):
@@ -181,6 +184,9 @@ class _Finder:
                 end = self._end_key(s.what.zone, "top" if isinstance(s.what, n.TopOf) else "bottom")
                 if end is not None:
                     env[end] = _SEEN if seen else _UNKNOWN
+            whole = self._zone_key(s.what)
+            if whole is not None:
+                env[whole] = _SEEN if seen else _UNKNOWN
         elif isinstance(s, n.CallStmt):
             for arg in s.args:  # a procedure may move the cards it is given
                 self.moved(arg, _UNKNOWN, env)
@@ -190,6 +196,41 @@ class _Finder:
             self.merge(env, branches)
         elif isinstance(s, (n.ForEach, n.While, n.Repeat)):
             self.merge(env, [self.block(s.body, env), env])  # the body may run, or not
+            whole = self._shown_one_by_one(s)
+            if whole is not None:
+                env[whole] = _SEEN
+
+    def _shown_one_by_one(self, s: n.ForEach | n.While | n.Repeat) -> tuple[str, int, bool] | None:
+        """The key of a zone whose every card a loop shows all players (``for each c in hand:
+        reveal c``), or None: it must go over the whole zone, never stop early, move no cards,
+        and reveal its card in its body itself, not in a branch."""
+        if not isinstance(s, n.ForEach) or s.where is not None:
+            return None
+        whole = self._zone_key(s.iterable)
+        inner = [x for st in s.body for x in n.walk(st)]
+        if whole is None or any(isinstance(x, (n.Stop, n.Move, n.Deal, n.Shuffle, n.Cut, n.CallStmt)) for x in inner):
+            return None
+        for st in s.body:
+            if isinstance(st, n.Reveal) and isinstance(st.what, n.Name) and self._local_decl(st.what) is s:
+                return whole
+        return None
+
+    def _zone_key(self, e: n.Expr) -> tuple[str, int, bool] | None:
+        """The key, in a rule's places, of every card of a zone (``hand``, ``all of hand``)."""
+        place = self.zone_place(e.zone if isinstance(e, n.AllOf) else e)
+        if not isinstance(place, _Place):
+            return None
+        return ("zone", id(place.zone), place.own)
+
+    def set_local(self, let: n.Let, value: n.Expr, env: _Env) -> None:
+        """A 'let' given a new value: cards it names lie where that value's do; a value read
+        from cards is read from those of its first value and of every one it was given since."""
+        if self._is_cards(let.value):
+            env[id(let)] = self.place(value, env)
+            return
+        then = env.get(id(let))
+        if isinstance(then, tuple) and then[0] == "value":
+            env[id(let)] = (*then, value)
 
     def moved(self, what: n.Expr, place: Any, env: _Env) -> None:
         """Cards ``what`` now lie at ``place``; a name of cards only some of which moved, nobody knows where."""
@@ -225,6 +266,10 @@ class _Finder:
     def merge(env: _Env, branches: list[_Env]) -> None:
         for key in {k for b in branches for k in b}:
             values = [b.get(key, _UNKNOWN) for b in branches]
+            if all(isinstance(v, tuple) and v[0] == "value" for v in values):
+                # A 'let' read from cards in every branch: from those of any (it may be given new values).
+                env[key] = ("value", *{id(x): x for v in values for x in v[1:]}.values())
+                continue
             env[key] = values[0] if all(v == values[0] for v in values) else _UNKNOWN
 
     # ------------------------------------------------------------------ places
@@ -237,6 +282,9 @@ class _Finder:
             end = self._end_key(e.zone, "top" if isinstance(e, n.TopOf) else "bottom")
             if end in env:
                 return env[end]  # a card shown there earlier in the rule
+        whole = self._zone_key(e.zone if isinstance(e, (n.TopOf, n.BottomOf, n.AllButTop)) else e)
+        if whole in env:
+            return env[whole]  # every card of the zone shown earlier in the rule
         if isinstance(e, (n.TopOf, n.BottomOf, n.AllOf, n.AllButTop)):
             return self.zone_place(e.zone)
         if isinstance(e, (n.Filter, n.First, n.Topmost, n.Sorted)):
@@ -317,7 +365,8 @@ class _Finder:
             if isinstance(decl, n.Let) and id(decl) not in lets:
                 then = env.get(id(decl))
                 if isinstance(then, tuple) and then[0] == "value":
-                    yield from self.reads(then[1], env, lets | {id(decl)}, where or node)
+                    for value in then[1:]:
+                        yield from self.reads(value, env, lets | {id(decl)}, where or node)
 
     def _passed_and_read(self, call: n.Call, seen: set[int]) -> Iterator[tuple[n.Expr, n.Attribute]]:
         """Each card given to a definition by ``call`` of which it reads an attribute, with that read."""

@@ -468,6 +468,14 @@ class ExpressionChecker(CheckerPart):
         t = self.check(e.operand, scope)
         if t.kind == "value":  # its place in its 'values' list, from 1
             return NUMBER.maybe_none() if t.nullable else NUMBER
+        if e.as_number and t.kind != "any":
+            self.error(
+                "E301",
+                f"'as number' gives the place of a value in its list, not of {t}",
+                e,
+                "write it of an attribute ('c.rank as number'); a card's place in its zone is 'position of c'",
+            )
+            return NUMBER
         if not self.fits(t, CARD, e.operand):
             self.error("E301", f"expected {CARD}, found {t}", e.operand, _mismatch_hint(t, CARD))
         return NUMBER

@@ -116,6 +116,16 @@ class StatementChecker(CheckerPart):
         ref = self.refs.get(id(target))
         if isinstance(ref, (GameVarRef, PlayerVarRef, CardVarRef, DirectionRef)):
             return t
+        if isinstance(ref, LocalRef) and isinstance(ref.local.decl, n.Let) and t.kind not in ("zone", "any"):
+            return t  # a 'let' keeps the type of its first value
+        if isinstance(ref, LocalRef) and isinstance(ref.local.decl, n.Let) and t.kind == "zone":
+            self.error(
+                "E304",
+                "a local name for a zone cannot be given a new value",
+                target,
+                "name the other zone with another 'let', or choose it with 'if … then … else …' in the 'let'",
+            )
+            return ANY
         if t.kind != "any":
             what = "a local name" if isinstance(ref, LocalRef) else "this"
             self.error(
@@ -130,7 +140,8 @@ class StatementChecker(CheckerPart):
         want = self._assignable(s.target, scope)
         t = self.ctx.exprs.check(s.value, scope, want)
         if not self.ctx.exprs.fits(t, want, s.value):
-            self.error("E301", f"this variable holds {want}, not {t}", s.value)
+            held = f"'{s.target.id}'" if isinstance(s.target, n.Name) and self._is_local(s.target) else "this variable"
+            self.error("E301", f"{held} holds {want}, not {t}", s.value)
         elif self._is_direction(s.target):
             value = "none" if isinstance(s.value, n.NoneLit) else constant_number(s.value)
             if value is not None and value not in (1, -1):
@@ -152,6 +163,9 @@ class StatementChecker(CheckerPart):
 
     # Any direction but 1 and -1 breaks turn order (0: the same player for ever). A value
     # the checker cannot work out is checked when it is set (R504).
+
+    def _is_local(self, target: n.Expr) -> bool:
+        return isinstance(self.refs.get(id(target)), LocalRef)
 
     def _is_direction(self, target: n.Expr) -> bool:
         return isinstance(self.refs.get(id(target)), DirectionRef)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from ruledsl.analysis.constants import constant_number
 from ruledsl.analysis.context import BUILTIN_NAMES, CheckerPart
@@ -260,6 +261,8 @@ class StructureChecker(CheckerPart):
                     vt = self.ctx.exprs.check(shape.value, scope, attr.type)
                     if not self.ctx.exprs.fits(vt, attr.type, shape.value):
                         self.error("E301", f"'{shape.attr}' is {attr.type}, not {vt}", shape.value)
+                if isinstance(shape, n.DifferentChoice) and shape.sequence:
+                    _check_run(self, shape, attr)
         return CARD if isinstance(shape, n.CardChoice) else CARDS
 
     def _card_predicate(self, name: str, node: n.Node, what: str) -> None:
@@ -605,3 +608,28 @@ def _reaching_cycles(calls: dict[str, set[str]]) -> set[str]:
             if waiting[caller] == 0:
                 ends.append(caller)
     return set(calls) - ended
+
+
+def _check_run(checker: Any, shape: n.DifferentChoice, attr: Any) -> None:
+    """A run's attribute must have an order (a number, or a values list's), its shared one must
+    exist, and it takes no wild cards."""
+    if attr.type.kind not in ("number", "value", "any"):
+        checker.error(
+            "E301",
+            f"a run is in sequence of numbers or of a values list's order, but '{shape.attr}' is {attr.type}",
+            shape,
+        )
+    if shape.sharing is not None and shape.sharing not in checker.symbols.attributes:
+        checker.error(
+            "E203",
+            f"cards have no attribute '{shape.sharing}'",
+            shape,
+            did_you_mean(shape.sharing, checker.symbols.attributes, "attributes"),
+        )
+    if shape.wild is not None:
+        checker.error(
+            "E301",
+            "a run takes no wild cards",
+            shape,
+            "choose the run without them, and the wild cards with another choice of the action",
+        )

@@ -317,6 +317,10 @@ class Actions(CompilerPart):
             value = self.exprs.ex(shape.value, scope)
             return f"op_valued_groups({pool}, KIND, {table}, {value}, {size}, {wild})"
         assert isinstance(shape, n.DifferentChoice)
+        if shape.sequence:  # a run: consecutive in the attribute's order, sharing one value of another
+            shared = self.c.symbols.attributes.get(shape.sharing or "")
+            sharing = "None" if shared is None else names.ATTRIBUTE(shared.index)
+            return f"op_run_groups({pool}, KIND, {table}, {sharing}, {size})"
         return f"op_different_groups({pool}, KIND, {table}, {size}, {wild})"
 
     def _pool_visibility(self, pool: n.Expr) -> bool | None:
@@ -358,11 +362,12 @@ class Actions(CompilerPart):
             labels = []
             scope = self._unseen_choices_read_none(a, scope, key_parts)
             for viewer in (scope.player, "None"):
-                show = f"st.show_card({viewer}, {{}})"
+                show = f"st.show_card({viewer}, {{}})" if viewer != "None" else "st.public_card({})"
+                shown = self._places_named(a, scope, key_parts) if viewer == scope.player else scope
                 labels.append(
-                    self.exprs.text(a.label, scope, show)
+                    self.exprs.text(a.label, shown, show)
                     if isinstance(a.label, n.Text)
-                    else self.exprs.show(a.label, scope, show)
+                    else self.exprs.show(a.label, shown, show)
                 )
             seen_by_all = f"{labels[1]} if st.log is not None else None"  # the label a log shows
             em.line(f"out.append(Action({names.ACTION_DEF(idx)}, {key}, {labels[0]}, {seen_by_all}))")
@@ -395,6 +400,25 @@ class Actions(CompilerPart):
                 overrides[id(x)] = "None"  # chosen by its place, always
             else:  # by its kind where he sees it (key >= 0), by its place where he does not
                 overrides[id(x)] = f"({self.exprs.ex(x, scope)} if {key} >= 0 else None)"
+        return scope.with_overrides(overrides)
+
+    def _places_named(self, a: n.ActionDecl, scope: Scope, key_parts: list[str]) -> Scope:
+        """``scope`` for the chooser's label computed with the state, where a card chosen by its
+        place and shown as such reads by its place ('hidden card 2'), as in a label made from the
+        choices alone: two of them must read apart, for him and for a record."""
+        assert a.label is not None
+        overrides = dict(scope.overrides)
+        shown = [a.label] + [p for x in n.walk(a.label) if isinstance(x, n.Text) for p in x.parts]
+        for x in shown:
+            if not isinstance(x, n.Name):
+                continue
+            chosen = self.c.refs.get(id(x))
+            at = [i for i, ch in enumerate(a.choices) if isinstance(chosen, LocalRef) and chosen.local.decl is ch]
+            if not at or not isinstance(a.choices[at[0]].shape, n.CardChoice):
+                continue
+            key = key_parts[at[0]]
+            if key != scope.names[x.id]:  # chosen by its place where he does not see it
+                overrides[id(x)] = f"({scope.names[x.id]} if {key} >= 0 else PLACE(-({key})))"
         return scope.with_overrides(overrides)
 
     def finish(self, item: n.ActionDecl | n.PassDecl, info: ActionInfo, bid: bool) -> None:

@@ -26,6 +26,15 @@ _CHOICE_KINDS: dict[type, str] = {
 }
 
 
+def _grouped_by(shape: n.ChoiceShape) -> str | None:
+    """What a group's cards share or differ by, as a refusal names it: 'rank', or for a run
+    'rank of one suit'."""
+    attr = getattr(shape, "attr", None)
+    if isinstance(shape, n.DifferentChoice) and shape.sequence and shape.sharing is not None:
+        return f"{attr} of one {shape.sharing}"
+    return attr
+
+
 class Checks(CompilerPart):
     """The functions explaining a refused move, compiled when a move is first refused."""
 
@@ -74,7 +83,8 @@ class Checks(CompilerPart):
                 )
                 em.line(f"return list({self.actions.groups(shape, 'cards', 'size', scope)})")
                 self.cx.end_function(block)
-            kinds.append(_CHOICE_KINDS[type(shape)])
+            run = isinstance(shape, n.DifferentChoice) and shape.sequence
+            kinds.append("run" if run else _CHOICE_KINDS[type(shape)])
         clauses = []
         for j, (cond, reason, level) in enumerate(action_clauses(a)):
             block, scope = open_function(names.CHECK(idx, j), [], cond.span, f"condition {j}")
@@ -125,7 +135,7 @@ class Checks(CompilerPart):
                 kind,
                 functions[names.DOMAIN(idx, i)],
                 functions.get(names.GROUPS(idx, i)),
-                getattr(ch.shape, "attr", None),
+                _grouped_by(ch.shape),
                 getattr(ch.shape, "wild", None),
             )
             for i, (ch, kind) in enumerate(zip(a.choices, kinds))

@@ -75,7 +75,10 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
         if any(wanted in (normalise(str(a)), normalise(shown_action(a, st.prog))) for a in legal):
             return None
         reader = _Reader(st)
-        readings = reader.read(wanted)
+        readings: list[_Reading] = [(defn, key, None) for defn, key in reader.read(wanted)]
+        # A move that says too little may be the start of another action's label ('play 5' of
+        # 'play {c}, naming {k}'): that reading is heard too, where it gets further.
+        readings += reader.read_starts(wanted, move.strip())
         if not readings:
             return reader.unknown_card(move) or "no move of this game reads like that"
     else:
@@ -85,7 +88,7 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
             return f"'{move}' is an action of another game"
         if move in legal:
             return None
-        readings = [(move.defn, move.key)]
+        readings = [(move.defn, move.key, None)]
     # Never the true state: fixed deals of what he cannot see, made from what he knows.
     reason = _best(knowledge.canonical(st, p), p, readings)
     if reason == NO_REASON or not _hides_cards(st, p):
@@ -110,14 +113,28 @@ class RuleWords:
         return why_illegal(st, move, player)
 
 
-def _best(probe: GameState, p: int, readings: Sequence[tuple[ActionDef, tuple[Any, ...]]]) -> str:
+#: A reading of a typed move: the action, its choices, and for the start of a move (a label
+#: with choices left to say) what it lacks ("say which colour too: 'play 5, naming …'").
+_Reading = tuple[ActionDef, tuple[Any, ...], "str | None"]
+
+
+def _best(probe: GameState, p: int, readings: Sequence[_Reading]) -> str:
     """The reason given by the reading that passes the most tests (the first, when tied), in
-    a copy of the state."""
+    a copy of the state. A move that is only the start of one (``lacks``) is heard only where
+    every whole reading fails a condition the rules give no reason for (a ``when``: that
+    action is not meant for these choices) or there is none; where it passes every test it
+    reaches, it is told what it lacks."""
     best = (-1, NO_REASON)
-    for defn, key in readings:
-        progress, reason = _Walk(probe, p, defn, key).run()
+    open_to_starts = True
+    for defn, key, lacks in readings:
+        if lacks is not None and not open_to_starts:
+            break  # the starts come after every whole reading
+        walk = _Walk(probe, p, defn, key)
+        progress, reason = walk.run()
         if progress > best[0]:
-            best = (progress, reason or NO_REASON)
+            best = (progress, reason or lacks or NO_REASON)
+            if lacks is None:
+                open_to_starts = walk.unexplained
     return best[1]
 
 
@@ -133,6 +150,7 @@ class _Walk:
         self.defn = defn
         self.key = key
         self.prog = st.prog
+        self.unexplained = False  # it failed a condition the rules give no reason for
 
     def run(self) -> tuple[int, str | None]:
         """Return how many tests passed, and the reason of the first that failed (None: none did)."""
@@ -164,10 +182,12 @@ class _Walk:
                     progress += 1
                 for clause in by_level[level]:
                     if not clause.is_open:
-                        # Whether it holds is not his to know, and whatever came after would
-                        # tell him that it does: nothing more is said, either way.
-                        return progress, None
+                        # Whether it holds is not his to know: it is not tested at all, and the
+                        # tests after it speak as if it held. A reason they give is true either
+                        # way (the move fails it too), so it tells nothing of this one.
+                        continue
                     if not clause.test(self.st, self.p, tuple(args)):
+                        self.unexplained = clause.reason is None
                         return progress, self._clause_reason(clause, args)
                     progress += 1
             auction = self.st.auction
@@ -292,6 +312,8 @@ class _Walk:
             why = f"{shown} {are} of one {attr}"
         elif choice.kind == "valued":
             why = f"{shown} {are} of {attr} {value}"
+        elif choice.kind == "run":
+            why = f"{shown} {'is' if len(cards) == 1 else 'are'} not in sequence of {attr}"
         else:
             why = f"{shown} {are} of different {attr}s"
         if choice.wild is not None:
@@ -471,6 +493,7 @@ class _Reader:
         self.longest_name = max((len(name.split()) for name in self.cards), default=1)  # in words
         self.lenient = False  # read any text as a card, to say which one is unknown
         self.choices: dict[str, n.Choice] = {}  # of the action being read
+        self.starts = False  # read the start of a label too (read_starts)
 
     def actions(self) -> list[ActionDef]:
         """Every action of the game: those of the phase or window being played first."""
@@ -500,6 +523,45 @@ class _Reader:
                     if len(found) >= _MAX_READINGS:
                         return found
         return found
+
+    def read_starts(self, text: str, typed: str) -> list[_Reading]:
+        """The actions whose label ``text`` begins, up to a choice it does not give, with what
+        the move lacks: "say which colour too: '{typed}, naming …'"."""
+        found: list[_Reading] = []
+        self.starts = True
+        try:
+            for defn in self.actions():
+                if defn.checks is None or defn.checks.node.label is None:
+                    continue
+                choices = defn.checks.node.choices
+                self.choices = {ch.name: ch for ch in choices}
+                for text_node, given in self._texts(defn.checks.node.label, {}):
+                    pattern = _normalised(list(text_node.parts))
+                    for binding in self._match(pattern, 0, text, 0, given):
+                        if _STOP not in binding:
+                            continue  # all of the label: read already
+                        lacks = self._lacks(text_node, pattern, binding, typed)
+                        key = tuple(binding.get(ch.name, _UNREAD) for ch in choices)
+                        if lacks is not None and all(defn is not d or key != k for d, k, _ in found):
+                            found.append((defn, key, lacks))
+                        if len(found) >= _MAX_READINGS:
+                            return found
+        finally:
+            self.starts = False
+        return found
+
+    def _lacks(self, label: n.Text, pattern: list[str | n.Expr], binding: dict[str, Any], typed: str) -> str | None:
+        """What a move that stops where ``binding`` says lacks, or None if it lacks no choice."""
+        rest = pattern[binding[_STOP] :]
+        missing = [self._choice_of(e) for e in rest if not isinstance(e, str)]
+        first = next((ch for ch in missing if ch is not None and ch.name not in binding), None)
+        if first is None:
+            return None
+        value = next(e for e in rest if not isinstance(e, str))
+        at = next(j for j, part in enumerate(label.parts) if part is value)
+        start = at - 1 if at and isinstance(label.parts[at - 1], str) else at
+        shown = "".join(part if isinstance(part, str) else "…" for part in label.parts[start:])
+        return f"say {_which(first.shape)} too: '{typed}{shown}'"
 
     def unknown_card(self, typed: str) -> str | None:
         """Why a move that names no card of the game is refused ("no card is called …"), or None."""
@@ -559,12 +621,17 @@ class _Reader:
             if pos == len(text):
                 yield binding
             return
+        if self.starts:
+            if pos == len(text):
+                if i and isinstance(parts[i], str):
+                    yield {**binding, _STOP: i}
+                return
         part = parts[i]
         if isinstance(part, str):
             if text.startswith(part, pos):
                 yield from self._match(parts, i + 1, text, pos + len(part), binding)
             return
-        for end in _ends(parts, i, text, pos):
+        for end in _ends(parts, i, text, pos, self.starts):
             piece = text[pos:end]
             if piece != piece.strip():
                 continue
@@ -631,10 +698,13 @@ class _Reader:
                     yield [kind, *rest]
 
 
-def _ends(parts: list[str | n.Expr], i: int, text: str, pos: int) -> Iterator[int]:
+def _ends(parts: list[str | n.Expr], i: int, text: str, pos: int, starts: bool = False) -> Iterator[int]:
     """Where the value ``parts[i]`` may end in ``text`` when it starts at ``pos``: at the end of the
     text if it is the last part, before each place the literal text after it follows, else anywhere.
-    (Trying every end for a label's last value would read a long move in quadratic time.)"""
+    (Trying every end for a label's last value would read a long move in quadratic time.) Reading
+    the start of a label (``starts``), a value may end the text too."""
+    if starts and i + 1 < len(parts) and pos < len(text):
+        yield len(text)
     if i + 1 == len(parts):
         if pos < len(text):
             yield len(text)
@@ -647,6 +717,23 @@ def _ends(parts: list[str | n.Expr], i: int, text: str, pos: int) -> Iterator[in
     while end != -1:
         yield end
         end = text.find(after, end + 1)
+
+
+#: Where a move that is the start of a label stops, in its binding: the index of the part not read.
+_STOP = "\x00stop"
+
+
+def _which(shape: n.ChoiceShape) -> str:
+    """What a choice a move lacks is, in words: 'which colour', 'which card', 'which cards'."""
+    if isinstance(shape, n.ValueChoice):
+        return f"which {shape.type_name.replace('_', ' ')}"
+    if isinstance(shape, n.CardChoice):
+        return "which card"
+    if isinstance(shape, n.NumberChoice):
+        return "which number"
+    if isinstance(shape, n.PlayerChoice):
+        return "which player"
+    return "which cards"
 
 
 def _number(piece: str) -> int | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ruledsl.analysis.refs import CardVarRef, DirectionRef, GameVarRef, PlayerVarRef, ZoneFamilyRef, ZoneRef
+from ruledsl.analysis.refs import CardVarRef, DirectionRef, GameVarRef, LocalRef, PlayerVarRef, ZoneFamilyRef, ZoneRef
 from ruledsl.analysis.symbols import PhaseSym, ProcedureSym, WindowSym, ZoneSym
 from ruledsl.codegen import names
 from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
@@ -197,6 +197,8 @@ class Statements(CompilerPart):
             return f"st.pv[{ref.var.index}][{owner}]"
         if isinstance(ref, DirectionRef):
             return "st.direction"
+        if isinstance(ref, LocalRef):  # a 'let' given a new value: its Python name, in this rule only
+            return scope.names[ref.local.name]
         raise AssertionError(f"not assignable: {ref}")
 
     def _st_SetStmt(self, s: n.SetStmt, scope: Scope) -> None:

@@ -6,12 +6,13 @@ compiled rules' calls to ``sees`` and ``show_card`` cost what they did).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine.fields import Face, StateFields
 from ruledsl.engine.together import waiting_for
-from ruledsl.engine.values import HIDDEN_CARD, Action
+from ruledsl.engine.values import HIDDEN_CARD, Action, Place, unseen
 
 
 class Observer(StateFields):
@@ -62,7 +63,7 @@ class Observer(StateFields):
             # A choice made in secret, in a phase played together: read, like any label, after its chooser's
             # name ("P1: choose in secret"), never what it was.
             return "choose in secret"
-        if not defn.label_is_static:
+        if not defn.label_is_static and (action.public is None or _MARK not in action.public):
             return action.public if action.public is not None else defn.name.replace("_", " ")
         revealed = self.last_revealed
         shown = revealed[1] if revealed is not None and revealed[0] is self._hist else frozenset()
@@ -75,6 +76,9 @@ class Observer(StateFields):
                 return True
             return before is not None and self._lay_in_sight(c, before[1], before[2])
 
+        if action.public is not None:  # a label computed from the state: its marked cards, named where seen
+            names = self.prog.card_names
+            return _MARKED.sub(lambda m: names[int(m[1])] if seen(int(m[1])) else HIDDEN_CARD, action.public)
         args = self.last_args
         for i in defn.card_choices:
             if action.key[i] < 0 and not seen(args[i]):
@@ -134,10 +138,25 @@ class Observer(StateFields):
                 return False
         return True
 
-    def show_card(self, viewer: int | None, c: int | None) -> str:
+    def public_card(self, c: int | None) -> str:
+        """A card in a label computed from the state, as the others are told it: by name where
+        every seat sees it; else marked, to be named when it is told if they see it by then
+        (laid face up by the action), as a label of the choices names it (``_describe_now``)."""
         if c is None:
             return "none"
+        return self.prog.card_names[c] if self.sees(None, c) else f"{_MARK}{c}{_MARK}"
+
+    def show_card(self, viewer: int | None, c: int | Place | None) -> str:
+        if c is None:
+            return "none"
+        if isinstance(c, Place):  # a card its chooser took by its place, in his label
+            return unseen(c)
         return self.prog.card_names[c] if self.sees(viewer, c) else HIDDEN_CARD
+
+
+#: Marks a card in a label computed from the state that the others may see once the action is over.
+_MARK = "\x00"
+_MARKED = re.compile(f"{_MARK}(\\d+){_MARK}")
 
 
 def _observe(st: Observer, player: int | None) -> dict[str, Any]:

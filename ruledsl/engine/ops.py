@@ -696,6 +696,36 @@ def different_groups(
     return rec(0, [])
 
 
+def run_groups(
+    pool: Iterable[int],
+    kind: tuple[int, ...],
+    table: tuple[Any, ...],
+    sharing: tuple[Any, ...] | None,
+    size: int | range | None,
+) -> Iterator[list[int]]:
+    """Yield runs: groups of cards whose values of ``table`` are consecutive numbers (a values
+    list's places), one card of each, all with one value of ``sharing`` if given; of ``size``
+    cards (a number, a range, or any). Identical cards are one choice. Shortest runs first,
+    from the lowest value, in a fixed order for a given pool."""
+    parts: dict[Any, dict[int, list[int]]] = {}
+    for c in pool:
+        v = table[c]
+        if v is None or (sharing is not None and sharing[c] is None):
+            continue
+        parts.setdefault(None if sharing is None else sharing[c], {}).setdefault(v, []).append(c)
+    most = max((len(by_value) for by_value in parts.values()), default=0)
+    sizes = range(1, most + 1) if size is None else range(size, size + 1) if isinstance(size, int) else size
+    for length in sizes:
+        if length < 1:
+            continue
+        for by_value in parts.values():
+            choices = {v: [g[0] for g in kinds_in(cards, kind).values()] for v, cards in by_value.items()}
+            for low in sorted(choices):
+                values = range(low, low + length)
+                if all(v in choices for v in values):
+                    yield from (list(run) for run in itertools.product(*(choices[v] for v in values)))
+
+
 def can_form_valued(
     pool: Iterable[int], table: tuple[Any, ...], value: Any, size: int, wild: Callable[[int], bool] | None
 ) -> bool:

@@ -185,6 +185,8 @@ def _precedence(e: n.Expr) -> int:
         return _SUM if e.op in ("+", "-") else _TERM
     if isinstance(e, n.Negate):
         return _UNARY
+    if isinstance(e, n.PositionOf) and e.as_number:
+        return _POSTFIX
     if isinstance(e, _PREFIXED):
         return _PREFIX
     if isinstance(e, n.Attribute):
@@ -330,7 +332,9 @@ _EXPR_WRITERS: dict[type, Callable[..., str]] = {
     n.AllOf: lambda e: f"all of {_expr(e.zone, _PREFIX)}",
     n.AllButTop: lambda e: f"all but top {_expr(e.count, _ATOM)} of {_expr(e.zone, _PREFIX)}",
     n.SizeOf: lambda e: f"size of {_expr(e.operand, _PREFIX)}",
-    n.PositionOf: lambda e: f"position of {_expr(e.operand, _PREFIX)}",
+    n.PositionOf: lambda e: (
+        f"{_expr(e.operand, _POSTFIX)} as number" if e.as_number else f"position of {_expr(e.operand, _PREFIX)}"
+    ),
     n.Sorted: lambda e: (
         f"cards {e.var} in {_expr(e.iterable, _SUM)} sorted by {_expr(e.key, _SUM)}"
         + (" descending" if e.descending else "")
@@ -540,6 +544,10 @@ def _shape(s: n.ChoiceShape) -> str:
     if isinstance(s, n.ValuedChoice):
         value = _expr(s.value, _ATOM)
         return f"{_some(s.count)}cards of {s.attr} {value} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
+    if isinstance(s, n.DifferentChoice) and s.sequence:
+        sharing = f" of one {s.sharing}" if s.sharing is not None else ""
+        run = f"cards in sequence of {s.attr}{sharing}"
+        return f"{_some(s.count, s.high)}{run} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
     if isinstance(s, n.DifferentChoice):
         return f"{_some(s.count)}cards of different {s.attr} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
     raise TypeError(f"not a choice shape: {type(s).__name__}")

@@ -561,12 +561,14 @@ class SizeOf(Expr):
 
 @frozen(kw_only=True)
 class PositionOf(Expr):
-    """A card's place in its zone, counting from 1 at the top.
+    """A card's place in its zone, counting from 1 at the top; a value's place in its list.
+    ``as_number`` is its other spelling, for a value: ``c.rank as number``.
 
     Example: ``position of c``
     """
 
     operand: Expr
+    as_number: bool = False
 
 
 @frozen(kw_only=True)
@@ -1027,7 +1029,10 @@ class ValuedChoice(ChoiceShape):
 
 @frozen(kw_only=True)
 class DifferentChoice(ChoiceShape):
-    """Cards whose values of ``attr`` all differ; wild cards stand for missing values.
+    """Cards whose values of ``attr`` all differ; wild cards stand for missing values. With
+    ``sequence``, a run: values consecutive in ``attr``'s order (``cards in sequence of
+    rank``), all sharing one value of ``sharing`` if given (``of one suit``); with ``high``,
+    ``count`` to ``high`` of them.
 
     Example: ``3 cards of different value from hand with joker wild``
     """
@@ -1036,6 +1041,9 @@ class DifferentChoice(ChoiceShape):
     attr: str
     pool: Expr
     wild: str | None = None
+    high: Expr | None = None  # 'LOW to HIGH cards in sequence of ATTR': count is LOW
+    sequence: bool = False
+    sharing: str | None = None
 
 
 #: The shapes of a choice made from a pool of cards (every shape but a number, a value or a player).

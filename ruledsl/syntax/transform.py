@@ -553,6 +553,42 @@ class _Actions(_Tokens):
     ) -> n.DifferentChoice:
         return n.DifferentChoice(count=count, attr=self._name(attr), pool=pool, wild=wild, span=self._span(meta))
 
+    @_with_meta
+    def run_choice(
+        self, meta: Any, count: n.Expr | None, attr: Token, sharing: str | None, pool: n.Expr, wild: str | None
+    ) -> n.DifferentChoice:
+        return self._run(meta, count, None, attr, sharing, pool, wild)
+
+    @_with_meta
+    def run_range_choice(
+        self, meta: Any, low: n.Expr, high: n.Expr, attr: Token, sharing: str | None, pool: n.Expr, wild: str | None
+    ) -> n.DifferentChoice:
+        return self._run(meta, low, high, attr, sharing, pool, wild)
+
+    def _run(
+        self,
+        meta: Any,
+        low: n.Expr | None,
+        high: n.Expr | None,
+        attr: Token,
+        sharing: str | None,
+        pool: n.Expr,
+        wild: str | None,
+    ) -> n.DifferentChoice:
+        return n.DifferentChoice(
+            count=low,
+            high=high,
+            attr=self._name(attr),
+            pool=pool,
+            wild=wild,
+            sequence=True,
+            sharing=sharing,
+            span=self._span(meta),
+        )
+
+    def sharing(self, children: list[Token]) -> str:
+        return self._name(children[0])
+
     def wild(self, children: list[Token]) -> str:
         return self._name(children[0])
 
@@ -943,6 +979,10 @@ class _Expressions(_Tokens):
     @_with_meta
     def position_of(self, meta: Any, operand: n.Expr) -> n.PositionOf:
         return n.PositionOf(operand=operand, span=self._span(meta))
+
+    @_with_meta
+    def as_number(self, meta: Any, operand: n.Expr) -> n.PositionOf:
+        return n.PositionOf(operand=operand, as_number=True, span=self._span(meta))
 
     @_with_meta
     def item_of(self, meta: Any, index: n.Expr, operand: n.Expr) -> n.ItemOf:

@@ -126,8 +126,9 @@ class TestTheRulesWords:
         state._legal = None
         assert state.why_illegal("call") == NO_REASON
 
-    def test_what_follows_a_condition_on_a_hidden_variable_is_never_explained(self, tmp_path: Path) -> None:
-        """A reason given only when the hidden condition holds would tell that it does."""
+    def test_what_follows_a_condition_on_a_hidden_variable_is_the_same_whatever_it_is(self, tmp_path: Path) -> None:
+        """A reason given only when the hidden condition holds would tell that it does: the
+        condition is not tested, and what follows speaks alike whether it holds or not."""
         path = tmp_path / "secret.game"
         path.write_text(
             'game "Secret"\nplayers 2\nzone deck: shared, hidden\nzone hand: per player, owner\n'
@@ -143,7 +144,7 @@ class TestTheRulesWords:
             state = game.new_initial_state(seed=1)
             state.apply_action(state.action_from_string(f"hide {hidden}"))
             assert state.current_player() == 1
-            assert state.why_illegal("guess") == NO_REASON
+            assert state.why_illegal("guess") == "the deck is empty"
 
     def test_a_reason_that_depends_on_unseen_cards_is_withheld(self, tmp_path: Path) -> None:
         path = tmp_path / "peek.game"
