@@ -76,6 +76,8 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
             return None
         reader = _Reader(st)
         readings = reader.read(wanted)
+        if any(_UNREAD not in key and st.accepts_whole(Action(d, key)) for d, key in readings):
+            return None  # a set of cards offered card by card, typed whole
         if not readings:
             return reader.unknown_card(move) or "no move of this game reads like that"
     else:
@@ -83,7 +85,7 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
             return f"{move!r} is not an action"
         if move.defn.game is not None and move.defn.game is not st.prog:
             return f"'{move}' is an action of another game"
-        if move in legal:
+        if move in legal or st.accepts_whole(move):
             return None
         readings = [(move.defn, move.key)]
     # Never the true state: fixed deals of what he cannot see, made from what he knows.
@@ -108,6 +110,10 @@ class RuleWords:
 
     def why_illegal(self, st: GameState, move: Action | str, player: int | None = None) -> str | None:
         return why_illegal(st, move, player)
+
+    def readings(self, st: GameState, text: str) -> list[tuple[ActionDef, tuple[Any, ...]]]:
+        st.prog.action_checks()
+        return [(d, key) for d, key in _Reader(st).read(normalise(text)) if _UNREAD not in key]
 
 
 def _best(probe: GameState, p: int, readings: Sequence[tuple[ActionDef, tuple[Any, ...]]]) -> str:
