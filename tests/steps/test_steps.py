@@ -253,7 +253,7 @@ class TestPlayers:
         assert "picking cards to discard: " + hand[0] in out
         assert "may also be typed at once" in out
         played = next(line for line in out.splitlines() if "P0: discard " in line)  # after the prompt
-        assert sorted(played.split("P0: discard ")[1].split()) == sorted(hand[1:4])  # the whole set typed, played as one action
+        assert sorted(played.split("P0: discard ")[1].split()) == sorted(hand[1:4])
 
 
 class TestBridges:
