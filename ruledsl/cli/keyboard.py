@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ruledsl.cli.menu import Entry, Group, line_of, menu_entries, reading_in_any_order
 from ruledsl.engine.limits import MAX_MOVE_TEXT
 from ruledsl.engine.reading import NO_REASON, normalise, shown_action
+from ruledsl.text.errors import IllegalActionError
 from ruledsl.text.render import clip, one_line
 from ruledsl.tools.records import describe_view, labels_by_name
 
@@ -67,6 +68,11 @@ def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
                 if len(menus) > 1 or any(isinstance(e, Group) for e in entries)
                 else ""
             )
+            if any(a.defn.step_role is not None for a in legal):
+                groups += (
+                    " Cards chosen one by one ('pick', then 'done') may also be typed at once, "
+                    "the action and all its cards ('discard 7♠ 7♥ 2♣')."
+                )
             print(
                 f"Type the number of an action, or its text{suits}; 'v' shows your view again; 'q' quits.{groups} "
                 "A move the rules do not allow now is refused with the reason, and the game goes on unchanged.",
@@ -103,6 +109,8 @@ def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
             matches = reading_in_any_order(text, legal, shown)
         if not matches:
             matches = [a for a in legal if normalise(str(a)).startswith(wanted)]
+        if not matches and any(a.defn.step_role is not None for a in legal):
+            matches = _typed_whole(state, text)
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1:
@@ -130,6 +138,14 @@ def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
                 ),
                 file=out,
             )
+
+
+def _typed_whole(state: GameState, text: str) -> list[Any]:
+    """A set of cards offered card by card, typed whole: the action it reads as, if legal whole."""
+    try:
+        return [state.action_from_string(text)]
+    except IllegalActionError:
+        return []
 
 
 def _print_menu(menus: list[tuple[str, list[Entry]]], shown: Any, out: TextIO) -> None:

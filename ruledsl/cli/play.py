@@ -165,6 +165,8 @@ def _play_out(
                 action = decide(agents[seat], state, seat)
                 thinking.close()
             state.apply_action(action)
+            if action.defn.step_role in ("begin", "pick"):
+                continue  # a card picked for a set: the set is played, and told, when it is done
             actors.append(seat)
             log = state.take_log()
             if skipped_from is None:

@@ -10,7 +10,7 @@ from ruledsl.analysis.symbols import AttributeSym
 from ruledsl.codegen import names
 from ruledsl.codegen.context import ActionInfo, CompileContext, CompilerPart, Scope
 from ruledsl.codegen.labels import label_is_static
-from ruledsl.engine.limits import STEP_BUDGET
+from ruledsl.engine.limits import STEP_AT, STEP_BUDGET
 from ruledsl.syntax import nodes as n
 
 
@@ -22,6 +22,7 @@ class Actions(CompilerPart):
         self.exprs = cx.exprs
         self.stmts = cx.stmts
         self.labels = cx.labels
+        self._step_from: str | None = None  # while a steppable action is listed: st.steps when it began
 
     def _wild(self, shape: n.ChoiceShape, player: str) -> str:
         if getattr(shape, "wild", None) is None:
@@ -88,7 +89,34 @@ class Actions(CompilerPart):
         for cond, _reason, level in action_clauses(a):
             levels[level].append(cond)
         self.em.at(a.span)
-        self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
+        if not self._steppable(a, info, bid):
+            self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
+            return
+        # Listed whole while its sets are few; past STEP_AT rounds, offered card by card instead
+        # (ruledsl.engine.stepping): the sets listed so far are taken back.
+        em = self.em
+        mark, self._step_from = self.fresh(), self.fresh()
+        em.line(f"{mark} = len(out)")
+        em.line(f"{self._step_from} = st.steps")
+        em.line("try:")
+        with em.block():
+            self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
+        self._step_from = None
+        em.line("except op_StepInstead:")
+        with em.block():
+            em.line(f"del out[{mark}:]")
+            em.line(f"st.offer_steps({names.ACTION_DEF(info.index)}, out)")
+
+    def _steppable(self, a: n.ActionDecl, info: ActionInfo, bid: bool) -> bool:
+        """Whether an action may be offered card by card: one choice, of a group of cards, in a
+        phase (not a bid, a window, an 'otherwise' action nor a phase played together)."""
+        if bid or info.owner_kind != "phase" or a.otherwise or len(a.choices) != 1:
+            return False
+        shape = a.choices[0].shape
+        if not isinstance(shape, n.POOLED_CHOICES) or isinstance(shape, n.CardChoice):
+            return False
+        decl = self.sy.phases[info.owner].decl
+        return not (isinstance(decl, n.PhaseDecl) and decl.together)
 
     def _emit_level(
         self,
@@ -275,6 +303,12 @@ class Actions(CompilerPart):
             with em.block():
                 em.line(f"st.hidden_group({scope.player})")
         size = self.group_size(shape, scope)
+        if self._step_from is not None and isinstance(shape, n.CardsChoice):
+            # Its groups are counted before any is made: past STEP_AT, they are offered card by card
+            # at once, as they would be after STEP_AT rounds of listing them.
+            em.line(f"if op_count_combinations({pool}, KIND, {size}) > {STEP_AT}:")
+            with em.block():
+                em.line("op_step_instead()")
         gen = self.groups(shape, pool, size, scope, value_ok)
         em.line(f"for {py} in {gen}:")
         em.indent += 1
@@ -299,6 +333,10 @@ class Actions(CompilerPart):
         numbers, values, players, cards or groups of cards. Choices multiply (nine values of a list
         of 14 are 14 ** 9 rounds), and a hand's groups may be countless (2 ** 30 subsets of 30 cards)."""
         self.em.line("st.steps += 1")
+        if self._step_from is not None and not isinstance(shape, n.CardChoice):
+            self.em.line(f"if st.steps - {self._step_from} > {STEP_AT}:")
+            with self.em.block():
+                self.em.line("op_step_instead()")
         self.em.line(f"if st.steps > {STEP_BUDGET}:")
         with self.em.block():
             self.em.line(f"st.too_many_choices({_CHOICE_KIND.get(type(shape), 'groups')!r})")

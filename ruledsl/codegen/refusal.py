@@ -75,7 +75,10 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
         if any(wanted in (normalise(str(a)), normalise(shown_action(a, st.prog))) for a in legal):
             return None
         reader = _Reader(st)
-        readings: list[_Reading] = [(defn, key, None) for defn, key in reader.read(wanted)]
+        whole = reader.read(wanted)
+        if any(_UNREAD not in key and st.accepts_whole(Action(d, key)) for d, key in whole):
+            return None  # a set of cards offered card by card, typed whole
+        readings: list[_Reading] = [(defn, key, None) for defn, key in whole]
         # A move that says too little may be the start of another action's label ('play 5' of
         # 'play {c}, naming {k}'): that reading is heard too, where it gets further.
         readings += reader.read_starts(wanted, move.strip())
@@ -86,7 +89,7 @@ def why_illegal(st: GameState, move: Action | str, player: int | None = None) ->
             return f"{move!r} is not an action"
         if move.defn.game is not None and move.defn.game is not st.prog:
             return f"'{move}' is an action of another game"
-        if move in legal:
+        if move in legal or st.accepts_whole(move):
             return None
         readings = [(move.defn, move.key, None)]
     # Never the true state: fixed deals of what he cannot see, made from what he knows.
@@ -111,6 +114,10 @@ class RuleWords:
 
     def why_illegal(self, st: GameState, move: Action | str, player: int | None = None) -> str | None:
         return why_illegal(st, move, player)
+
+    def readings(self, st: GameState, text: str) -> list[tuple[ActionDef, tuple[Any, ...]]]:
+        st.prog.action_checks()
+        return [(d, key) for d, key in _Reader(st).read(normalise(text)) if _UNREAD not in key]
 
 
 #: A reading of a typed move: the action, its choices, and for the start of a move (a label

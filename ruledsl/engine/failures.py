@@ -112,20 +112,27 @@ class Failures(StateFields):
             "R507", f"with this choice there are more than {self._budget()} actions to choose from", _CHOICE_HINTS[kind]
         )
 
+    def too_many_steps(self, defn: Any) -> RuleRuntimeError:
+        """R507: finding which cards may still complete a set chosen card by card took more than the step budget."""
+        return self._at_action(
+            defn,
+            f"the sets of cards this action may take are too many to search: more than {self._budget()}",
+            "give the choice a shape that narrows it (a size, 'of one ATTR'), or conditions a set can fail "
+            "card by card",
+        )
+
     def too_many_offered(self, defn: Any) -> RuleRuntimeError:
         """R507: the actions listed are more than MAX_OFFERED (``defn``: the last action listed)."""
-        return RuleRuntimeError(
-            [
-                Diagnostic(
-                    "R507",
-                    f"with this choice there are more than {MAX_OFFERED:,} actions to choose from",
-                    defn.span,
-                    "offer fewer: nobody can choose among so many (a number is best chosen in steps, "
-                    "a digit at a time, or with 'raise' and 'lower' actions)",
-                    source=self.game.source,
-                )
-            ]
+        return self._at_action(
+            defn,
+            f"with this choice there are more than {MAX_OFFERED:,} actions to choose from",
+            "offer fewer: nobody can choose among so many (a number is best chosen in steps, "
+            "a digit at a time, or with 'raise' and 'lower' actions)",
         )
+
+    def _at_action(self, defn: Any, message: str, hint: str) -> RuleRuntimeError:
+        """An R507 placed at the action ``defn``."""
+        return RuleRuntimeError([Diagnostic("R507", message, defn.span, hint, source=self.game.source)])
 
     def _stopped(self, code: str, message: str, hint: str) -> RuleRuntimeError:
         """The error of a limit met by the rule of the compiled line that called the caller."""

@@ -70,6 +70,7 @@ class StateFields:
         "fired",
         "origin",
         "held",
+        "picking",
         # transient, while an action runs:
         "next_kind",
         "next_goto",
@@ -123,6 +124,9 @@ class StateFields:
     #: In a phase played together: [the seats still to choose, the (seat, action) chosen so far];
     #: else None (see ``ruledsl.engine.together``).
     held: list[Any] | None
+    #: A set of cards being chosen card by card: (the action, the kinds picked so far, ascending);
+    #: else None (see ``ruledsl.engine.stepping``). Seen by the player to act alone.
+    picking: tuple[Any, tuple[int, ...]] | None
     next_kind: int  # NEXT_TURN, AGAIN or GO_TO
     next_goto: tuple[int, int | None, Span | None] | None  # (phase, player, where) of a 'go to'
     steps: int

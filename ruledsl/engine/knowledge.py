@@ -152,6 +152,7 @@ def canonical(st: GameState, player: int, variant: int = 0) -> GameState:
     # for him drops both.
     base.last_args = ()
     base.last_before = None
+    _forget_picks(base, player)
     slots = [(z, i) for z, cards in enumerate(base.zones) for i, c in enumerate(cards) if not base.sees(player, c)]
     if not slots:
         return _first_choices(base, player)
@@ -176,6 +177,13 @@ def canonical(st: GameState, player: int, variant: int = 0) -> GameState:
     return _first_choices(base, player)
 
 
+def _forget_picks(copy: GameState, player: int) -> None:
+    """Another's set half chosen card by card is his to know: a copy made for ``player`` has none."""
+    if copy.picking is not None and copy.actor != player:
+        copy.picking = None
+        copy._legal = None
+
+
 def _first_choices(base: GameState, player: int) -> GameState:
     """Nor may the copy keep what the others chose in a phase played together: the first
     legal choice of each, in the copy as dealt, stands in for it."""
@@ -186,6 +194,7 @@ def _first_choices(base: GameState, player: int) -> GameState:
 def _resample_once(st: GameState, player: int, rng: random.Random, keep: tuple[int, ...]) -> GameState:
     """One new deal of the unseen cards."""
     copy = st.clone()
+    _forget_picks(copy, player)
     owner = st.prog.zone_owner
     slots = [
         (z, i)

@@ -42,6 +42,12 @@ MAX_TEXT = 10_000
 #: bot playing millions of games, can make (``bet(a: number 1 to 99999)`` offered each turn).
 MAX_OFFERED = 10_000
 
+#: A choice of a group of cards whose listing goes round more than this many times is offered card by
+#: card instead (``ruledsl.engine.stepping``: pick, pick, done). The same number as MAX_OFFERED: below
+#: it the sets listed are never more than a player may be offered, so every game that lists its sets
+#: today lists them still; past it listing on would be slow (up to STEP_BUDGET rounds) and end in R507.
+STEP_AT = MAX_OFFERED
+
 #: The most characters of a move typed at the ``play`` prompt, given to ``action_from_string``
 #: or ``why_illegal`` (or replayed with ``replay --as``) that are read; a longer one is refused
 #: without being read. A label is a line of text; even a move naming 50 cards fits.

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ruledsl.engine import stepping
 from ruledsl.engine.fields import Face, StateFields
 from ruledsl.engine.together import waiting_for
 from ruledsl.engine.values import HIDDEN_CARD, Action, Place, unseen
@@ -240,6 +241,9 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
     }
     if st.held is not None and not st.terminal:
         obs["together"] = waiting_for(st)  # who has chosen in secret, and who is awaited
+    if st.picking is not None and st.actor == player and not st.terminal:
+        # The set he is choosing card by card: his alone, nobody else's view changes while he picks.
+        obs["picking"] = stepping.picking_view(st, player)
     if not st.terminal and st.actor == player and not paused:
         obs["legal_actions"] = [str(a) for a in st.legal_actions()]
     return obs

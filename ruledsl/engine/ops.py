@@ -28,6 +28,15 @@ class RuleFailed(ValueError):
         self.hint = hint
 
 
+class StepInstead(Exception):
+    """Raised by a compiled listing whose sets of cards are too many to list: offer them card by card."""
+
+
+def step_instead() -> None:
+    """Stop listing an action's sets of cards: they are offered card by card (``engine.stepping``)."""
+    raise StepInstead
+
+
 class TooLarge(RuleFailed):
     """A number or a text beyond the limits of ``ruledsl.engine.limits`` (R510)."""
 
@@ -543,7 +552,11 @@ def _multisets(groups: list[list[int]], size: int | None) -> Iterator[list[int]]
         elif 0 < size <= len(cards):
             yield cards[:size]
         return
-    for takes in itertools.product(*(range(len(g), -1, -1) for g in groups)):
+    if size is not None and len(groups) <= _SIZED_DEPTH:
+        every: Iterable[tuple[int, ...]] = _takes_of_size([len(g) for g in groups], size)
+    else:
+        every = itertools.product(*(range(len(g), -1, -1) for g in groups))
+    for takes in every:
         total = sum(takes)
         if total == 0 or (size is not None and total != size):
             continue
@@ -552,6 +565,31 @@ def _multisets(groups: list[list[int]], size: int | None) -> Iterator[list[int]]
             if take:
                 out.extend(g[:take])
         yield out
+
+
+#: Kinds of cards up to which the takes of one size are made one kind after another (a recursion as
+#: deep as the kinds): beyond, they are filtered from every take, as before.
+_SIZED_DEPTH = 200
+
+
+def _takes_of_size(lens: list[int], size: int) -> Iterator[tuple[int, ...]]:
+    """How many cards of each kind make ``size`` cards, in the order ``itertools.product`` of the
+    takes (each from the most down to none) would give them, without going through the others:
+    2 cards of a hand of 26 kinds are 325 takes, not 2 ** 26."""
+    rest = [0] * (len(lens) + 1)
+    for i in range(len(lens) - 1, -1, -1):
+        rest[i] = rest[i + 1] + lens[i]
+
+    def takes(i: int, need: int) -> Iterator[tuple[int, ...]]:
+        if i == len(lens):
+            yield ()
+            return
+        for t in range(min(lens[i], need), max(0, need - rest[i + 1]) - 1, -1):
+            for tail in takes(i + 1, need - t):
+                yield (t, *tail)
+
+    if 0 < size <= rest[0]:
+        yield from takes(0, size)
 
 
 def combinations(pool: Iterable[int], kind: tuple[int, ...], size: int | range | None) -> Iterator[list[int]]:
@@ -565,6 +603,19 @@ def combinations(pool: Iterable[int], kind: tuple[int, ...], size: int | range |
     if size is not None and size <= 0:
         return iter(())
     return _multisets(list(kinds_in(pool, kind).values()), size)
+
+
+def count_combinations(pool: Iterable[int], kind: tuple[int, ...], size: int | range | None) -> int:
+    """How many groups ``combinations`` would yield, counted without making them."""
+    counts = [len(g) for g in kinds_in(pool, kind).values()]
+    if size is None:
+        return math.prod(c + 1 for c in counts) - 1
+    sizes = size if isinstance(size, range) else range(size, size + 1)
+    most = min(max(sizes.stop - 1, 0), sum(counts))
+    ways = [1] + [0] * most  # ways[k]: the groups of k cards of the kinds so far
+    for c in counts:
+        ways = [sum(ways[k - t] for t in range(min(c, k) + 1)) for k in range(most + 1)]
+    return sum(ways[k] for k in sizes if 1 <= k <= most)
 
 
 def same_groups(

@@ -7,9 +7,9 @@ hands it a ``Refusals`` (``Program.refusals``; ``ruledsl.codegen.refusal`` is th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ruledsl.engine.values import Action, unseen
+from ruledsl.engine.values import Action, ActionDef, unseen
 
 if TYPE_CHECKING:
     from ruledsl.engine.program import Program
@@ -28,6 +28,10 @@ class Refusals(Protocol):
     def why_illegal(self, st: GameState, move: Action | str, player: int | None = None) -> str | None:
         """Return why ``move`` (an Action, or a move as typed) is not legal for ``player``
         (default: the player to act) now, NO_REASON if he may not be told, or None if it is legal."""
+        ...
+
+    def readings(self, st: GameState, text: str) -> list[tuple[ActionDef, tuple[Any, ...]]]:
+        """Return the actions and choices a typed move may stand for, read through the labels."""
         ...
 
 

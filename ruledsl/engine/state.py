@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ruledsl.engine import chance, knowledge, ops
+from ruledsl.engine import chance, knowledge, ops, stepping
 from ruledsl.engine.failures import Failures
 from ruledsl.engine.fields import StateFields
 from ruledsl.engine.limits import MAX_MOVE_TEXT, MAX_OFFERED
@@ -84,6 +84,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         st.fired = [0] * len(prog.events) if count else None  # times each of prog.events ran
         st.origin = (seed, 0)
         st.held = None
+        st.picking = None
         st.next_kind = NEXT_TURN
         st.next_goto = None
         st.steps = 0
@@ -136,6 +137,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         c.fired = None  # a copy is for search: what it plays out is not the game's
         c.origin = self.origin
         c.held = None if self.held is None else [self.held[0][:], self.held[1][:]]
+        c.picking = self.picking  # never changed in place: shared
         c.next_kind = NEXT_TURN
         c.next_goto = None
         c.steps = 0
@@ -226,7 +228,17 @@ class GameState(TurnMachine, Together, Observer, Failures):
                     action = a
                     break
             else:
-                raise self._illegal(self._why_illegal(action))
+                if not self.accepts_whole(action):
+                    raise self._illegal(self._why_illegal(action))
+                self.picking = None  # a whole set typed while it was being picked replaces the picks
+        if action.defn.owner_kind == "step":
+            # A step of a set chosen card by card: the state's half-made set changes, nothing else
+            # (no history, no count of actions); ``done`` applies the whole action.
+            self._legal = None
+            whole = stepping.take_step(self, action)
+            if whole is not None:
+                self.apply_action(whole)
+            return
         # An action applies whole or not at all: if a rule fails, the state goes back to where
         # it was (see _roll_back), then the error is raised. Nothing is copied on the way in.
         logged = 0  # the lines of the log before the action
@@ -280,6 +292,23 @@ class GameState(TurnMachine, Together, Observer, Failures):
             raise
         if self.known is not None:
             self.seen = (p, tuple(self.describe_last(q) for q in range(self.n)), self.seen)
+
+    def accepts_whole(self, action: Action) -> bool:
+        """Whether an action not listed is a set of cards offered card by card now, and legal whole
+        (a record, a move typed whole): checked directly, without listing every set."""
+        if self.terminal or not isinstance(action, Action) or action.defn.stepped is None:
+            return False
+        if self.prog.uses_memo:
+            self.memo = {}
+        self.steps = self.calls = 0
+        try:
+            return stepping.accepts_whole(self, action)
+        except RuleDslError:
+            raise
+        except Exception as exc:
+            raise self._rule_failed(exc) from None
+        finally:
+            self.memo = None
 
     def rebase(self) -> None:
         """Make the state as it is now the place a failed action rolls back from.
@@ -367,7 +396,14 @@ class GameState(TurnMachine, Together, Observer, Failures):
     def actions_reading(self, text: str) -> list[Action]:
         """The legal actions whose label reads ``text`` (see ``action_from_string``): one, unless labels collide."""
         wanted = normalise(text)
-        return [a for a in self.legal_actions() if normalise(str(a)) == wanted]
+        legal = self.legal_actions()
+        found = [a for a in legal if normalise(str(a)) == wanted]
+        if not found and (self.picking is not None or any(a.defn.step_role == "begin" for a in legal)):
+            # A set of cards offered card by card, typed whole ("discard 7♠ 7♥ 2♣", a record's
+            # action): read through the action's label, and checked whole.
+            readings = self.prog.refusals.readings(self, text)
+            found = [a for d, key in readings if d.stepped is not None and self.accepts_whole(a := Action(d, key))]
+        return found
 
     def take_log(self) -> list[str]:
         """Return and clear the lines rules wrote with 'say' (when the state keeps a log)."""
@@ -408,6 +444,10 @@ class GameState(TurnMachine, Together, Observer, Failures):
 
     # ------------------------------------------------------------------ listing legal actions
 
+    def offer_steps(self, defn: Any, out: list[Action]) -> None:
+        """Offer ``defn`` card by card, its sets being too many to list (the compiled listing calls this)."""
+        stepping.offer_steps(self, defn, out)
+
     def has_legal_action(self) -> bool:
         """Whether the player to act has a legal action: ``bool(legal_actions())``, found without
         listing them all (the listing stops at the first)."""
@@ -415,6 +455,8 @@ class GameState(TurnMachine, Together, Observer, Failures):
             return False
         if self._legal is not None:
             return bool(self._legal)
+        if self.picking is not None:
+            return True  # a set half made can always be completed: only such picks are offered
         if self.windows is not None:
             return True  # letting a window pass is always legal
         phase = self.prog.phases[self.phase]
@@ -444,7 +486,9 @@ class GameState(TurnMachine, Together, Observer, Failures):
         if prog.uses_memo:
             self.memo = {}
         try:
-            if self.windows is None:
+            if self.picking is not None:
+                out = stepping.steps_offered(self)
+            elif self.windows is None:
                 phase = prog.phases[self.phase]
                 phase.legal(self, self.actor, out)
                 if phase.is_auction and phase.pass_def is not None:

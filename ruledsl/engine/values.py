@@ -56,6 +56,9 @@ class ActionDef:
         "game",
         "checks",
         "is_held",
+        "stepped",
+        "whole",
+        "step_role",
     )
 
     def __init__(
@@ -89,6 +92,11 @@ class ActionDef:
         self.game: Program | None = None  # set when its program is built
         self.checks: ActionChecks | None = None  # what refusing it is explained with (not for a pass)
         self.is_held = False  # of a phase played together: chosen in secret, applied once all have chosen
+        # Chosen card by card (see ruledsl.engine.stepping): the whole action's steps, once offered;
+        # a step's whole action and its role (begin, pick, done).
+        self.stepped: Any = None
+        self.whole: ActionDef | None = None
+        self.step_role: str | None = None
 
     def __repr__(self) -> str:
         return f"<action {self.owner}.{self.name}>"

@@ -168,6 +168,15 @@ class ActionSpace:
     def tokens(self, action: Action) -> tuple[int, ...]:
         """Return the ids that choose ``action``, in order (one id unless it has a set of cards)."""
         found = self._tokens.get(action)
+        if found is None and action.defn.whole is not None:
+            # A step of a set chosen card by card (ruledsl.engine.stepping) is the id the bridge gives
+            # that step of the same set listed whole: begin is the head, then a pick per kind, done.
+            role, whole = action.defn.step_role, action.defn.whole
+            if role == "begin":
+                found = (self._block_of[id(whole)].head(()),)
+            else:
+                found = (self.pick_base + action.key[0],) if role == "pick" else (self.done,)
+            self._tokens[action] = found
         if found is None:
             block = self._block_of[id(action.defn)]
             head = block.head(action.key)
@@ -239,8 +248,8 @@ class Decisions:
         self.own = own if own is not None else [[] for _ in range(state.n)]
         # What was worked out for the state as it is (the state and its count of actions say
         # which): the legal actions and their first ids; the seats' views.
-        self._listed: tuple[GameState, int, list[Action], list[int]] | None = None
-        self._seen: tuple[GameState, int, dict[int | None, dict[str, Any]]] | None = None
+        self._listed: tuple[GameState, Any, list[Action], list[int]] | None = None
+        self._seen: tuple[GameState, Any, dict[int | None, dict[str, Any]]] | None = None
 
     def clone(self) -> Decisions:
         return Decisions(self.space, self.state.clone(), self.pending, [ids[:] for ids in self.own])
@@ -257,13 +266,13 @@ class Decisions:
         if not pending:
             state = self.state
             listed = self._listed
-            if listed is not None and listed[0] is state and listed[1] == state.n_actions:
+            if listed is not None and listed[0] is state and listed[1] == (state.n_actions, state.picking):
                 firsts = listed[3]  # asked again (IS-MCTS does): the actions are not listed anew
             else:
                 legal = state.legal_actions()
                 firsts = list(map(self.space.first_ids.__getitem__, legal))
                 # Kept for apply_action (the id chosen next is most often one of these) and the next call.
-                self._listed = (state, state.n_actions, legal, firsts)
+                self._listed = (state, (state.n_actions, state.picking), legal, firsts)
             return sorted(firsts) if self.space.is_flat else sorted(set(firsts))
         tokens = self.space.tokens
         at = len(pending)
@@ -279,8 +288,8 @@ class Decisions:
         as a string and as a tensor); the dict is shared: read it, do not change it."""
         state = self.state
         seen = self._seen
-        if seen is None or seen[0] is not state or seen[1] != state.n_actions:
-            seen = self._seen = (state, state.n_actions, {})
+        if seen is None or seen[0] is not state or seen[1] != (state.n_actions, state.picking):
+            seen = self._seen = (state, (state.n_actions, state.picking), {})
         views = seen[2]
         view = views.get(seat)
         if view is None:
@@ -292,7 +301,7 @@ class Decisions:
         state = self.state
         listed = self._listed
         if not self.pending and self.space.is_flat:
-            if listed is not None and listed[0] is state and listed[1] == state.n_actions:
+            if listed is not None and listed[0] is state and listed[1] == (state.n_actions, state.picking):
                 legal, firsts = listed[2], listed[3]
             else:
                 legal = state.legal_actions()

@@ -254,6 +254,12 @@ def swap(st: GameState, a: int, b: int) -> None:
         kinds = st.prog.card_kinds
         exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
         st.held[1] = [(q, _matching(together.legal_for(st, q), held, exchanged) or held) for q, held in st.held[1]]
+    if st.picking is not None:
+        # A set half chosen card by card holds the two cards' kinds exchanged, as his hand does.
+        kinds = st.prog.card_kinds
+        exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
+        defn, picked = st.picking
+        st.picking = (defn, tuple(exchanged.get(k, k) for k in picked))
 
 
 def _laid(st: GameState, a: int, b: int) -> bool:
@@ -296,7 +302,7 @@ def _matching(candidates: list[Action], action: Action, kinds: dict[int, int]) -
     for i, value in enumerate(action.key):
         if isinstance(value, tuple):
             want.append(sorted(kinds.get(k, k) for k in value))
-        elif i in defn.card_choices and isinstance(value, int) and value >= 0:
+        elif (i in defn.card_choices or defn.step_role == "pick") and isinstance(value, int) and value >= 0:
             want.append(kinds.get(value, value))
         else:
             want.append(value)

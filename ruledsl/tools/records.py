@@ -697,6 +697,10 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
         chosen = ", ".join("you" if q == seat else f"P{q}" for q in together["chosen"]) or "nobody yet"
         waiting = ", ".join("you" if q == seat else f"P{q}" for q in together["waiting"])
         lines.append(f"  choosing together: chosen: {chosen}; still to choose: {waiting}")
+    picking = obs.get("picking")
+    if picking:  # a set of cards he is choosing one by one (his view alone has it)
+        cards = ", ".join(labels.get(c, c) if labels else c for c in picking["cards"]) or "none yet"
+        lines.append(f"  picking cards to {picking['action'].replace('_', ' ')}: {cards}")
     window = obs.get("window")
     if window and window["player"] == seat:
         lines.append(f"  out of turn: you may act in '{window['name']}' before play goes on")

@@ -94,6 +94,9 @@ def play_game(game: Game, seed: int, seats: Sequence[str], keep_labels: bool = F
                 raise stuck_error(state)
             seat = state.current_player()
             action = decide(agents[seat], state, seat)
+            if action.defn.step_role in ("begin", "pick"):
+                state.apply_action(action)  # a step of a set chosen card by card: no action of the game yet
+                continue
             actors.append(seat)  # before applying: an action the rules fail in is the game's last
             names.append(f"{action.defn.owner}.{action.name}")
             state.apply_action(action)

@@ -914,7 +914,8 @@ class _Play:
                     state.apply_action(action)
                 finally:
                     probes.stop()
-                actions += 1
+                if action.defn.step_role not in ("begin", "pick"):
+                    actions += 1  # the steps of a set chosen card by card are one action of the game
         except RuleRuntimeError as exc:
             self._failed(config, exc, seed, actions)
             return "failed", actions

@@ -216,3 +216,14 @@ def test_a_simultaneous_reveal_turns_both_cards_up_together(tmp_path: Path) -> N
     act(state, labels(state)[0])
     won = state.observation(0)["zones"]["won"]
     assert sum(z["size"] for z in won) == 2 and any(mine in z["cards"] for z in won)
+
+
+def test_sets_too_many_to_list_are_chosen_card_by_card(tmp_path: Path) -> None:
+    state = load(tmp_path, "Sheddings")
+    offered = labels(state)
+    assert "discard: pick the cards" in offered and "fifteen: pick the cards" in offered
+    assert any(label.startswith("lay ") for label in offered)
+    game = state.game
+    for seed in range(3):
+        result = play_game(game, seed, ["random", "random"])
+        assert result.error is None and result.returns != [0.0, 0.0]
