@@ -381,9 +381,9 @@ def check_game(
                         _follow(game, seed, st, twin, path[i : i + ahead], seat, cards, rng, surfaces, report)
                     for twin in held_twins(st, seat, rng, swaps):
                         _compare(game, seed, st, twin, seat, None, probe, surfaces, report, "held")
-                    twin = order_twin(st, seat)
-                    if twin is not None:
-                        _compare(game, seed, st, twin, seat, None, probe, surfaces, report, "order")
+                    reordered = order_twin(st, seat)
+                    if reordered is not None:
+                        _compare(game, seed, st, reordered, seat, None, probe, surfaces, report, "order")
                     report.states += 1
             if i == len(path):
                 break
