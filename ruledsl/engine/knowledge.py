@@ -22,6 +22,7 @@ until it does, and failing that, the cards of the player to move stay where they
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import chance, together
@@ -246,14 +247,33 @@ def _remap_variables(st: Any, replaced: dict[int, int]) -> None:
     A card's own variables stay with the card, not with its place: a place (in a hand kept in
     order, say) may tell which card lies there, and the card's variables would then tell
     where it is. Those a player does not know go, see ``_forget_variables``."""
+    for values, i in _card_valued(st):
+        values[i] = _remap(values[i], replaced)
+
+
+def cards_named(st: Any) -> set[int]:
+    """The cards a game or player variable names."""
+    named: set[int] = set()
+    for values, i in _card_valued(st):
+        value = values[i]
+        if isinstance(value, list):
+            named.update(value)
+        elif value is not None:
+            named.add(value)
+    return named
+
+
+def _card_valued(st: Any) -> Iterator[tuple[list[Any], int]]:
+    """Where each game or player variable of cards keeps its value: (the list, the index)."""
     prog = st.prog
-    card_kinds = {"card", "cards"}
     for i, v in enumerate(prog.game_vars):
-        if v.kind in card_kinds:
-            st.gv[i] = _remap(st.gv[i], replaced)
+        if v.kind in ("card", "cards"):
+            yield st.gv, i
     for i, v in enumerate(prog.player_vars):
-        if v.kind in card_kinds:
-            st.pv[i] = [_remap(x, replaced) for x in st.pv[i]]
+        if v.kind in ("card", "cards"):
+            row = st.pv[i]
+            for q in range(len(row)):
+                yield row, q
 
 
 def _forget_variables(st: Any, player: int, cards: list[int]) -> None:
@@ -267,8 +287,7 @@ def _forget_variables(st: Any, player: int, cards: list[int]) -> None:
     unknown = [c for c in cards if row[c] & bit]
     if not unknown:
         return
-    for i, initial in enumerate(st.prog.card_var_init):
-        values = st.cv[i] = st.cv[i][:]
+    for values, initial in zip(st.cv, st.prog.card_var_init):  # a copy's own rows (clone copies them)
         for c in unknown:
             values[c] = initial[:] if type(initial) is list else initial
 

@@ -204,7 +204,9 @@ def order_twin(st: GameState, seat: int) -> GameState | None:
     """Return ``st`` with the cards hidden from ``seat`` that he knows the same of lying in
     reverse order in each zone (see the module), or None if that changes nothing."""
     twin = st.clone()
-    named = _named_by_variables(st)
+    # Cards a variable names stay in place: where such a card lies may be known (the card drawn
+    # lies on top of the hand), and a resample makes the variable name the card dealt there.
+    named = knowledge.cards_named(st)
     for cards in twin.zones:
         alike: dict[Any, list[int]] = {}
         for i, c in enumerate(cards):
@@ -218,24 +220,6 @@ def order_twin(st: GameState, seat: int) -> GameState | None:
         return None
     twin._legal = None
     return twin
-
-
-def _named_by_variables(st: GameState) -> set[int]:
-    """The cards a game or player variable names. They stay in place in an order twin: where
-    such a card lies may be known (the card drawn lies on top of the hand), and a resample
-    makes the variable name the card dealt into its place."""
-    named: set[int] = set()
-    prog = st.prog
-    values = [st.gv[i] for i, v in enumerate(prog.game_vars) if v.kind in ("card", "cards")]
-    for i, v in enumerate(prog.player_vars):
-        if v.kind in ("card", "cards"):
-            values.extend(st.pv[i])
-    for value in values:
-        if isinstance(value, list):
-            named.update(value)
-        elif value is not None:
-            named.add(value)
-    return named
 
 
 def swap(st: GameState, a: int, b: int) -> None:
