@@ -2,7 +2,7 @@
 
     from ruledsl.gymnasium import RuledslEnv
 
-    env = RuledslEnv("quasenbo", players=2, seat=0, opponents="random")
+    env = RuledslEnv("my_game.game", players=2, seat=0, opponents="random")
     obs, info = env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
@@ -123,5 +123,5 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self.play
 
 
-#: ``gymnasium.make("ruledsl/Game-v0", game="quasenbo", players=2)`` makes one too.
+#: ``gymnasium.make("ruledsl/Game-v0", game="my_game.game", players=2)`` makes one too.
 gymnasium.register(id="ruledsl/Game-v0", entry_point="ruledsl.gymnasium:RuledslEnv")

@@ -3,7 +3,7 @@
     import pyspiel
     import ruledsl.openspiel  # noqa: F401  (registers "ruledsl")
 
-    game = pyspiel.load_game("ruledsl", {"game": "quasenbo", "players": 2})
+    game = pyspiel.load_game("ruledsl", {"game": "my_game.game", "players": 2})
 
 Parameters: ``game`` (a bundled game's name or a path to a .game file), ``players`` (0:
 the least the game allows), ``options`` (``"name:value;name:value"``: OpenSpiel's

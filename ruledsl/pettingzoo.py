@@ -2,7 +2,7 @@
 
     from ruledsl.pettingzoo import env
 
-    e = env("quasenbo", players=2)
+    e = env("my_game.game", players=2)  # a rule file, or a name `ruledsl list` shows
     e.reset(seed=42)
     for agent in e.agent_iter():
         obs, reward, termination, truncation, info = e.last()
