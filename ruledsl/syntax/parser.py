@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
 from collections.abc import Iterator
 
 from lark import Tree, UnexpectedInput
@@ -11,11 +12,18 @@ from lark.indenter import DedentError
 
 from ruledsl.syntax import nodes as n
 from ruledsl.syntax.diagnosis import dedent_diagnostic, syntax_diagnostic
-from ruledsl.syntax.grammar import grammar, keywords
+from ruledsl.syntax.grammar import (
+    declaring_keywords,
+    grammar,
+    keyword_as_name,
+    keywords,
+    reserved_words,
+    statement_keywords,
+)
 from ruledsl.syntax.limits import MAX_DEPTH, MAX_NUMBER, MAX_SOURCE_BYTES, check_depth
 from ruledsl.syntax.transform import to_nodes
 from ruledsl.text.errors import Diagnostic, ParseError
-from ruledsl.text.source import UNSHOWABLE, Source
+from ruledsl.text.source import UNSHOWABLE, Pos, Source, Span
 
 # The limits (limits.py) and the grammar's keywords (grammar.py) are asked of the parser: they are named here too.
 __all__ = [
@@ -107,6 +115,31 @@ def _parse_tree(source: Source, text: str, start: str) -> Tree:
     try:
         return grammar().parse(body, start=start)
     except UnexpectedInput as exc:
-        raise ParseError([syntax_diagnostic(source, body, exc, start)]) from None
+        raise ParseError(
+            _keywords_named(source, body, start) or [syntax_diagnostic(source, body, exc, start)]
+        ) from None
     except DedentError:
-        raise ParseError([dedent_diagnostic(source, body)]) from None
+        raise ParseError(_keywords_named(source, body, start) or [dedent_diagnostic(source, body)]) from None
+
+
+def _keywords_named(source: Source, body: str, start: str) -> list[Diagnostic]:
+    """E106 at each keyword declared as a name, when the file cannot be read: the parser read it
+    as a name where it is declared (``var size = 0``), then as the keyword where it is used, and
+    failed there (before or after the declaration)."""
+    found = []
+    for line_no, line in enumerate(body.split("\n") if start == "game_file" else (), 1):
+        declared = _DECLARED.match(line)
+        if declared is None or declared["keyword"] not in declaring_keywords():
+            continue
+        word = declared["name"]
+        procedure = declared["keyword"] == "to" and line == line.lstrip()
+        if word in reserved_words() or (procedure and word in statement_keywords()):
+            message, hint = keyword_as_name(word, "a procedure" if procedure else None)
+            col = declared.start("name") + 1
+            span = Span(Pos(line_no, col, 0), Pos(line_no, col + len(word), 0))
+            found.append(Diagnostic("E106", message, span, hint, source=source))
+    return found
+
+
+#: A line that may declare a name: a keyword (maybe after another, 'player var') then the name.
+_DECLARED = re.compile(r"\s*(?:[^\W\d]\w*\s+)??(?P<keyword>[^\W\d]\w*)\s+(?P<name>[^\W\d]\w*)\b")

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruledsl.analysis.context import RESERVED
 from ruledsl.format.fmt import format_source
 from ruledsl.format.unparse import unparse
 from ruledsl.syntax import nodes as n
@@ -126,7 +125,7 @@ def _walk(node: n.Node) -> list[n.Node]:
 
 # ============================================================================ trees hypothesis draws
 
-_FORBIDDEN = keywords() | RESERVED
+_FORBIDDEN = keywords()
 _SHORT_NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,5}", fullmatch=True)
 _LONG_NAMES = st.from_regex(r"[a-zA-Z_][a-zA-Z0-9_]{20,30}", fullmatch=True)
 names = st.one_of(_SHORT_NAMES, _SHORT_NAMES, _SHORT_NAMES, _LONG_NAMES, st.sampled_from(["é_tat", "Ωmega"])).filter(

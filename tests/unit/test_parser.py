@@ -961,7 +961,7 @@ class TestSyntaxErrors:
     def test_e101_unexpected_token(self) -> None:
         d = syntax_error(HEADER + "players 2 to\n")
         assert where(d) == ("E101", "unexpected end of the line", 2, 13)
-        assert d.hint == "expected a name, a number, a string, '(', '-', 'all', 'bottom', 'every' or 13 more"
+        assert d.hint == "expected a name, a number, a string, '(', '-', 'all', 'bottom', 'card' or 15 more"
 
     def test_e101_hint_lists_few_expectations_in_full(self) -> None:
         d = syntax_error(HEADER + "zone deck shared, hidden\n")
