@@ -1024,6 +1024,22 @@ class TestSyntaxErrors:
         assert d.hint == "write 'move CARDS to ZONE'"
         assert (d.end_line, d.end_column) == (4, 19)
 
+    def test_statement_shapes_come_from_the_grammar_and_keywords_md(self) -> None:
+        # Not restated (issue 37): the joining words are each statement rule's keywords after an
+        # expression, the shape is the statement's first code in keywords.md, brackets left out.
+        from ruledsl.resources import keyword_meanings
+        from ruledsl.syntax.mistakes import statement_shapes
+
+        shapes = statement_shapes()
+        assert {word: words for word, (words, _) in shapes.items()} == {
+            "move": ("to",),
+            "deal": ("from", "to"),
+            "add": ("to",),
+            "subtract": ("from",),
+        }
+        for word, (_, shape) in shapes.items():
+            assert keyword_meanings()[word].startswith(f"`{shape}")
+
     @pytest.mark.parametrize(
         "statement, message, column, hint",
         [
@@ -1033,16 +1049,16 @@ class TestSyntaxErrors:
                 "deal 5 deck to each hand",
                 "expected 'from' before 'deck'",
                 12,
-                "write 'deal COUNT from ZONE to each ZONE'",
+                "write 'deal N from ZONE to each ZONE'",
             ),
             (
                 "deal 5 from deck each hand",
                 "expected 'to' before 'each'",
                 22,
-                "write 'deal COUNT from ZONE to each ZONE'",
+                "write 'deal N from ZONE to each ZONE'",
             ),
-            ("add 1 score", "expected 'to' before 'score'", 11, "write 'add NUMBER to VARIABLE'"),
-            ("subtract 1 score", "expected 'from' before 'score'", 16, "write 'subtract NUMBER from VARIABLE'"),
+            ("add 1 score", "expected 'to' before 'score'", 11, "write 'add N to TARGET'"),
+            ("subtract 1 score", "expected 'from' before 'score'", 16, "write 'subtract N from TARGET'"),
         ],
     )
     def test_e101_missing_joining_word(self, statement: str, message: str, column: int, hint: str) -> None:
