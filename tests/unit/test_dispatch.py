@@ -1,6 +1,7 @@
 """Adding a node class cannot be half done: every dispatcher over statements and expressions has a case for each.
 
-The checker, the code generator, the unparser and the disclosure analysis each dispatch on
+The checker, the code generator, the unparser, the disclosure analysis and the trigger
+cycles (which zones cards enter by a statement) each dispatch on
 the class of a node. A class one of them lacks would fail only when a rule file first uses
 it; this test names, for each dispatcher, the classes of ``syntax/nodes.py`` it has no case
 for. (Proved able to fail: a class made here, known to none, is named for every dispatcher.)
@@ -16,6 +17,7 @@ from attrs import frozen
 from ruledsl.analysis.disclosure import STATEMENT_CASES
 from ruledsl.analysis.expressions import ExpressionChecker
 from ruledsl.analysis.statements import StatementChecker
+from ruledsl.analysis.structure import ZONES_ENTERED
 from ruledsl.codegen.expressions import Expressions
 from ruledsl.codegen.statements import Statements
 from ruledsl.format.unparse import EXPRESSION_WRITERS, STATEMENT_WRITERS
@@ -40,6 +42,7 @@ DISPATCHERS: dict[str, tuple[type[n.Node], Callable[[type], bool]]] = {
     "format/unparse.py STATEMENT_WRITERS": (n.Stmt, _key(STATEMENT_WRITERS)),
     "format/unparse.py EXPRESSION_WRITERS": (n.Expr, _key(EXPRESSION_WRITERS)),
     "analysis/disclosure.py STATEMENT_CASES": (n.Stmt, _key(STATEMENT_CASES)),
+    "analysis/structure.py ZONES_ENTERED": (n.Stmt, _key(ZONES_ENTERED)),
 }
 
 
