@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import collections
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from ruledsl.analysis.constants import constant_number
 from ruledsl.analysis.context import BUILTIN_NAMES, CheckerPart
 from ruledsl.analysis.declarations import valid_players
+from ruledsl.analysis.effects import STATEMENT_EFFECTS
 from ruledsl.analysis.expressions import mentions_players
 from ruledsl.analysis.refs import DefineRef, LocalRef, ZoneFamilyRef, ZoneRef
 from ruledsl.analysis.scope import Scope
@@ -504,7 +505,7 @@ class StructureChecker(CheckerPart):
             for t in rules:
                 found: list[tuple[n.Stmt, str]] = []
                 for s in self.reachable_stmts(t.body):
-                    found += [(s, z) for z in ZONES_ENTERED[type(s)](self, s) if z in watched]
+                    found += [(s, z) for z in STATEMENT_EFFECTS[type(s)].entered(self, s) if z in watched]
                 fills[id(t)] = sorted(found, key=lambda f: (f[0].span.start.offset, f[1]))
         in_a_cycle: set[int] = set()  # rules already reported, so that a cycle is reported once
         for t in (d for d in self.ctx.file.decls if isinstance(d, n.TriggerDecl)):
@@ -628,53 +629,3 @@ def _check_run(checker: Any, shape: n.DifferentChoice, attr: Any) -> None:
             shape,
             "choose the run without them, and the wild cards with another choice of the action",
         )
-
-
-def _moved_into(checker: StructureChecker, s: n.Move) -> list[str]:
-    return sorted(checker.zone_families(s.to))
-
-
-def _dealt_into(checker: StructureChecker, s: n.Deal) -> list[str]:
-    dealt_to = checker.refs.get(id(s))
-    return [dealt_to.name] if isinstance(dealt_to, ZoneSym) else []
-
-
-def _enters_none(checker: StructureChecker, s: n.Stmt) -> list[str]:
-    """A statement by which no card enters a zone (a block's statements, a procedure's, are reached one by one)."""
-    return []
-
-
-#: The zones cards enter by each kind of statement, which set off the rules on cards entering
-#: them (E405 finds the cycles). tests/unit/test_dispatch.py checks every statement has its entry.
-ZONES_ENTERED: dict[type, Callable[[StructureChecker, Any], list[str]]] = {
-    n.Move: _moved_into,
-    n.Deal: _dealt_into,
-    **dict.fromkeys(
-        (
-            n.Shuffle,
-            n.Cut,
-            n.Reveal,
-            n.TurnFace,
-            n.Let,
-            n.SetStmt,
-            n.Add,
-            n.Subtract,
-            n.Stop,
-            n.Again,
-            n.EndTurn,
-            n.EndRound,
-            n.EndGame,
-            n.GoTo,
-            n.Open,
-            n.Reverse,
-            n.Finish,
-            n.Say,
-            n.CallStmt,
-            n.If,
-            n.ForEach,
-            n.While,
-            n.Repeat,
-        ),
-        _enters_none,
-    ),
-}

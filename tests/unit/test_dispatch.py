@@ -1,7 +1,8 @@
 """Adding a node class cannot be half done: every dispatcher over statements and expressions has a case for each.
 
-The checker, the code generator, the unparser, the disclosure analysis and the trigger
-cycles (which zones cards enter by a statement) each dispatch on
+The checker, the code generator, the unparser, the disclosure analysis, the trigger
+cycles (which zones cards enter by a statement) and whether a game keeps faces (which
+statements lay cards face up or down) each dispatch on
 the class of a node. A class one of them lacks would fail only when a rule file first uses
 it; this test names, for each dispatcher, the classes of ``syntax/nodes.py`` it has no case
 for. (Proved able to fail: a class made here, known to none, is named for every dispatcher.)
@@ -15,9 +16,9 @@ import pytest
 from attrs import frozen
 
 from ruledsl.analysis.disclosure import STATEMENT_CASES
+from ruledsl.analysis.effects import STATEMENT_EFFECTS
 from ruledsl.analysis.expressions import ExpressionChecker
 from ruledsl.analysis.statements import StatementChecker
-from ruledsl.analysis.structure import ZONES_ENTERED
 from ruledsl.codegen.expressions import Expressions
 from ruledsl.codegen.statements import Statements
 from ruledsl.format.unparse import EXPRESSION_WRITERS, STATEMENT_WRITERS
@@ -42,7 +43,7 @@ DISPATCHERS: dict[str, tuple[type[n.Node], Callable[[type], bool]]] = {
     "format/unparse.py STATEMENT_WRITERS": (n.Stmt, _key(STATEMENT_WRITERS)),
     "format/unparse.py EXPRESSION_WRITERS": (n.Expr, _key(EXPRESSION_WRITERS)),
     "analysis/disclosure.py STATEMENT_CASES": (n.Stmt, _key(STATEMENT_CASES)),
-    "analysis/structure.py ZONES_ENTERED": (n.Stmt, _key(ZONES_ENTERED)),
+    "analysis/effects.py STATEMENT_EFFECTS": (n.Stmt, _key(STATEMENT_EFFECTS)),
 }
 
 
@@ -68,10 +69,11 @@ def test_the_classes_checked_are_every_statement_and_expression() -> None:
 def test_a_new_class_known_to_no_dispatcher_is_named_for_each(base: type[n.Node]) -> None:
     # As a newcomer would add one: a subclass in nodes.py, and nothing else yet.
     @frozen(kw_only=True)
-    class Discard(base):  # type: ignore[valid-type,misc]
+    class UnknownToAll(base):  # type: ignore[valid-type,misc]
         """A statement or expression no dispatcher knows."""
 
-    found = missing_cases([*CLASSES, Discard])
-    expected = {where for where, (b, _) in DISPATCHERS.items() if b is base}
-    assert set(found) == expected
-    assert all(names == ["Discard"] for names in found.values())
+    before = missing_cases(CLASSES)
+    after = missing_cases([*CLASSES, UnknownToAll])
+    added = {where: sorted(set(names) - set(before.get(where, []))) for where, names in after.items()}
+    assert {where for where, names in added.items() if names} == {w for w, (b, _) in DISPATCHERS.items() if b is base}
+    assert all(names in ([], ["UnknownToAll"]) for names in added.values())

@@ -69,3 +69,18 @@ def test_the_reserved_words_are_those_the_parser_would_read_as_keywords_where_a_
 def test_a_procedure_may_not_take_a_word_that_can_open_a_line() -> None:
     assert {"move", "strength", "deck", "pass", "label", "require"} <= statement_keywords()
     assert not statement_keywords() & {"count", "top", "run", "draw", "where"}
+
+
+def test_every_keyword_opening_a_statement_or_a_declaration_has_its_meaning_in_keywords_md() -> None:
+    # ruledsl/lsp/keywords.md: the language server's hover, docs/language.md section 11, and
+    # the shape a syntax error's hint quotes ('write \'move CARDS to ZONE\'').
+    from ruledsl.resources import keyword_meanings
+    from ruledsl.syntax.grammar import keyword_of
+
+    openers = {
+        keyword_of(rule.expansion[0].name)
+        for rule in grammar().rules
+        if rule.expansion and rule.origin.name.endswith(("_stmt", "_decl"))
+    } - {None}
+    assert {"move", "deal", "zone", "phase"} <= openers
+    assert sorted(openers - set(keyword_meanings())) == []
