@@ -186,13 +186,29 @@ def keyword_as_name(word: str, what: str | None = None) -> tuple[str, str]:
     )
 
 
+#: The rules whose name no expression reads (a phase's, a window's, an action's: read after
+#: 'go to', 'open', or by nobody), so that any word may name them.
+_NAMES_NO_EXPRESSION_READS = frozenset(
+    {"action_decl", "phase_decl", "together_decl", "auction_decl", "window_decl", "go_to_stmt", "open_stmt"}
+)
+
+
 @functools.cache
-def declaring_keywords() -> frozenset[str]:
-    """Return the keywords that open a rule by declaring a name ('var x', 'let x', 'to x', 'zone x')."""
-    return frozenset(
-        word
-        for rule in grammar().rules
-        if len(rule.expansion) >= 2 and rule.expansion[1].name == "NAME"
-        for word in [keyword_of(rule.expansion[0].name)]
-        if word is not None
-    )
+def name_declarations() -> frozenset[tuple[tuple[str, ...], str | None, bool]]:
+    """Return the forms that declare (or name) a name after keywords: the keywords before it,
+    the keyword after it if one follows, and whether the form opens a line (a declaration, a
+    statement: 'var x', 'for each x', 'to x'; else a part of an expression: 'count x in')."""
+    forms = set()
+    for rule in grammar().rules:
+        words: list[str] = []
+        for symbol in rule.expansion:
+            word = keyword_of(symbol.name)
+            if word is None:
+                break
+            words.append(word)
+        rest = rule.expansion[len(words) :]
+        if words and rest and rest[0].name == "NAME" and rule.origin.name not in _NAMES_NO_EXPRESSION_READS:
+            after = keyword_of(rest[1].name) if len(rest) > 1 else None
+            opens_a_line = rule.origin.name.endswith(("_decl", "_stmt", "_handler"))
+            forms.add((tuple(words), after, opens_a_line))
+    return frozenset(forms)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import re
 from collections.abc import Iterator
@@ -13,10 +14,10 @@ from lark.indenter import DedentError
 from ruledsl.syntax import nodes as n
 from ruledsl.syntax.diagnosis import dedent_diagnostic, syntax_diagnostic
 from ruledsl.syntax.grammar import (
-    declaring_keywords,
     grammar,
     keyword_as_name,
     keywords,
+    name_declarations,
     reserved_words,
     statement_keywords,
 )
@@ -115,31 +116,53 @@ def _parse_tree(source: Source, text: str, start: str) -> Tree:
     try:
         return grammar().parse(body, start=start)
     except UnexpectedInput as exc:
-        raise ParseError(
-            _keywords_named(source, body, start) or [syntax_diagnostic(source, body, exc, start)]
-        ) from None
+        named = _keywords_named(source, body, start, getattr(exc, "line", 0))
+        raise ParseError(named or [syntax_diagnostic(source, body, exc, start)]) from None
     except DedentError:
-        raise ParseError(_keywords_named(source, body, start) or [dedent_diagnostic(source, body)]) from None
+        raise ParseError([dedent_diagnostic(source, body)]) from None
 
 
-def _keywords_named(source: Source, body: str, start: str) -> list[Diagnostic]:
-    """E106 at each keyword declared as a name, when the file cannot be read: the parser read it
-    as a name where it is declared (``var size = 0``), then as the keyword where it is used, and
-    failed there (before or after the declaration)."""
+def _keywords_named(source: Source, body: str, start: str, failed_at: int) -> list[Diagnostic]:
+    """E106 at each keyword declared as a name that the line where the parser failed holds: it
+    read the word as a name where it is declared (``var size = 0``), then as the keyword where
+    it is used, and failed there (before or after the declaration)."""
+    lines = [_STRING_OR_COMMENT.sub(lambda m: " " * len(m[0]), line) for line in body.split("\n")]
+    if start != "game_file" or not 0 < failed_at <= len(lines):
+        return []
+    on_failing_line = set(re.findall(_NAME, lines[failed_at - 1]))
     found = []
-    for line_no, line in enumerate(body.split("\n") if start == "game_file" else (), 1):
-        declared = _DECLARED.match(line)
-        if declared is None or declared["keyword"] not in declaring_keywords():
-            continue
-        word = declared["name"]
-        procedure = declared["keyword"] == "to" and line == line.lstrip()
-        if word in reserved_words() or (procedure and word in statement_keywords()):
-            message, hint = keyword_as_name(word, "a procedure" if procedure else None)
-            col = declared.start("name") + 1
-            span = Span(Pos(line_no, col, 0), Pos(line_no, col + len(word), 0))
-            found.append(Diagnostic("E106", message, span, hint, source=source))
+    for line_no, code in enumerate(lines, 1):
+        at = {m.start("name"): m for pattern in _declarations() for m in pattern.finditer(code)}
+        for declared in (at[col] for col in sorted(at)):
+            word = declared["name"]
+            procedure = declared.groupdict().get("procedure") is not None
+            refused = word in reserved_words() or (procedure and word in statement_keywords())
+            if refused and word in on_failing_line:
+                message, hint = keyword_as_name(word, "a procedure" if procedure else None)
+                col = declared.start("name") + 1
+                span = Span(Pos(line_no, col, 0), Pos(line_no, col + len(word), 0))
+                found.append(Diagnostic("E106", message, span, hint, source=source))
     return found
 
 
-#: A line that may declare a name: a keyword (maybe after another, 'player var') then the name.
-_DECLARED = re.compile(r"\s*(?:[^\W\d]\w*\s+)??(?P<keyword>[^\W\d]\w*)\s+(?P<name>[^\W\d]\w*)\b")
+_STRING_OR_COMMENT = re.compile(r'"(?:\\.|[^"\\])*"?|#.*')
+
+
+@functools.cache
+def _declarations() -> list[re.Pattern[str]]:
+    """Where a line declares a name, as the grammar does: 'var x' opening a line (after 'player'
+    or 'card'), 'count x in' anywhere, with the keyword that follows the name if one does; a
+    procedure's name ('to x' at the top level) is 'procedure'."""
+    forms = []
+    for words, after, opens_a_line in sorted(name_declarations(), key=str):
+        keywords_before = r"\s+".join(words)
+        if words == ("to",) and opens_a_line:
+            forms.append(rf"^(?P<procedure>to)\s+(?P<name>{_NAME})\b")
+        else:
+            opening = rf"^\s*(?:{_NAME}\s+)?" if opens_a_line else r"(?<![\w.])"
+            following = rf"\s+{after}\b" if after is not None else r"\b"
+            forms.append(rf"{opening}{keywords_before}\s+(?P<name>{_NAME}){following}")
+    return [re.compile(f) for f in forms]  # each by itself: the forms name the same groups
+
+
+_NAME = r"[^\W\d]\w*"

@@ -1405,3 +1405,28 @@ def test_e106_strength_cannot_name_a_procedure_and_is_refused_where_it_is_declar
             "choose another name, such as 'strength_cards'",
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("declaration", "use", "at"),
+    [
+        ('    for each size in deck:\n        say "{size}"\n', "    if size == 1: stop\n", (9, 14)),
+        ("    let x = count first in deck\n", "    if first == 1: stop\n", (9, 19)),
+        ("card var all = 0\n", "    if all == 0: stop\n", (NEXT_LINE, 10)),
+    ],
+)
+def test_e106_wherever_a_reserved_word_is_declared_in_a_file_that_cannot_be_read(
+    declaration: str, use: str, at: tuple[int, int]
+) -> None:
+    if declaration.startswith("card"):
+        text = append(declaration + "to broken:\n" + use)
+    else:
+        text = replace("    shuffle deck\n", "    shuffle deck\n" + declaration + use)
+    found = [summary(d)[:4] for d in any_diagnostics(text)]
+    assert found and all(f[0] == "E106" for f in found) and found[0][2:] == at, found
+
+
+def test_a_reserved_word_declared_is_not_blamed_for_an_unrelated_syntax_error() -> None:
+    # The use that cannot be read is what ties the declaration to the error.
+    text = append("card var all = 0\nto broken:\n    if 1 == == 2: stop\n")
+    assert [d.code for d in any_diagnostics(text)] == ["E101"]

@@ -1358,7 +1358,12 @@ class TestSyntaxErrors:
         d = syntax_error(HEADER + "define d = 1 + total c.x for c in hand\n")
         assert (d.code, d.line, d.column) == ("E115", 2, 22)
 
-    @pytest.mark.parametrize("var", ["x", "card", "players", "c"])
+    def test_a_reserved_word_as_the_variable_is_e106_where_it_is_declared(self) -> None:
+        # 'players' cannot name the variable at all: that is said first, at the name (issue 37).
+        d = syntax_error(HEADER + "define d = players > 2 and any players in deck where players.rank == 1\n")
+        assert (d.code, d.line, d.column) == ("E106", 2, 32)
+
+    @pytest.mark.parametrize("var", ["x", "card", "c"])
     def test_e115_whatever_the_name_of_the_variable(self, var: str) -> None:
         # 'x' (as in `2 x card`) and 'card' are keywords the parser reads first; in parentheses they are names.
         d = syntax_error(HEADER + f"define d = players > 2 and any {var} in deck where {var}.rank == 1\n")
