@@ -331,7 +331,8 @@ def statement_shapes() -> dict[str, tuple[tuple[str, ...], str]]:
     shortest: dict[str, list[Any]] = {}
     for rule in grammar().rules:
         if rule.origin.name.endswith("_stmt") and rule.expansion and keyword_of(rule.expansion[0].name):
-            if len(rule.expansion) < len(shortest.get(rule.origin.name, rule.expansion + [None])):
+            known = shortest.get(rule.origin.name)
+            if known is None or len(rule.expansion) < len(known):
                 shortest[rule.origin.name] = list(rule.expansion)
     shapes = {}
     for expansion in shortest.values():
