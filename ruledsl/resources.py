@@ -1,7 +1,10 @@
-"""Find the grammar and the bundled games, in a checkout or an installed package."""
+"""Find the grammar, the keywords' meanings and the bundled games, in a checkout or an installed package."""
 
 from __future__ import annotations
 
+import functools
+import re
+from importlib import resources
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -21,6 +24,26 @@ def _find(relative: str) -> Path:
 def grammar_path() -> Path:
     """Return the path of the Lark grammar of the rule language."""
     return _find("grammar/ruledsl.lark")
+
+
+_ENTRY = re.compile(r"^- \*\*`([a-z]+)`\*\*: (.+)$")
+
+
+def keywords_text() -> str:
+    """Return ruledsl/lsp/keywords.md as it is: the one text of each keyword's meaning (docs/language.md
+    quotes it; the language server shows it; a syntax error's hint quotes a statement's shape from it)."""
+    return resources.files("ruledsl").joinpath("lsp", "keywords.md").read_text(encoding="utf-8")
+
+
+@functools.cache
+def keyword_meanings() -> dict[str, str]:
+    """Return each keyword's line of meaning, by keyword."""
+    found = {}
+    for line in keywords_text().splitlines():
+        m = _ENTRY.match(line)
+        if m:
+            found[m[1]] = m[2]
+    return found
 
 
 def games_dir() -> Path:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ruledsl.analysis.refs import CardPredicate, Ref
 from ruledsl.analysis.symbols import NUMBER, SymbolTable, Type
 from ruledsl.syntax import nodes as n
+from ruledsl.syntax.grammar import keyword_as_name, reserved_words
 from ruledsl.text.errors import Diagnostic, Severity
 from ruledsl.text.source import Pos, Source, Span
 
@@ -18,14 +19,6 @@ if TYPE_CHECKING:
     from ruledsl.analysis.statements import StatementChecker
     from ruledsl.analysis.structure import StructureChecker
 
-#: Keywords that may begin an expression or a statement, or join two expressions: as a
-#: name they would be read as the keyword, so they cannot name anything.
-RESERVED = frozenset(
-    "top bottom all size position run every player players left right seat if any no count cards first "
-    "topmost highest lowest total distinct not yes none move deal shuffle cut reveal turn let set add "
-    "subtract stop again end go open reverse finish say for while repeat label strength require and or in is "
-    "overlaps then else where satisfies the some".split()
-)
 #: Names the language provides: no declaration may take them.
 BUILTIN_NAMES = {"round": NUMBER, "direction": NUMBER}
 
@@ -106,8 +99,12 @@ class CheckContext:
 
     def report(self, d: Diagnostic) -> None:
         """Keep a diagnostic, unless the same one is already kept, or it is an unknown name (E201,
-        E203) whose declaration was refused: the first error says why, its uses would only repeat it."""
-        if d.code in ("E201", "E203") and self.refused and any(f"'{name}'" in d.message for name in self.refused):
+        E203, E208) whose declaration was refused: the first error says why, its uses would only repeat it."""
+        if (
+            d.code in ("E201", "E203", "E208")
+            and self.refused
+            and any(f"'{name}'" in d.message for name in self.refused)
+        ):
             return
         # A part of a rule checked twice (a set, then its elements) reports a mistake once.
         if d not in self._reported:
@@ -116,14 +113,10 @@ class CheckContext:
 
     def reserved(self, name: str, node: n.Node) -> bool:
         """Report a keyword used as a name (E106); return whether it is one."""
-        if name in RESERVED:
+        if name in reserved_words():
             self.refused.add(name)
-            self.error(
-                "E106",
-                f"'{name}' is a keyword of the language and cannot be used as a name",
-                self.name_span(node, name),
-                f"choose another name, such as '{name}_'",
-            )
+            message, hint = keyword_as_name(name)
+            self.error("E106", message, self.name_span(node, name), hint)
             return True
         return False
 

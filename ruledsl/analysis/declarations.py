@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ruledsl.analysis.constants import constant_number
-from ruledsl.analysis.context import BUILTIN_NAMES, RESERVED, CheckContext, CheckerPart
+from ruledsl.analysis.context import BUILTIN_NAMES, CheckContext, CheckerPart
 from ruledsl.analysis.scope import Scope
 from ruledsl.analysis.symbols import (
     ANY,
@@ -34,6 +34,7 @@ from ruledsl.analysis.symbols import (
     value_type,
 )
 from ruledsl.syntax import nodes as n
+from ruledsl.syntax.grammar import keyword_as_name, statement_keywords
 from ruledsl.text.render import counted, did_you_mean
 
 #: The most players a game may have.
@@ -131,15 +132,12 @@ class DeclarationChecker(CheckerPart):
                 sy.defines[d.name] = DefineSym(d.name, d, params, len(sy.defines), ANY)
                 self._define_pending.add(d.name)
         elif isinstance(d, n.ProcedureDecl):
-            if d.name in _grammar_keywords() and d.name not in RESERVED:
+            if d.name in statement_keywords():
                 # A procedure is called at the start of a line, where the keyword may be
-                # read first: 'deck', 'pass' or 'card' cannot name one.
-                self.error(
-                    "E106",
-                    f"'{d.name}' is a keyword of the language and cannot name a procedure",
-                    self.ctx.name_span(d, d.name),
-                    f"choose another name, such as '{d.name}_cards'",
-                )
+                # read first: 'deck', 'pass' or 'strength' cannot name one.
+                self.ctx.refused.add(d.name)
+                message, hint = keyword_as_name(d.name, "a procedure")
+                self.error("E106", message, self.ctx.name_span(d, d.name), hint)
             elif self._claim(d.name, d, "a procedure"):
                 params = tuple((p.name, self._type_ref(p.type)) for p in d.params)
                 sy.procedures[d.name] = ProcedureSym(d.name, d, params, len(sy.procedures))
@@ -556,12 +554,6 @@ def valid_players(low: object, high: object) -> bool:
 def players_message(low: object, high: object) -> str:
     """The message refusing a game for ``low`` to ``high`` players."""
     return f"cannot play with {counted(low, 'player', high)}"
-
-
-def _grammar_keywords() -> frozenset[str]:
-    from ruledsl.syntax.parser import keywords
-
-    return keywords()
 
 
 def _deck_entries(entries: tuple[n.Node, ...]) -> Iterator[n.CardEntry]:

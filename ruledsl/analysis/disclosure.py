@@ -18,7 +18,7 @@ deck to deck at bottom face up``), read there again (``bottom of deck``) before 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
@@ -79,6 +79,8 @@ _SEEN = "seen"
 _UNKNOWN = "unknown"
 
 #: One place per name bound in a rule (a choice, a 'let', a loop's variable), by its node.
+#: Statements that move cards (a procedure may): what lay at a zone's end may lie elsewhere after them.
+_MOVING = (n.Move, n.Deal, n.Shuffle, n.Cut, n.CallStmt)
 _Env = dict[int | tuple[Any, ...], Any]  # by id(node), or by ('read', id(node)) and a zone end's key
 #: What reads an attribute of a card (a card variable is one too).
 _CARD_READS = (CardAttrRef, CardsAttrRef, CardVarRef)
@@ -154,51 +156,63 @@ class _Finder:
         return env
 
     def stmt(self, s: n.Stmt, env: _Env) -> None:
-        if isinstance(s, (n.Move, n.Deal, n.Shuffle, n.Cut, n.CallStmt)):
+        if isinstance(s, _MOVING):
             # Cards moved: the card shown at a zone's end may lie elsewhere now.
             for key in [k for k in env if isinstance(k, tuple) and k[0] in ("end", "zone")]:
                 del env[key]
-        if isinstance(s, n.Say):
-            self.told(s.message, env, "say")
-        elif isinstance(s, (n.SetStmt, n.Add, n.Subtract)):
-            if self._readers(s.target) is not None:
-                self.told(s.value, env, "set", s.target)
-            local = self._local_decl(s.target)
-            if isinstance(local, n.Let):
-                self.set_local(local, s.value, env)
-        elif isinstance(s, n.Let):
-            self.lets.append(s)
-            if self._is_cards(s.value):
-                env[id(s)] = self.place(s.value, env)
-            else:
-                env[id(s)] = ("value", s.value)  # a value read from cards: told where they lie when it is told
-        elif isinstance(s, n.Move):
-            self.moved(s.what, _SEEN if s.facing == "up" else _UNKNOWN if s.facing else self.zone_place(s.to), env)
-            end = self._end_key(s.to, s.placement)
-            if s.facing == "up" and end is not None and self._is_card(s.what):
-                env[end] = _SEEN  # read there next ('bottom of deck', the trump under the stock), it is seen
-        elif isinstance(s, (n.Reveal, n.TurnFace)):
-            seen = isinstance(s, n.Reveal) or s.up
-            self.moved(s.what, _SEEN if seen else _UNKNOWN, env)
-            if isinstance(s.what, (n.TopOf, n.BottomOf)) and s.what.count is None:
-                end = self._end_key(s.what.zone, "top" if isinstance(s.what, n.TopOf) else "bottom")
-                if end is not None:
-                    env[end] = _SEEN if seen else _UNKNOWN
-            whole = self._zone_key(s.what)
-            if whole is not None:
-                env[whole] = _SEEN if seen else _UNKNOWN
-        elif isinstance(s, n.CallStmt):
-            for arg in s.args:  # a procedure may move the cards it is given
-                self.moved(arg, _UNKNOWN, env)
-        elif isinstance(s, n.If):
-            branches = [self.block(body, env) for _, body in s.branches]
-            branches.append(self.block(s.else_, env))
-            self.merge(env, branches)
-        elif isinstance(s, (n.ForEach, n.While, n.Repeat)):
-            self.merge(env, [self.block(s.body, env), env])  # the body may run, or not
-            whole = self._shown_one_by_one(s)
-            if whole is not None:
-                env[whole] = _SEEN
+        STATEMENT_CASES[type(s)](self, s, env)
+
+    def _say(self, s: n.Say, env: _Env) -> None:
+        self.told(s.message, env, "say")
+
+    def _set(self, s: n.SetStmt | n.Add | n.Subtract, env: _Env) -> None:
+        if self._readers(s.target) is not None:
+            self.told(s.value, env, "set", s.target)
+        local = self._local_decl(s.target)
+        if isinstance(local, n.Let):
+            self.set_local(local, s.value, env)
+
+    def _let(self, s: n.Let, env: _Env) -> None:
+        self.lets.append(s)
+        if self._is_cards(s.value):
+            env[id(s)] = self.place(s.value, env)
+        else:
+            env[id(s)] = ("value", s.value)  # a value read from cards: told where they lie when it is told
+
+    def _move(self, s: n.Move, env: _Env) -> None:
+        self.moved(s.what, _SEEN if s.facing == "up" else _UNKNOWN if s.facing else self.zone_place(s.to), env)
+        end = self._end_key(s.to, s.placement)
+        if s.facing == "up" and end is not None and self._is_card(s.what):
+            env[end] = _SEEN  # read there next ('bottom of deck', the trump under the stock), it is seen
+
+    def _show(self, s: n.Reveal | n.TurnFace, env: _Env) -> None:
+        seen = isinstance(s, n.Reveal) or s.up
+        self.moved(s.what, _SEEN if seen else _UNKNOWN, env)
+        if isinstance(s.what, (n.TopOf, n.BottomOf)) and s.what.count is None:
+            end = self._end_key(s.what.zone, "top" if isinstance(s.what, n.TopOf) else "bottom")
+            if end is not None:
+                env[end] = _SEEN if seen else _UNKNOWN
+        whole = self._zone_key(s.what)
+        if whole is not None:
+            env[whole] = _SEEN if seen else _UNKNOWN
+
+    def _call(self, s: n.CallStmt, env: _Env) -> None:
+        for arg in s.args:  # a procedure may move the cards it is given
+            self.moved(arg, _UNKNOWN, env)
+
+    def _if(self, s: n.If, env: _Env) -> None:
+        branches = [self.block(body, env) for _, body in s.branches]
+        branches.append(self.block(s.else_, env))
+        self.merge(env, branches)
+
+    def _loop(self, s: n.ForEach | n.While | n.Repeat, env: _Env) -> None:
+        self.merge(env, [self.block(s.body, env), env])  # the body may run, or not
+        whole = self._shown_one_by_one(s)
+        if whole is not None:
+            env[whole] = _SEEN
+
+    def _nothing(self, s: n.Stmt, env: _Env) -> None:
+        """A statement that tells nothing and shows no card (its moving cards, if any, is handled in ``stmt``)."""
 
     def _shown_one_by_one(self, s: n.ForEach | n.While | n.Repeat) -> tuple[str, int, bool] | None:
         """The key of a zone whose every card a loop shows all players (``for each c in hand:
@@ -208,7 +222,7 @@ class _Finder:
             return None
         whole = self._zone_key(s.iterable)
         inner = [x for st in s.body for x in n.walk(st)]
-        if whole is None or any(isinstance(x, (n.Stop, n.Move, n.Deal, n.Shuffle, n.Cut, n.CallStmt)) for x in inner):
+        if whole is None or any(isinstance(x, (n.Stop, *_MOVING)) for x in inner):
             return None
         for st in s.body:
             if isinstance(st, n.Reveal) and isinstance(st.what, n.Name) and self._local_decl(st.what) is s:
@@ -477,3 +491,34 @@ class _Finder:
             return None
         whose = ref.owner
         return "actor" if whose is None or isinstance(whose, n.ActingPlayer) else "other"
+
+
+#: What following each kind of statement does to what players know (tests/unit/test_dispatch.py
+#: checks every statement has its entry: a new one must say whether it tells or shows anything).
+STATEMENT_CASES: dict[type, Callable[[_Finder, Any, _Env], None]] = {
+    n.Say: _Finder._say,
+    n.SetStmt: _Finder._set,
+    n.Add: _Finder._set,
+    n.Subtract: _Finder._set,
+    n.Let: _Finder._let,
+    n.Move: _Finder._move,
+    n.Reveal: _Finder._show,
+    n.TurnFace: _Finder._show,
+    n.CallStmt: _Finder._call,
+    n.If: _Finder._if,
+    n.ForEach: _Finder._loop,
+    n.While: _Finder._loop,
+    n.Repeat: _Finder._loop,
+    n.Deal: _Finder._nothing,
+    n.Shuffle: _Finder._nothing,
+    n.Cut: _Finder._nothing,
+    n.Stop: _Finder._nothing,
+    n.Again: _Finder._nothing,
+    n.EndTurn: _Finder._nothing,
+    n.EndRound: _Finder._nothing,
+    n.EndGame: _Finder._nothing,
+    n.GoTo: _Finder._nothing,
+    n.Open: _Finder._nothing,
+    n.Reverse: _Finder._nothing,
+    n.Finish: _Finder._nothing,
+}

@@ -320,13 +320,8 @@ class StatementChecker(CheckerPart):
 
 
 def child_stmts(s: n.Stmt) -> Iterator[n.Stmt]:
-    """Yield the statements right inside ``s``: the bodies of an 'if' or a loop."""
-    if isinstance(s, n.If):
-        for _cond, body in s.branches:
-            yield from body
-        yield from s.else_
-    elif isinstance(s, (n.ForEach, n.While, n.Repeat)):
-        yield from s.body
+    """Yield the statements right inside ``s``, in order: the bodies of an 'if', a loop, any statement with a block."""
+    yield from (child for child in s.children() if isinstance(child, n.Stmt))
 
 
 def _walk_stmts(body: tuple[n.Stmt, ...]) -> Iterator[n.Stmt]:

@@ -19,6 +19,7 @@ import functools
 from typing import Any
 
 from ruledsl.analysis.checked import CheckedGame
+from ruledsl.analysis.effects import STATEMENT_EFFECTS
 from ruledsl.analysis.loadtime import LoadTimeError, load_error, option_values
 from ruledsl.analysis.symbols import ZoneSym
 from ruledsl.codegen import names
@@ -155,9 +156,7 @@ def _uses_faces(checked: CheckedGame) -> bool:
     """Whether any rule turns cards face up or down, or a zone shows each card to its mover (a card
     laid there is face down to all but him); asked once per game, not once per player count."""
     return any(
-        isinstance(s, n.TurnFace)
-        or (isinstance(s, n.ZoneDecl) and s.visibility == "mover")
-        or (isinstance(s, n.Move) and s.facing is not None)
-        or (isinstance(s, n.Deal) and s.facing is not None)
+        (isinstance(s, n.ZoneDecl) and s.visibility == "mover")
+        or (isinstance(s, n.Stmt) and STATEMENT_EFFECTS[type(s)].lays_faces(s))
         for s in n.walk(checked.file)
     )

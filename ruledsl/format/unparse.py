@@ -55,6 +55,7 @@ import bisect
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from attrs import define, frozen
 
@@ -226,7 +227,7 @@ _PREFIXED = (
 
 def _expr(e: n.Expr, need: int = _EXPR) -> str:
     """Write an expression on one line, in parentheses if it binds more loosely than ``need``."""
-    writer = _EXPR_WRITERS.get(type(e))
+    writer = EXPRESSION_WRITERS.get(type(e))
     if writer is None:
         raise TypeError(f"not an expression node: {type(e).__name__}")
     text = writer(e)
@@ -294,7 +295,8 @@ def _player_step(e: n.PlayerStep) -> str:
     return f"player {'after' if e.step == 1 else 'before'} {_expr(e.player, _PREFIX)}"
 
 
-_EXPR_WRITERS: dict[type, Callable[..., str]] = {
+#: How each kind of expression is written (tests/unit/test_dispatch.py checks every one has its entry).
+EXPRESSION_WRITERS: dict[type, Callable[..., str]] = {
     n.Number: _number,
     n.Text: _template,
     n.BoolLit: lambda e: "yes" if e.value else "no",
@@ -918,98 +920,105 @@ class _Writer:
 
     def stmt(self, s: n.Stmt, indent: int) -> None:
         at = _line(s)
-        if isinstance(s, n.If):
-            if not s.branches:
-                raise ValueError("an if statement has at least one condition")
-            for i, (cond, body) in enumerate(s.branches):
-                if i == 0:
-                    self.cond_head(indent, "if ", cond, at)
-                else:
-                    self.cond_head(indent, "else if ", cond, self._keyword_line(s.branches[i - 1][1][-1], "else"))
-                self.block(body, indent + _INDENT)
-            if s.else_:
-                self.add(indent, "else:", self._keyword_line(s.branches[-1][1][-1], "else"), opens=True)
-                self.block(s.else_, indent + _INDENT)
-        elif isinstance(s, n.ForEach):
-            if isinstance(s.iterable, n.RangeLiteral):
-                iterable = f"{_expr(s.iterable.low, _SUM)} to {_expr(s.iterable.high, _SUM)}"
+        writer = STATEMENT_WRITERS.get(type(s))
+        if writer is None:
+            raise TypeError(f"not a statement: {type(s).__name__}")
+        written = writer(self, s, indent, at)
+        if written is not None:
+            self.add(indent, written, at)
+
+    def if_stmt(self, s: n.If, indent: int, at: int) -> None:
+        if not s.branches:
+            raise ValueError("an if statement has at least one condition")
+        for i, (cond, body) in enumerate(s.branches):
+            if i == 0:
+                self.cond_head(indent, "if ", cond, at)
             else:
-                iterable = _expr(s.iterable, _SUM)
-            self.block_head(indent, f"for each {s.var} in {iterable}{_where(s.where)}:", at, s.body)
-        elif isinstance(s, n.While):
-            self.cond_head(indent, "while ", s.cond, at)
-            self.block(s.body, indent + _INDENT)
-        elif isinstance(s, n.Repeat):
-            times = "" if s.count is None else f" {_expr(s.count, _SUM)} times"
-            self.block_head(indent, f"repeat{times}:", at, s.body)
+                self.cond_head(indent, "else if ", cond, self._keyword_line(s.branches[i - 1][1][-1], "else"))
+            self.block(body, indent + _INDENT)
+        if s.else_:
+            self.add(indent, "else:", self._keyword_line(s.branches[-1][1][-1], "else"), opens=True)
+            self.block(s.else_, indent + _INDENT)
+
+    def for_each(self, s: n.ForEach, indent: int, at: int) -> None:
+        if isinstance(s.iterable, n.RangeLiteral):
+            iterable = f"{_expr(s.iterable.low, _SUM)} to {_expr(s.iterable.high, _SUM)}"
         else:
-            self.add(indent, _simple(s), at)
+            iterable = _expr(s.iterable, _SUM)
+        self.block_head(indent, f"for each {s.var} in {iterable}{_where(s.where)}:", at, s.body)
+
+    def while_stmt(self, s: n.While, indent: int, at: int) -> None:
+        self.cond_head(indent, "while ", s.cond, at)
+        self.block(s.body, indent + _INDENT)
+
+    def repeat(self, s: n.Repeat, indent: int, at: int) -> None:
+        times = "" if s.count is None else f" {_expr(s.count, _SUM)} times"
+        self.block_head(indent, f"repeat{times}:", at, s.body)
 
 
-def _simple(s: n.Stmt) -> str:
-    """Write a one-line statement."""
-    if isinstance(s, n.Move):
-        text = f"move {_expr(s.what)} to {_expr(s.to)}"
-        if s.placement != "top":
-            if s.placement not in ("bottom", "random"):
-                raise ValueError(f"unknown placement {s.placement!r}")
-            text += f" at {s.placement}"
-        return text + _facing(s.facing)
-    if isinstance(s, n.Deal):
-        text = f"deal {_expr(s.count)} from {_expr(s.source)} to each {s.target}"
-        if s.start is not None:
-            text += f" starting with {_expr(s.start)}"
-        return text + _facing(s.facing)
-    if isinstance(s, n.Shuffle):
-        return f"shuffle {_expr(s.zone)}"
-    if isinstance(s, n.Cut):
-        return f"cut {_expr(s.zone)}"
-    if isinstance(s, n.Reveal):
-        return f"reveal {_expr(s.what)}"
-    if isinstance(s, n.TurnFace):
-        return f"turn {'up' if s.up else 'down'} {_expr(s.what)}"
-    if isinstance(s, n.Let):
-        return f"let {s.name} = {_expr(s.value)}"
-    if isinstance(s, n.SetStmt):
-        return f"set {_expr(s.target, _POSTFIX)} = {_expr(s.value)}"
-    if isinstance(s, n.Add):
-        return f"add {_expr(s.value)} to {_expr(s.target, _POSTFIX)}"
-    if isinstance(s, n.Subtract):
-        return f"subtract {_expr(s.value)} from {_expr(s.target, _POSTFIX)}"
-    if isinstance(s, n.EndGame):
-        if s.draw + sum(e is not None for e in (s.winner, s.winners, s.loser, s.losers)) > 1:
-            raise ValueError("a game ends with a winner, winners, a loser, losers or a draw, not two of them")
-        if s.draw:
-            return "end game, draw"
-        if s.loser is not None:
-            return f"end game, loser {_expr(s.loser)}"
-        if s.losers is not None:
-            return f"end game, losers {_expr(s.losers)}"
-        if s.winners is not None:
-            return f"end game, winners {_expr(s.winners)}"
-        return "end game" if s.winner is None else f"end game, winner {_expr(s.winner)}"
-    if isinstance(s, n.GoTo):
-        return f"go to {s.phase}" + ("" if s.player is None else f" with {_expr(s.player)}")
-    if isinstance(s, n.Open):
-        return f"open {s.window}"
-    if isinstance(s, n.Finish):
-        return f"finish {_expr(s.player)}"
-    if isinstance(s, n.Say):
-        return f"say {_expr(s.message)}"
-    if isinstance(s, n.CallStmt):
-        return s.name + (f"({_args(s.args)})" if s.args else "")
-    word = _WORDS.get(type(s))
-    if word is None:
-        raise TypeError(f"not a statement: {type(s).__name__}")
-    return word
+def _move(s: n.Move) -> str:
+    text = f"move {_expr(s.what)} to {_expr(s.to)}"
+    if s.placement != "top":
+        if s.placement not in ("bottom", "random"):
+            raise ValueError(f"unknown placement {s.placement!r}")
+        text += f" at {s.placement}"
+    return text + _facing(s.facing)
 
 
-_WORDS: dict[type, str] = {
-    n.Stop: "stop",
-    n.Again: "again",
-    n.EndTurn: "end turn",
-    n.EndRound: "end round",
-    n.Reverse: "reverse direction",
+def _deal(s: n.Deal) -> str:
+    text = f"deal {_expr(s.count)} from {_expr(s.source)} to each {s.target}"
+    if s.start is not None:
+        text += f" starting with {_expr(s.start)}"
+    return text + _facing(s.facing)
+
+
+def _end_game(s: n.EndGame) -> str:
+    if s.draw + sum(e is not None for e in (s.winner, s.winners, s.loser, s.losers)) > 1:
+        raise ValueError("a game ends with a winner, winners, a loser, losers or a draw, not two of them")
+    if s.draw:
+        return "end game, draw"
+    if s.loser is not None:
+        return f"end game, loser {_expr(s.loser)}"
+    if s.losers is not None:
+        return f"end game, losers {_expr(s.losers)}"
+    if s.winners is not None:
+        return f"end game, winners {_expr(s.winners)}"
+    return "end game" if s.winner is None else f"end game, winner {_expr(s.winner)}"
+
+
+def _line_of(write: Callable[[Any], str]) -> Callable[[_Writer, Any, int, int], str]:
+    """A statement of one line, written by ``write``: the writer adds it."""
+    return lambda writer, s, indent, at: write(s)
+
+
+#: How each kind of statement is written: a block statement by the writer, a one-line one as
+#: its text (tests/unit/test_dispatch.py checks every statement has its entry).
+STATEMENT_WRITERS: dict[type, Callable[[_Writer, Any, int, int], str | None]] = {
+    n.If: _Writer.if_stmt,
+    n.ForEach: _Writer.for_each,
+    n.While: _Writer.while_stmt,
+    n.Repeat: _Writer.repeat,
+    n.Move: _line_of(_move),
+    n.Deal: _line_of(_deal),
+    n.Shuffle: _line_of(lambda s: f"shuffle {_expr(s.zone)}"),
+    n.Cut: _line_of(lambda s: f"cut {_expr(s.zone)}"),
+    n.Reveal: _line_of(lambda s: f"reveal {_expr(s.what)}"),
+    n.TurnFace: _line_of(lambda s: f"turn {'up' if s.up else 'down'} {_expr(s.what)}"),
+    n.Let: _line_of(lambda s: f"let {s.name} = {_expr(s.value)}"),
+    n.SetStmt: _line_of(lambda s: f"set {_expr(s.target, _POSTFIX)} = {_expr(s.value)}"),
+    n.Add: _line_of(lambda s: f"add {_expr(s.value)} to {_expr(s.target, _POSTFIX)}"),
+    n.Subtract: _line_of(lambda s: f"subtract {_expr(s.value)} from {_expr(s.target, _POSTFIX)}"),
+    n.EndGame: _line_of(_end_game),
+    n.GoTo: _line_of(lambda s: f"go to {s.phase}" + ("" if s.player is None else f" with {_expr(s.player)}")),
+    n.Open: _line_of(lambda s: f"open {s.window}"),
+    n.Finish: _line_of(lambda s: f"finish {_expr(s.player)}"),
+    n.Say: _line_of(lambda s: f"say {_expr(s.message)}"),
+    n.CallStmt: _line_of(lambda s: s.name + (f"({_args(s.args)})" if s.args else "")),
+    n.Stop: _line_of(lambda s: "stop"),
+    n.Again: _line_of(lambda s: "again"),
+    n.EndTurn: _line_of(lambda s: "end turn"),
+    n.EndRound: _line_of(lambda s: "end round"),
+    n.Reverse: _line_of(lambda s: "reverse direction"),
 }
 
 

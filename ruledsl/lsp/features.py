@@ -10,7 +10,6 @@ import re
 
 from lsprotocol import types as t
 
-from ruledsl.analysis.context import RESERVED
 from ruledsl.analysis.symbols import (
     ActionSym,
     AttributeSym,
@@ -31,7 +30,7 @@ from ruledsl.lsp.index import Occurrence, kind_of
 from ruledsl.lsp.keywords import keyword_meanings
 from ruledsl.lsp.positions import Place
 from ruledsl.syntax.expected import expected_keywords
-from ruledsl.syntax.grammar import keywords
+from ruledsl.syntax.grammar import keywords, reserved_words
 from ruledsl.text.errors import Diagnostic, Severity
 from ruledsl.text.source import Span
 
@@ -309,7 +308,7 @@ def rename(doc: Document, uri: str, offset: int, new_name: str) -> t.WorkspaceEd
         raise RenameRefused("the file has a syntax error: fix it first, so that every use of the name is found")
     if not _NAME.fullmatch(new_name):
         raise RenameRefused(f"'{new_name}' is not a name: letters, digits and _, not starting with a digit")
-    if new_name in RESERVED or new_name in keywords():
+    if new_name in reserved_words() or new_name in keywords():
         raise RenameRefused(f"'{new_name}' is a keyword of the language")
     taken = {s.name for s in doc.index.symbols if not isinstance(s, LocalSym)}
     if new_name in taken and new_name != occurrence.symbol.name:

@@ -7,10 +7,12 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import lark
 from lark import Lark, Token
 from lark.indenter import Indenter
+from lark.parsers.lalr_analysis import Reduce, Shift
 
 from ruledsl.resources import grammar_path
 
@@ -102,3 +104,111 @@ def keyword_of(terminal: str) -> str | None:
         if t.name == terminal and t.pattern.type == "str" and t.pattern.value.isidentifier():
             return str(t.pattern.value)
     return None
+
+
+def _table() -> dict[Any, dict[str, tuple[Any, Any]]]:
+    """The LALR parse table: for each parser state, what each terminal does there."""
+    states: dict[Any, dict[str, tuple[Any, Any]]] = grammar().parser.parser.parser.parse_table.states
+    return states
+
+
+def _reduces_to_name(state: Any) -> bool:
+    """Whether the word just read in ``state`` is an expression's name (``atom -> name``), and nothing else
+    (a choice's ``NAME`` is a list of values, or a number of cards: the word after it tells)."""
+    reduced = {(rule.origin.name, rule.alias) for action, rule in _table()[state].values() if action is Reduce}
+    return reduced == {("atom", "name")}
+
+
+def _starts_a_call(state: Any) -> bool:
+    """Whether the word just read in ``state`` is a procedure's name, at the start of a statement."""
+    return any(action is Reduce and rule.origin.name == "call_stmt" for action, rule in _table()[state].values())
+
+
+@functools.cache
+def name_keywords() -> frozenset[str]:
+    """Return the keywords that are a name too where the keyword cannot be meant (``count + 1``)."""
+    return frozenset(
+        word
+        for actions in _table().values()
+        for terminal, (action, target) in actions.items()
+        if action is Shift and terminal != "NAME" and _reduces_to_name(target)
+        for word in [keyword_of(terminal)]
+        if word is not None
+    )
+
+
+@functools.cache
+def reserved_words() -> frozenset[str]:
+    """Return the keywords that cannot name anything: where an expression reads a name, the
+    parser would read the keyword (the contextual lexer reads a word as a keyword wherever the
+    grammar may take that keyword), unless the grammar takes the word as a name there too."""
+    # After a word that may be a name ('top'), a name may follow ('top n of'): not where one is read alone.
+    after_name_word = {
+        target
+        for actions in _table().values()
+        for terminal, (action, target) in actions.items()
+        if action is Shift and terminal != "NAME" and _reduces_to_name(target)
+    }
+    words: set[str] = set()
+    for state, actions in _table().items():
+        shift = actions.get("NAME")
+        if shift is not None and shift[0] is Shift and _reduces_to_name(shift[1]) and state not in after_name_word:
+            # The keywords read there (a keyword only looked at, to end what was read before,
+            # is left out: after 'top', read as a name, a word may end it or begin 'top N of').
+            words.update(w for t, (a, _) in actions.items() if a is Shift for w in [keyword_of(t)] if w is not None)
+    return frozenset(words - name_keywords())
+
+
+@functools.cache
+def statement_keywords() -> frozenset[str]:
+    """Return the keywords that cannot name a procedure: read as the keyword where a line may
+    call one (the statements', and those of what may follow a line: 'deck', 'pass', 'strength'...)."""
+    words: set[str] = set()
+    for actions in _table().values():
+        step = actions.get("NAME")
+        # A name read as a call's name, or after a finished line (a reduction, where a block may end too).
+        if step is not None and (_starts_a_call(step[1]) if step[0] is Shift else "_DEDENT" in actions):
+            words.update(w for t in actions for w in [keyword_of(t)] if w is not None)
+    # A deck's line may begin with a number of copies, where a name keyword is a name.
+    return frozenset(words - name_keywords())
+
+
+def keyword_as_name(word: str, what: str | None = None) -> tuple[str, str]:
+    """The message and hint of E106 for a keyword given as a name (of ``what``, if only that kind may not take it)."""
+    if what is None:
+        return (
+            f"'{word}' is a keyword of the language and cannot be used as a name",
+            f"choose another name, such as '{word}_'",
+        )
+    return (
+        f"'{word}' is a keyword of the language and cannot name {what}",
+        f"choose another name, such as '{word}_cards'",
+    )
+
+
+#: The rules whose name no expression reads (a phase's, a window's, an action's: read after
+#: 'go to', 'open', or by nobody), so that any word may name them.
+_NAMES_NO_EXPRESSION_READS = frozenset(
+    {"action_decl", "phase_decl", "together_decl", "auction_decl", "window_decl", "go_to_stmt", "open_stmt"}
+)
+
+
+@functools.cache
+def name_declarations() -> frozenset[tuple[tuple[str, ...], str | None, bool]]:
+    """Return the forms that declare (or name) a name after keywords: the keywords before it,
+    the keyword after it if one follows, and whether the form opens a line (a declaration, a
+    statement: 'var x', 'for each x', 'to x'; else a part of an expression: 'count x in')."""
+    forms = set()
+    for rule in grammar().rules:
+        words: list[str] = []
+        for symbol in rule.expansion:
+            word = keyword_of(symbol.name)
+            if word is None:
+                break
+            words.append(word)
+        rest = rule.expansion[len(words) :]
+        if words and rest and rest[0].name == "NAME" and rule.origin.name not in _NAMES_NO_EXPRESSION_READS:
+            after = keyword_of(rest[1].name) if len(rest) > 1 else None
+            opens_a_line = rule.origin.name.endswith(("_decl", "_stmt", "_handler"))
+            forms.add((tuple(words), after, opens_a_line))
+    return frozenset(forms)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import functools
+import itertools
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from lark import Token, Tree, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError
 
+from ruledsl.resources import keyword_meanings
 from ruledsl.syntax.grammar import grammar, keyword_of, keywords
 from ruledsl.text.source import Source
 
@@ -317,13 +320,34 @@ QUANTIFIERS = frozenset(
 COLON = "COLON"
 
 
-#: The words that join the parts of a statement, in order, and how the statement is written.
-_STATEMENT_SHAPES: dict[str, tuple[tuple[str, ...], str]] = {
-    "move": (("to",), "move CARDS to ZONE"),
-    "deal": (("from", "to"), "deal COUNT from ZONE to each ZONE"),
-    "add": (("to",), "add NUMBER to VARIABLE"),
-    "subtract": (("from",), "subtract NUMBER from VARIABLE"),
-}
+@functools.cache
+def statement_shapes() -> dict[str, tuple[tuple[str, ...], str]]:
+    """The words that join the parts of a statement, in order, and how the statement is written, by its keyword.
+
+    The words are the grammar's (a statement's shortest form: each keyword after an expression,
+    'deal N from ZONE to each ZONE' gives 'from', 'to'); the shape is keywords.md's (its first
+    code, without the parts in brackets).
+    """
+    shortest: dict[str, list[Any]] = {}
+    for rule in grammar().rules:
+        if rule.origin.name.endswith("_stmt") and rule.expansion and keyword_of(rule.expansion[0].name):
+            known = shortest.get(rule.origin.name)
+            if known is None or len(rule.expansion) < len(known):
+                shortest[rule.origin.name] = list(rule.expansion)
+    shapes = {}
+    for expansion in shortest.values():
+        opener = keyword_of(expansion[0].name)
+        words = tuple(
+            word
+            for before, symbol in itertools.pairwise(expansion)
+            for word in [keyword_of(symbol.name)]
+            if word is not None and not before.is_term
+        )
+        meaning = keyword_meanings().get(opener or "", "")
+        written = re.match(r"`([^`]+)`", meaning)
+        if opener and words and written:
+            shapes[opener] = (words, re.sub(r" \[[^]]*\]", "", written[1]))
+    return shapes
 
 
 def missing_word(exc: UnexpectedToken) -> tuple[str, str] | None:
@@ -332,10 +356,10 @@ def missing_word(exc: UnexpectedToken) -> tuple[str, str] | None:
         return None
     values = _statement_values(exc)
     # Statements that came before in the block are subtrees; the open one is still tokens.
-    starts = [i for i, v in enumerate(values) if any(_is_keyword(v, opener) for opener in _STATEMENT_SHAPES)]
+    starts = [i for i, v in enumerate(values) if any(_is_keyword(v, opener) for opener in statement_shapes())]
     if not starts:
         return None
-    words, shape = _STATEMENT_SHAPES[str(values[starts[-1]])]
+    words, shape = statement_shapes()[str(values[starts[-1]])]
     rest = values[starts[-1] + 1 :]
     missing = next((w for w in words if not any(_is_keyword(v, w) for v in rest)), None)
     if missing is None or str(exc.token) == missing or missing not in map(keyword_of, exc.expected):

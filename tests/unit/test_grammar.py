@@ -9,9 +9,8 @@ import pytest
 from lark import Lark
 from lark.exceptions import GrammarError
 
-from ruledsl.analysis.context import RESERVED
 from ruledsl.resources import grammar_path
-from ruledsl.syntax.grammar import BlockIndenter, grammar
+from ruledsl.syntax.grammar import BlockIndenter, grammar, name_keywords, reserved_words, statement_keywords
 
 GRAMMAR = grammar_path().read_text(encoding="utf-8")
 
@@ -49,11 +48,39 @@ def test_parser_uses_the_grammar_file() -> None:
 
 
 def test_every_reserved_word_is_a_keyword_of_the_grammar() -> None:
-    assert sorted(RESERVED - _keywords_of(GRAMMAR)) == []
+    assert sorted(reserved_words() - _keywords_of(GRAMMAR)) == []
 
 
 def test_keyword_scan_finds_keywords() -> None:
     # Guard for the test above: the scan sees quoted words, and only those.
     assert {"move", "satisfies", "overlaps", "game"} <= _keywords_of(GRAMMAR)
     assert "NAME" not in _keywords_of(GRAMMAR) and "expr" not in _keywords_of(GRAMMAR)
-    assert len(RESERVED) > 50
+
+
+def test_the_reserved_words_are_those_the_parser_would_read_as_keywords_where_a_name_is_read() -> None:
+    # Derived from the parse table (issue 37): a word opening an expression cannot name anything...
+    assert {"size", "every", "the", "any", "player", "yes"} <= reserved_words()
+    # ...but a word of card games the grammar also takes as a name may, and so may words that
+    # never open an expression (statements' words, words that follow an expression).
+    assert name_keywords() == {"count", "top", "run", "card"}
+    assert not reserved_words() & {"count", "top", "run", "draw", "strength", "move", "and", "where", "then"}
+
+
+def test_a_procedure_may_not_take_a_word_that_can_open_a_line() -> None:
+    assert {"move", "strength", "deck", "pass", "label", "require"} <= statement_keywords()
+    assert not statement_keywords() & {"count", "top", "run", "draw", "where"}
+
+
+def test_every_keyword_opening_a_statement_or_a_declaration_has_its_meaning_in_keywords_md() -> None:
+    # ruledsl/lsp/keywords.md: the language server's hover, docs/language.md section 11, and
+    # the shape a syntax error's hint quotes ('write \'move CARDS to ZONE\'').
+    from ruledsl.resources import keyword_meanings
+    from ruledsl.syntax.grammar import keyword_of
+
+    openers = {
+        keyword_of(rule.expansion[0].name)
+        for rule in grammar().rules
+        if rule.expansion and rule.origin.name.endswith(("_stmt", "_decl"))
+    } - {None}
+    assert {"move", "deal", "zone", "phase"} <= openers
+    assert sorted(openers - set(keyword_meanings())) == []
