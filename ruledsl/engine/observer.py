@@ -180,7 +180,8 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
                     entry["cards"] = [names[c] for c in cards]
             else:
                 shown = [names[c] if st.sees(player, c) else None for c in cards]
-                if any(s is not None for s in shown):
+                # Listed, as without turned cards, where he sees the zone (even empty) or any card in it.
+                if st.zone_visible(player, z) or any(s is not None for s in shown):
                     entry["cards"] = shown
             return entry
 
