@@ -799,7 +799,7 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
     who = "as a spectator saw it" if viewer is None else f"as P{viewer} saw it"
     yield f"{game.name}: {counted(game.players, 'player')} ({label}), seed {record['seed']}; replayed {who}"
     state = game.new_initial_state(seed=int(record["seed"]), log=True)
-    for line in state.take_log():
+    for line in state.take_log(viewer):
         yield f"  {line}"
     last_seen: int | None = None  # the round the viewer last saw his view in
     for number, text in enumerate(record["actions"], start=1):
@@ -814,7 +814,7 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
             yield forced_line(actor, seen)
         elif seen:
             yield f"P{actor}: {seen}"
-        for line in state.take_log():
+        for line in state.take_log(viewer):
             yield f"  {line}"
     meet_error(record, state)  # as play stopped: with the error, no result
     if state.is_terminal():
