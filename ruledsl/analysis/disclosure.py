@@ -334,16 +334,31 @@ class _Finder:
         return _UNKNOWN
 
     @staticmethod
+    def _conjuncts(where: n.Expr | None) -> Iterator[n.Expr]:
+        """The conditions that must all hold for ``where`` to (``a and b``: a, b)."""
+        if isinstance(where, n.BoolOp) and where.op == "and":
+            yield from _Finder._conjuncts(where.left)
+            yield from _Finder._conjuncts(where.right)
+        elif where is not None:
+            yield where
+
+    @staticmethod
     def _face_up_only(where: n.Expr, var: str) -> bool:
         """Whether condition ``where`` holds only of a card ``var`` every player sees (``x is face up``)."""
-        if isinstance(where, n.BoolOp) and where.op == "and":
-            return _Finder._face_up_only(where.left, var) or _Finder._face_up_only(where.right, var)
-        return (
-            isinstance(where, n.IsSeen)
-            and where.viewer is None
-            and not where.negated
-            and isinstance(where.operand, n.Name)
-            and where.operand.id == var
+        return any(
+            isinstance(c, n.IsSeen) and c.viewer is None and not c.negated and _is_name(c.operand, var)
+            for c in _Finder._conjuncts(where)
+        )
+
+    @staticmethod
+    def _not_actor(where: n.Expr | None, var: str) -> bool:
+        """Whether condition ``where`` holds only of a player ``var`` who is not the acting one (``q != player``)."""
+        return any(
+            isinstance(c, n.Compare)
+            and c.op == "!="
+            and {type(c.left), type(c.right)} == {n.Name, n.ActingPlayer}
+            and (_is_name(c.left, var) or _is_name(c.right, var))
+            for c in _Finder._conjuncts(where)
         )
 
     @staticmethod
@@ -375,13 +390,14 @@ class _Finder:
         a choice or a loop's player from them)."""
         if isinstance(e, n.PlayersAfter):
             return isinstance(e.player, n.ActingPlayer)
-        if isinstance(e, (n.Filter, n.First, n.Topmost)):
-            return self._others(e.iterable)
+        if isinstance(e, (n.Filter, n.First)):
+            return self._others(e.iterable) or self._not_actor(e.where, e.var)
         decl = self._local_decl(e)
         if isinstance(decl, n.Choice) and isinstance(decl.shape, n.PlayerChoice):
             return self._others(decl.shape.pool)
-        if isinstance(decl, (n.ForEach, n.Quantifier, n.Aggregate, n.Count, n.Filter, n.First, n.Topmost)):
-            return self._others(decl.iterable)
+        if isinstance(decl, (n.ForEach, n.Quantifier, n.Aggregate, n.Count, n.Filter, n.First)):
+            where = None if isinstance(decl, n.Quantifier) else decl.where
+            return self._others(decl.iterable) or self._not_actor(where, decl.var)
         return False
 
     # ------------------------------------------------------------------ what is told
@@ -536,3 +552,7 @@ class _Finder:
             return None
         whose = ref.owner
         return "actor" if whose is None or isinstance(whose, n.ActingPlayer) else "other"
+
+
+def _is_name(e: n.Expr, name: str) -> bool:
+    return isinstance(e, n.Name) and e.id == name

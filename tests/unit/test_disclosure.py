@@ -180,6 +180,18 @@ def warnings(rules: str) -> list[tuple[str, int, int]]:
             20,
         ),
         (
+            "    action peek(q: player from (cards x in players where x != player)):\n"
+            "        set mine = (top of q.hand).rank\n",
+            f"'mine', which its player sees, is set from the rank of 'top of q.hand', {OWN}",
+            20,
+        ),
+        (
+            "    action peek:\n        for each q in players where player != q:\n"
+            "            set mine = (top of q.hand).rank\n",
+            f"'mine', which its player sees, is set from the rank of 'top of q.hand', {OWN}",
+            24,
+        ),
+        (
             "    action peek:\n        for each q in players after player:\n"
             "            set mine = (top of q.hand).rank\n",
             f"'mine', which its player sees, is set from the rank of 'top of q.hand', {OWN}",
@@ -266,6 +278,8 @@ def test_the_warning_says_how_to_mark_a_tell_as_the_rule() -> None:
         "    action trump:\n        move top of hand to stock face up\n        set last = (top of stock).rank\n",
         # His own variable, of a hand that may be his own.
         "    action peek(q: player from players):\n        set mine = (top of q.hand).rank\n",
+        "    action peek:\n        for each q in players where q != seat 0:\n"
+        "            set mine = (top of q.hand).rank\n",
         # Zones joined, every card of them shown first; cards chosen among those face up.
         "    action show:\n        for each p in players:\n            reveal p.hand + pile\n"
         '            say "{highest c.rank for c in p.hand + pile}"\n',
