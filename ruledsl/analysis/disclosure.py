@@ -11,9 +11,11 @@ condition reads an attribute of a card lying where some of its readers cannot se
 
 It warns only where it is sure: a card whose place it cannot follow (a procedure's
 parameter, a card moved in only one branch of an ``if``, a card a procedure was given) is
-left alone. ``reveal c`` (every player is shown the card) and moving or turning it face up
-make its attributes everyone's to read; so for a card shown at a zone's end (``move top of
-deck to deck at bottom face up``), read there again (``bottom of deck``) before cards move.
+left alone; a card moved in every branch may lie in any of their places, and cards joined
+(``hand + reserve``) are read in each of theirs. ``reveal c`` (every player is shown the
+card) and moving or turning it face up make its attributes everyone's to read; so for a
+card shown at a zone's end (``move top of deck to deck at bottom face up``), read there again
+(``bottom of deck``) before cards move.
 """
 
 from __future__ import annotations
@@ -43,10 +45,12 @@ if TYPE_CHECKING:
 
 @frozen
 class _Place:
-    """Where a card lies, as far as the rules tell: a zone, and whether it is the acting player's own."""
+    """Where a card lies, as far as the rules tell: a zone, whether it is the acting player's own,
+    and whether it is surely another player's (``q.hand`` for ``q`` of ``players after player``)."""
 
     zone: ZoneSym
     own: bool
+    other: bool = False
 
     def unseen_by(self) -> str | None:
         """Who sees a card lying here, in words, when some players cannot; None when all can."""
@@ -70,7 +74,7 @@ class _Place:
         if self.zone.visibility == "mover":
             return reader == "other"  # the acting player may be the one who laid it
         # Only its owner sees it: another player's zone may be the reader's own.
-        return self.own and reader == "other"
+        return self.own and reader == "other" or self.other and reader == "actor"
 
 
 #: A card every player has been shown, or that lies face up: its attributes are no secret.
@@ -174,7 +178,7 @@ class _Finder:
 
     def _let(self, s: n.Let, env: _Env) -> None:
         self.lets.append(s)
-        if self._is_cards(s.value):
+        if self._is_cards(s.value, zone=True):
             env[id(s)] = self.place(s.value, env)
         else:
             env[id(s)] = ("value", s.value)  # a value read from cards: told where they lie when it is told
@@ -192,9 +196,10 @@ class _Finder:
             end = self._end_key(s.what.zone, "top" if isinstance(s.what, n.TopOf) else "bottom")
             if end is not None:
                 env[end] = _SEEN if seen else _UNKNOWN
-        whole = self._zone_key(s.what)
-        if whole is not None:
-            env[whole] = _SEEN if seen else _UNKNOWN
+        for part in self._joined(s.what):  # every card of a zone, or of zones joined (hand + reserve)
+            whole = self._zone_key(part)
+            if whole is not None:
+                env[whole] = _SEEN if seen else _UNKNOWN
 
     def _call(self, s: n.CallStmt, env: _Env) -> None:
         for arg in s.args:  # a procedure may move the cards it is given
@@ -229,6 +234,13 @@ class _Finder:
                 return whole
         return None
 
+    @staticmethod
+    def _joined(e: n.Expr) -> list[n.Expr]:
+        """The parts of cards joined with ``+`` (``hand + reserve``), or ``e`` alone."""
+        if isinstance(e, n.Arith) and e.op == "+":
+            return [*_Finder._joined(e.left), *_Finder._joined(e.right)]
+        return [e]
+
     def _zone_key(self, e: n.Expr) -> tuple[str, int, bool] | None:
         """The key, in a rule's places, of every card of a zone (``hand``, ``all of hand``)."""
         place = self.zone_place(e.zone if isinstance(e, n.AllOf) else e)
@@ -239,7 +251,7 @@ class _Finder:
     def set_local(self, let: n.Let, value: n.Expr, env: _Env) -> None:
         """A 'let' given a new value: cards it names lie where that value's do; a value read
         from cards is read from those of its first value and of every one it was given since."""
-        if self._is_cards(let.value):
+        if self._is_cards(let.value, zone=True):
             env[id(let)] = self.place(value, env)
             return
         then = env.get(id(let))
@@ -276,13 +288,18 @@ class _Finder:
                 if let.value is e:
                     env[id(let)] = env[("read", id(e))]
 
-    @staticmethod
-    def merge(env: _Env, branches: list[_Env]) -> None:
+    def merge(self, env: _Env, branches: list[_Env]) -> None:
+        bound_inside = {id(let) for let in self.lets} - set(env)
         for key in {k for b in branches for k in b}:
-            values = [b.get(key, _UNKNOWN) for b in branches]
+            # A 'let' bound in a branch or a loop's body exists only where it was bound.
+            values = [b[key] for b in branches if key in b] if key in bound_inside else []
+            values = values or [b.get(key, _UNKNOWN) for b in branches]
             if all(isinstance(v, tuple) and v[0] == "value" for v in values):
                 # A 'let' read from cards in every branch: from those of any (it may be given new values).
                 env[key] = ("value", *{id(x): x for v in values for x in v[1:]}.values())
+                continue
+            if all(isinstance(v, _Place) for v in values):
+                env[key] = self._joined_place(values)  # it lies in one of them, each maybe
                 continue
             env[key] = values[0] if all(v == values[0] for v in values) else _UNKNOWN
 
@@ -301,10 +318,14 @@ class _Finder:
             return env[whole]  # every card of the zone shown earlier in the rule
         if isinstance(e, (n.TopOf, n.BottomOf, n.AllOf, n.AllButTop)):
             return self.zone_place(e.zone)
+        if isinstance(e, n.Filter) and self._face_up_only(e.where, e.var):
+            return _SEEN
         if isinstance(e, (n.Filter, n.First, n.Topmost, n.Sorted)):
             return self.place(e.iterable, env)
         if isinstance(e, n.ItemOf):
             return self.place(e.operand, env)
+        if isinstance(e, n.Arith) and e.op == "+":
+            return self._joined_place([self.place(part, env) for part in self._joined(e)])
         ref = self.refs.get(id(e))
         if isinstance(ref, ZoneRef):
             return self.zone_place(e)
@@ -326,6 +347,44 @@ class _Finder:
             return _Place(zone, own=False) if isinstance(zone, ZoneSym) else _UNKNOWN  # some player's, not the actor's
         return _UNKNOWN
 
+    @staticmethod
+    def _conjuncts(where: n.Expr | None) -> Iterator[n.Expr]:
+        """The conditions that must all hold for ``where`` to (``a and b``: a, b)."""
+        if isinstance(where, n.BoolOp) and where.op == "and":
+            yield from _Finder._conjuncts(where.left)
+            yield from _Finder._conjuncts(where.right)
+        elif where is not None:
+            yield where
+
+    @staticmethod
+    def _face_up_only(where: n.Expr, var: str) -> bool:
+        """Whether condition ``where`` holds only of a card ``var`` every player sees (``x is face up``)."""
+        return any(
+            isinstance(c, n.IsSeen) and c.viewer is None and not c.negated and _is_name(c.operand, var)
+            for c in _Finder._conjuncts(where)
+        )
+
+    @staticmethod
+    def _not_actor(where: n.Expr | None, var: str) -> bool:
+        """Whether condition ``where`` holds only of a player ``var`` who is not the acting one (``q != player``)."""
+        return any(
+            isinstance(c, n.Compare)
+            and c.op == "!="
+            and {type(c.left), type(c.right)} == {n.Name, n.ActingPlayer}
+            and (_is_name(c.left, var) or _is_name(c.right, var))
+            for c in _Finder._conjuncts(where)
+        )
+
+    @staticmethod
+    def _joined_place(places: list[Any]) -> Any:
+        """Where cards joined from several places (``hand + reserve``) lie: reading them all reads
+        those of the place fewest players see (``nobody sees`` before ``only its owner sees``)."""
+        known = [p for p in places if isinstance(p, _Place)]
+        if not known:
+            return _SEEN if all(p == _SEEN for p in places) else _UNKNOWN
+        order = ("hidden", "mover", "owner", "public")
+        return min(known, key=lambda p: order.index(p.zone.visibility) if p.zone.visibility in order else len(order))
+
     def _end_key(self, zone: n.Expr, end: str) -> tuple[str, int, bool, str] | None:
         """The key, in a rule's places, of the card at one end (top or bottom) of a zone."""
         place = self.zone_place(zone)
@@ -337,7 +396,23 @@ class _Finder:
         ref = self.refs.get(id(e))
         if not isinstance(ref, ZoneRef):
             return _UNKNOWN
-        return _Place(ref.zone, ref.owner is None or isinstance(ref.owner, n.ActingPlayer))
+        own = ref.owner is None or isinstance(ref.owner, n.ActingPlayer)
+        return _Place(ref.zone, own, other=ref.owner is not None and self._others(ref.owner))
+
+    def _others(self, e: n.Expr) -> bool:
+        """Whether players ``e`` are surely others than the acting player (``players after player``,
+        a choice or a loop's player from them)."""
+        if isinstance(e, n.PlayersAfter):
+            return isinstance(e.player, n.ActingPlayer)
+        if isinstance(e, (n.Filter, n.First)):
+            return self._others(e.iterable) or self._not_actor(e.where, e.var)
+        decl = self._local_decl(e)
+        if isinstance(decl, n.Choice) and isinstance(decl.shape, n.PlayerChoice):
+            return self._others(decl.shape.pool)
+        if isinstance(decl, (n.ForEach, n.Quantifier, n.Aggregate, n.Count, n.Filter, n.First)):
+            where = None if isinstance(decl, n.Quantifier) else decl.where
+            return self._others(decl.iterable) or self._not_actor(where, decl.var)
+        return False
 
     # ------------------------------------------------------------------ what is told
 
@@ -491,6 +566,10 @@ class _Finder:
             return None
         whose = ref.owner
         return "actor" if whose is None or isinstance(whose, n.ActingPlayer) else "other"
+
+
+def _is_name(e: n.Expr, name: str) -> bool:
+    return isinstance(e, n.Name) and e.id == name
 
 
 #: What following each kind of statement does to what players know (tests/unit/test_dispatch.py

@@ -410,8 +410,8 @@ class ExpressionChecker(CheckerPart):
             if not self.fits(t, NUMBER, e.value):
                 self.error("E301", f"'total' adds numbers, not {t}", e.value)
             return NUMBER
-        if t.kind not in ("number", "value", "any"):
-            self.error("E301", f"'{e.op}' compares numbers or ordered values, not {t}", e.value)
+        if t.kind not in ("number", "value", "tuple", "any"):
+            self.error("E301", f"'{e.op}' compares numbers, ordered values or tuples, not {t}", e.value)
         return t.maybe_none()
 
     def _expr_Best(self, e: n.Best, scope: Scope, want: Type | None) -> Type:

@@ -86,14 +86,16 @@ class StatementChecker(CheckerPart):
         self.ctx.exprs.expect_zone(s.zone, scope)
 
     def _stmt_Reveal(self, s: n.Reveal, scope: Scope) -> None:
-        t = self.ctx.exprs.check(s.what, scope)
-        if t.kind not in ("card", "cards", "any"):
-            self.error("E301", f"only cards can be revealed, not {t}", s.what)
+        self._shown_cards(s.what, scope, "revealed")
 
     def _stmt_TurnFace(self, s: n.TurnFace, scope: Scope) -> None:
-        t = self.ctx.exprs.check(s.what, scope)
-        if t.kind not in ("card", "cards", "any"):
-            self.error("E301", f"only cards can be turned, not {t}", s.what)
+        self._shown_cards(s.what, scope, "turned")
+
+    def _shown_cards(self, what: n.Expr, scope: Scope, done: str) -> None:
+        """The cards a 'reveal' or 'turn' shows: a card, cards, or a zone, which means its cards (``reveal hand``)."""
+        t = self.ctx.exprs.check(what, scope)
+        if t.kind not in ("card", "cards", "zone", "any"):
+            self.error("E301", f"only cards can be {done}, not {t}", what)
 
     def _stmt_Let(self, s: n.Let, scope: Scope) -> None:
         t = self.ctx.exprs.check(s.value, scope)

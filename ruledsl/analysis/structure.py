@@ -34,7 +34,7 @@ from ruledsl.analysis.symbols import (
 from ruledsl.analysis.together import check_together
 from ruledsl.engine.limits import CHOICE_WARNING, MAX_OFFERED
 from ruledsl.syntax import nodes as n
-from ruledsl.text.render import counted, did_you_mean, or_list
+from ruledsl.text.render import counted, did_you_mean, from_to, or_list
 from ruledsl.text.source import Pos, Span
 
 
@@ -469,7 +469,7 @@ class StructureChecker(CheckerPart):
             if len(missing) == len(seats):
                 self.error(
                     "E409",
-                    f"{what} does not exist with any number of players the game allows ({_players_range(low, high)})",
+                    f"{what} does not exist with any number of players the game allows ({from_to(low, high)})",
                     e,
                     f"seats are numbered from 0: with {counted(high, 'player')} they are seat 0 to seat {high - 1}; "
                     "the last player is 'seat (players - 1)'",
@@ -561,10 +561,6 @@ class StructureChecker(CheckerPart):
                 decl = self.symbols.procedures[s.name].decl
                 if isinstance(decl, n.ProcedureDecl):
                     stack.extend(decl.body)
-
-
-def _players_range(low: int, high: int) -> str:
-    return str(low) if low == high else f"{low} to {high}"
 
 
 def _find_cycle(start: str, calls: dict[str, set[str]]) -> list[str] | None:

@@ -17,12 +17,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the game's player counts, options, phases and zones."""
     from ruledsl.loading import check_file, options_of, players_range
-    from ruledsl.text.render import one_line, show_value
+    from ruledsl.text.render import from_to, one_line, show_value
 
     checked = check_file(args.game)
     low, high = players_range(checked)
     print(one_line(f"{checked.file.name} ({checked.source.path})"))
-    print(f"players: {low} to {high}")
+    print(f"players: {from_to(low, high)}")
     infos = options_of(checked, args.players)
     if not infos:
         print("options: none")

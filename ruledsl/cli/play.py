@@ -83,6 +83,11 @@ def new_seed() -> int:
     return secrets.randbits(64)
 
 
+def _viewer(humans: list[int]) -> int | None:
+    """Whose eyes the table is shown through: a lone human's, else a spectator's (None)."""
+    return humans[0] if len(humans) == 1 else None
+
+
 def _deal_and_play(args: argparse.Namespace, game: Game, seats: list[str], humans: list[int], secret: bool) -> int:
     """Deal the game, print its header, and play it out; return the exit code."""
     from ruledsl.agents import agent_seed, close_agents, make_agent, needs_tracking
@@ -107,7 +112,7 @@ def _deal_and_play(args: argparse.Namespace, game: Game, seats: list[str], human
     print(one_line(header), file=out)
     if any(agent.omniscient for agent in agents.values()):
         print(CHEAT_NOTE, file=out)
-    for line in state.take_log():
+    for line in state.take_log(_viewer(humans)):
         print(f"  {one_line(line)}", file=out)
     try:
         return _play_out(args, game, state, seats, humans, agents)
@@ -132,7 +137,7 @@ def _play_out(
     from ruledsl.tools.records import forced_line, record_of_state, result_lines, view_due
 
     out = sys.stdout
-    viewer = humans[0] if len(humans) == 1 else None
+    viewer = _viewer(humans)
     actors: list[int] = []
     at_keyboard: int | None = None  # with several humans, who was last shown his cards
     last_seen: int | None = None  # the round a lone human last saw his view in
@@ -168,7 +173,7 @@ def _play_out(
             if action.defn.step_role in ("begin", "pick"):
                 continue  # a card picked for a set: the set is played, and told, when it is done
             actors.append(seat)
-            log = state.take_log()
+            log = state.take_log(viewer)
             if skipped_from is None:
                 seen = one_line(state.describe_last(viewer if seat != viewer else seat))
                 if forced:

@@ -412,6 +412,8 @@ class Expressions(CompilerPart):
             return f"sum({gen})"
         if e.op == "distinct":
             return f"op_distinct({gen})"
+        if self.type_of(e.value).kind == "tuple":  # the key 'the x in X with highest E' finds
+            return f"op_best_of_tuples(((x, x) for x in ({gen})), {e.op == 'highest'})"
         fn = "max" if e.op == "highest" else "min"
         return f"{fn}((x for x in ({gen}) if x is not None), default=None)"
 

@@ -115,7 +115,7 @@ FIXED: dict[str, str] = {
     "out": "the list legal actions are added to",
     "key": "an action's choices, as numbers and card kinds",
     "args": "an action's choices, as values",
-    "show": "how a label names a card",
+    "show": "how a label or a 'say' names a card (to one reader)",
     "dst, moved": "the zone cards entered, and those cards",
     "cards, size": "the cards groups are made from, and their size",
     "c": "the card CARD_LABEL shows",

@@ -126,20 +126,23 @@ _Reading = tuple[ActionDef, tuple[Any, ...], "str | None"]
 
 
 def _best(probe: GameState, p: int, readings: Sequence[_Reading]) -> str:
-    """The reason given by the reading that passes the most tests (the first, when tied), in
-    a copy of the state. A move that is only the start of one (``lacks``) is heard only where
-    every whole reading fails a condition the rules give no reason for (a ``when``: that
-    action is not meant for these choices) or there is none; where it passes every test it
-    reaches, it is told what it lacks."""
-    best = (-1, NO_REASON)
+    """The reason given by the reading that passes the most tests, in a copy of the state; of
+    readings that pass as many, the one the move gives more choices of (a label that shows
+    every choice of its action fits the move better than one that leaves a choice unsaid),
+    whatever the order of the actions; the first only of readings alike in both. A move that
+    is only the start of one (``lacks``) is heard only where every whole reading fails a
+    condition the rules give no reason for (a ``when``: that action is not meant for these
+    choices) or there is none; where it passes every test it reaches, it is told what it lacks."""
+    best: tuple[tuple[int, int], str] = ((-1, 0), NO_REASON)
     open_to_starts = True
     for defn, key, lacks in readings:
         if lacks is not None and not open_to_starts:
             break  # the starts come after every whole reading
         walk = _Walk(probe, p, defn, key)
         progress, reason = walk.run()
-        if progress > best[0]:
-            best = (progress, reason or lacks or NO_REASON)
+        fit = (progress, -sum(1 for k in key if k is _UNREAD))
+        if fit > best[0]:
+            best = (fit, reason or lacks or NO_REASON)
             if lacks is None:
                 open_to_starts = walk.unexplained
     return best[1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ruledsl.analysis.refs import CardVarRef, DirectionRef, GameVarRef, LocalRef, PlayerVarRef, ZoneFamilyRef, ZoneRef
 from ruledsl.analysis.symbols import PhaseSym, ProcedureSym, WindowSym, ZoneSym
 from ruledsl.codegen import names
@@ -335,10 +337,13 @@ class Statements(CompilerPart):
         self.cx.count_event(f"line {line}: say {self.cx.said(s.message)}")
         self.em.line("if st.log is not None:")
         with self.em.block():
+            # Each card named to each reader as he sees it when the 'say' runs (show: one reader's eyes).
             if isinstance(s.message, n.Text):
-                text = self.exprs.text(s.message, scope, "st.show_card(None, {})")
+                text = self.exprs.text(s.message, scope, "show({})")
             else:
-                text = self.exprs.show(s.message, scope, "st.show_card(None, {})")
+                text = self.exprs.show(s.message, scope, "show({})")
+            if re.search(r"\bshow\(", text):
+                text = f"st.said(lambda show: {text})"
             self.em.line(f"st.log.append({text})")
 
     def _st_CallStmt(self, s: n.CallStmt, scope: Scope) -> None:

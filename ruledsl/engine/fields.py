@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
     from ruledsl.engine.program import Program
-    from ruledsl.engine.values import Action
+    from ruledsl.engine.values import Action, Said
     from ruledsl.text.source import Span
 
 #: The actions so far, newest first, as (action, older) pairs: never changed in place, so
@@ -105,7 +105,7 @@ class StateFields:
     windows: Windows | None
     pending_phase: int | None  # where play goes once the open windows pass
     face: list[Face] | None  # each card face up, face down, as its zone shows it, or seen by its mover
-    log: list[str] | None  # lines said by the rules, when kept
+    log: list[Said] | None  # lines said by the rules, when kept
     last_args: tuple[Any, ...]  # the chosen values of the last action
     last_actor: int | None
     last_shown: tuple[History, list[str]] | None  # the last action's text per viewer, fixed at a round's end

@@ -6,14 +6,15 @@ compiled rules' calls to ``sees`` and ``show_card`` cost what they did).
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import stepping
 from ruledsl.engine.fields import Face, StateFields
 from ruledsl.engine.together import waiting_for
-from ruledsl.engine.values import HIDDEN_CARD, Action, Place, unseen
+from ruledsl.engine.values import HIDDEN_CARD, Action, Place, Said, unseen
 
 
 class Observer(StateFields):
@@ -147,6 +148,13 @@ class Observer(StateFields):
             return "none"
         return self.prog.card_names[c] if self.sees(None, c) else f"{_MARK}{c}{_MARK}"
 
+    def said(self, text: Callable[[Callable[[int | None], str]], str]) -> Said:
+        """A ``say`` as each reader is told it: ``text(show)`` with ``show`` naming each card as
+        he sees it now (a card in his own hand by name, to him alone), then as the spectators do;
+        one text when all read it alike."""
+        texts = tuple(text(functools.partial(self.show_card, v)) for v in (*range(self.n), None))
+        return texts[-1] if all(t == texts[-1] for t in texts) else texts
+
     def show_card(self, viewer: int | None, c: int | Place | None) -> str:
         if c is None:
             return "none"
@@ -180,7 +188,8 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
                     entry["cards"] = [names[c] for c in cards]
             else:
                 shown = [names[c] if st.sees(player, c) else None for c in cards]
-                if any(s is not None for s in shown):
+                # Listed, as without turned cards, where he sees the zone (even empty) or any card in it.
+                if st.zone_visible(player, z) or any(s is not None for s in shown):
                     entry["cards"] = shown
             return entry
 

@@ -395,8 +395,10 @@ def position_in_values(v: int | None) -> int | None:
     return None if v is None else v + 1
 
 
-def show_tuple(displays: tuple[tuple[str, ...] | None, ...], x: tuple[Any, ...]) -> str:
-    """A tuple as people read it, ``(5, K, 9)``: numbers, and values by name."""
+def show_tuple(displays: tuple[tuple[str, ...] | None, ...], x: tuple[Any, ...] | None) -> str:
+    """A tuple as people read it, ``(5, K, 9)``: numbers, and values by name; none when there is none."""
+    if x is None:
+        return "none"
     return "(" + ", ".join(show_number(v) if d is None else show_value(d, v) for d, v in zip(displays, x)) + ")"
 
 

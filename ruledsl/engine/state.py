@@ -21,7 +21,7 @@ from ruledsl.engine.observer import Observer
 from ruledsl.engine.reading import NO_REASON, normalise
 from ruledsl.engine.together import Together, rechoose_at_random
 from ruledsl.engine.turns import TurnMachine, offers, pass_action
-from ruledsl.engine.values import GO_TO, NEXT_TURN, TERMINAL, Action, GameOver, RoundOver
+from ruledsl.engine.values import GO_TO, NEXT_TURN, TERMINAL, Action, GameOver, RoundOver, Said, said_to
 from ruledsl.text.errors import RuleDslError, RuleRuntimeError
 from ruledsl.text.render import clip, clipped
 
@@ -405,8 +405,13 @@ class GameState(TurnMachine, Together, Observer, Failures):
             found = [a for d, key in readings if d.stepped is not None and self.accepts_whole(a := Action(d, key))]
         return found
 
-    def take_log(self) -> list[str]:
-        """Return and clear the lines rules wrote with 'say' (when the state keeps a log)."""
+    def take_log(self, viewer: int | None = None) -> list[str]:
+        """Return and clear the lines rules wrote with 'say' (when the state keeps a log), as
+        ``viewer`` is told them (None: a spectator, who names only cards every seat sees)."""
+        return [said_to(line, viewer) for line in self.take_said()]
+
+    def take_said(self) -> list[Said]:
+        """Return and clear the lines rules wrote with 'say', each for every reader (``said_to``)."""
         if self.log is None:
             return []
         lines, self.log = self.log, []

@@ -31,6 +31,17 @@ class Place:
 #: How a card reads to a player who cannot see it.
 HIDDEN_CARD = "a hidden card"
 
+#: A line the rules said (``say``): one text for every reader, or one per seat and then the
+#: spectators' (a card named to those who see it when it is said).
+Said = str | tuple[str, ...]
+
+
+def said_to(line: Said, viewer: int | None) -> str:
+    """A line the rules said as ``viewer`` (None: a spectator) is told it."""
+    if isinstance(line, str):
+        return line
+    return line[-1 if viewer is None else viewer]
+
 
 def unseen(c: Place | None) -> str:
     """How a card nobody named reads in a label: 'hidden card 3' when chosen by its place."""

@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.serve.tables import SPECTATOR
+from ruledsl.tools.records import listed_player_variables
 
 if TYPE_CHECKING:
     from ruledsl.engine.program import Program
@@ -52,7 +53,7 @@ def view_frame(table: Table, seat: int) -> dict[str, Any]:
         current=None if obs["terminal"] else obs["current_player"],
         zones=_zones(obs, prog),
         variables={k: v for k, v in obs["variables"].items() if k not in obs["unlisted"]},
-        player_variables={k: v for k, v in obs["player_variables"].items() if k not in obs["unlisted"]},
+        player_variables=listed_player_variables(obs),
         auction=obs["auction"],
         window=obs["window"] if viewer is not None and obs["window"] and obs["window"]["player"] == viewer else None,
         finished=obs["finished"],

@@ -97,7 +97,7 @@ class Table:
         except RuleRuntimeError as exc:
             self._stopped(exc)
             return
-        self._tell_all([f"  {line}" for line in self.state.take_log()])
+        self._tell_said(self.state)
         self.play_bots()
 
     def is_over(self) -> bool:
@@ -177,8 +177,7 @@ class Table:
             seen = state.describe_last(None if viewer == len(self.seats) else viewer)
             if seen:
                 lines.append(f"P{seat}: {seen}")
-        # The rules' 'say' lines are written for the whole table (the checker warns of one that tells a hidden card).
-        self._tell_all([f"  {line}" for line in state.take_log()])
+        self._tell_said(state)
         if state.is_terminal():
             from ruledsl.tools.records import result_lines
 
@@ -194,6 +193,16 @@ class Table:
         self.error = one_line(str(error))
         self._tell_all([f"The game stopped: {self.error}", f"Seed: {self.seed}"])
         self.write_log(error)
+
+    def _tell_said(self, state: GameState) -> None:
+        """Tell each viewer the rules' 'say' lines as he reads them (a card named to those who see it)."""
+        from ruledsl.engine.values import said_to
+
+        said = state.take_said()
+        spectators = len(self.transcripts) - 1
+        for viewer, transcript in enumerate(self.transcripts):
+            transcript.extend(f"  {said_to(line, None if viewer == spectators else viewer)}" for line in said)
+            del transcript[:-MAX_TRANSCRIPT]
 
     def _tell_all(self, lines: list[str]) -> None:
         for transcript in self.transcripts:

@@ -38,9 +38,14 @@ def or_list(items: Iterable[object]) -> str:
 def counted(n: object, noun: str, high: object = None) -> str:
     """A count and its noun, plural unless it is one: "1 player", "2 players", "3 or 4 players";
     with ``high`` a range, "2 to 4 players" (or "1 player" when it is ``n`` again)."""
-    if high is not None and high != n:
-        n = f"{n} to {high}"
+    if high is not None:
+        n = from_to(n, high)
     return f"{n} {noun}" if str(n) == "1" else f"{n} {noun}s"
+
+
+def from_to(low: object, high: object) -> str:
+    """A range of counts in words: "2 to 4", or "4" alone when it goes from 4 to 4."""
+    return str(low) if low == high else f"{low} to {high}"
 
 
 def clipped(items: Iterable[str], limit: int) -> list[str]:

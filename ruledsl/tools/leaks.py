@@ -44,6 +44,7 @@ from ruledsl.engine import knowledge, together
 from ruledsl.engine.fields import StateFields
 from ruledsl.engine.reading import shown_action
 from ruledsl.engine.state import GameState
+from ruledsl.engine.values import said_to
 from ruledsl.tools.records import describe_view, labels_by_name
 
 if TYPE_CHECKING:
@@ -92,8 +93,8 @@ def _last_action(st: GameState, seat: int, probe: Probe) -> Any:
 
 
 def _said(st: GameState, seat: int, probe: Probe) -> Any:
-    """The lines the rules said since they were last taken (``play`` shows them to all)."""
-    return list(st.log or [])
+    """The lines the rules said since they were last taken, as he is told them."""
+    return [said_to(line, seat) for line in st.log or []]
 
 
 def _transcript(st: GameState, seat: int, probe: Probe) -> Any:
@@ -429,7 +430,7 @@ def _follow(
         del seen_actions[:-24]
         st.apply_action(action)
         twin.apply_action(other)
-        said, twin_said = st.take_log(), twin.take_log()
+        said, twin_said = st.take_log(seat), twin.take_log(seat)
         if not (_alike(st, seat, a, b) and _alike(twin, seat, b, a)) or _public(st, seat) != _public(twin, seat):
             # He saw one of them, or the rules told the table something that hangs on them
             # ('go fish', a pair laid down): from here the games differ by the rules' own doing.

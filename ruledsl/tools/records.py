@@ -678,9 +678,7 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
     }
     if shown_vars:
         lines.append("  " + ", ".join(f"{k} {show_value(v)}" for k, v in shown_vars.items()))
-    for name, values in obs["player_variables"].items():
-        if name in unlisted:
-            continue
+    for name, values in listed_player_variables(obs).items():
         lines.append(
             f"  {name}: "
             + ", ".join(
@@ -707,6 +705,17 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
     if obs["finished"]:
         lines.append("  out: " + ", ".join(f"P{q}" for q in obs["finished"]))
     return lines
+
+
+def listed_player_variables(obs: dict[str, Any]) -> dict[str, list[Any]]:
+    """The player variables of an observation worth a line of a person's view: not marked
+    ``unlisted``, and with some value he may read set (a bid nobody has made says nothing)."""
+    unlisted = set(obs.get("unlisted", ()))
+    return {
+        k: values
+        for k, values in obs["player_variables"].items()
+        if k not in unlisted and any(v is not None for v in values)
+    }
 
 
 def _lists_cards(zone: dict[str, Any]) -> bool:
@@ -790,7 +799,7 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
     who = "as a spectator saw it" if viewer is None else f"as P{viewer} saw it"
     yield f"{game.name}: {counted(game.players, 'player')} ({label}), seed {record['seed']}; replayed {who}"
     state = game.new_initial_state(seed=int(record["seed"]), log=True)
-    for line in state.take_log():
+    for line in state.take_log(viewer):
         yield f"  {line}"
     last_seen: int | None = None  # the round the viewer last saw his view in
     for number, text in enumerate(record["actions"], start=1):
@@ -805,7 +814,7 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
             yield forced_line(actor, seen)
         elif seen:
             yield f"P{actor}: {seen}"
-        for line in state.take_log():
+        for line in state.take_log(viewer):
             yield f"  {line}"
     meet_error(record, state)  # as play stopped: with the error, no result
     if state.is_terminal():

@@ -129,3 +129,17 @@ def test_the_check_can_fail() -> None:
     assert hand <= set(_pattern(hand).findall(shown)) and hand <= _cards_in(view_frame(table, 0))
     assert not _pattern(hand).findall(json.dumps(view_frame(table, 1), ensure_ascii=False))
     assert not hand & _cards_in(view_frame(table, 1))
+
+
+def test_a_say_is_told_to_each_viewer_as_he_sees_its_cards(tmp_path: Any) -> None:
+    """Issue 37: each seat's transcript names a card a 'say' shows where he sees it, and only there."""
+    from tests.unit.test_transcript import _told_game
+
+    table = Table(_told_game(tmp_path, "{player} keeps {top of hand}"), ["human", "human"])
+    assert table.state is not None
+    played = table.state.legal_actions()[0]
+    (kept,) = [c for c in table.state.observation(0)["zones"]["hand"][0]["cards"] if f"play {c}" != str(played)]
+    table.move(0, table.version, index=0)
+    assert f"  P0 keeps {kept}" in table.transcript(0)
+    assert "  P0 keeps a hidden card" in table.transcript(1)
+    assert "  P0 keeps a hidden card" in table.transcript(SPECTATOR)

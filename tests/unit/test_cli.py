@@ -601,3 +601,18 @@ class TestCardLabels:
         before_end = out.split("Result: the game was left unfinished")[0].splitlines()
         last_hand = [line for line in before_end if line.startswith("your hand: ")][-1]
         assert "the Calamity (Crown: Wyrms)" in last_hand
+
+
+@pytest.mark.parametrize(
+    ("players", "said"), [("2 to 4", "players: 2 to 4"), ("4 to 4", "players: 4"), ("4", "players: 4")]
+)
+def test_info_says_a_fixed_player_count_once(tmp_path: Path, players: str, said: str) -> None:
+    path = tmp_path / "t.game"
+    path.write_text(
+        f'game "T"\nplayers {players}\ncard value: number\ndeck:\n    card "{{value}}" for value in 1 to 8\n'
+        "zone deck: shared, hidden\nsetup:\n    go to play\nphase play:\n    action finish:\n        end game, draw\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run_cli(["info", str(path)])
+    assert code == 0
+    assert said in out.splitlines()

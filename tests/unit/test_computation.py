@@ -97,6 +97,11 @@ def errors(tmp_path: Path, expr: str, decls: str = "") -> list[str]:
         ("((top of hand).rank, 1) > (4, 2)", "yes"),
         ("(4, 2) < ((top of hand).rank, 1)", "yes"),
         ("(position of (top of hand).rank, (top of hand).rank)", "(4, 5)"),
+        # The highest (lowest) tuple, as the element with it has: one with none in it passed over.
+        ("highest (c.rank, c.suit) for c in hand", "(5, hearts)"),
+        ("lowest (c.rank, c.value) for c in hand + table", "(3, 3)"),
+        ("highest (c.rank, c.value) for c in table", "none"),  # the joker's rank is none
+        ("(the c in hand with highest (c.rank, c.suit)).suit", "hearts"),
     ],
 )
 def test_computation_on_cards(tmp_path: Path, expr: str, expected: str) -> None:

@@ -157,6 +157,52 @@ def warnings(rules: str) -> list[tuple[str, int, int]]:
             f"this label tells the other players the rank of 'c', {OWN}",
             17,
         ),
+        (  # cards joined from zones, one of which hides them
+            '    action best:\n        say "{highest c.rank for c in hand + pile}"\n',
+            f"this text tells every player the rank of 'c', {OWN}",
+            23,
+        ),
+        (  # a card named by a 'let' in a loop nested in another loop
+            "    action all:\n        for each p in players:\n            for each q in players:\n"
+            '                let c = top of q.hand\n                say "{c.rank}"\n',
+            f"this text tells every player the rank of 'c', {OWN}",
+            23,
+        ),
+        (  # a zone named by a 'let' in the outer loop, gone over by the inner one
+            "    action all:\n        for each p in players:\n            let h = p.hand\n"
+            '            for each c in h:\n                say "{c.rank}"\n',
+            f"this text tells every player the rank of 'c', {OWN}",
+            23,
+        ),
+        (  # his own variable, of a card in the hand of a player surely not him
+            "    action peek(q: player from players after player):\n        set mine = (top of q.hand).rank\n",
+            f"'mine', which its player sees, is set from the rank of 'top of q.hand', {OWN}",
+            20,
+        ),
+        (
+            "    action peek(q: player from (cards x in players where x != player)):\n"
+            "        set mine = (top of q.hand).rank\n",
+            f"'mine', which its player sees, is set from the rank of 'top of q.hand', {OWN}",
+            20,
+        ),
+        (
+            "    action peek:\n        for each q in players where player != q:\n"
+            "            set mine = (top of q.hand).rank\n",
+            f"'mine', which its player sees, is set from the rank of 'top of q.hand', {OWN}",
+            24,
+        ),
+        (
+            "    action peek:\n        for each q in players after player:\n"
+            "            set mine = (top of q.hand).rank\n",
+            f"'mine', which its player sees, is set from the rank of 'top of q.hand', {OWN}",
+            24,
+        ),
+        (  # moved in every branch, to a place some readers do not see in one of them
+            "    action play(c: card from hand):\n        if c.rank > 3:\n            move c to pile\n"
+            '        else:\n            move c to stock\n        say "{c.rank}"\n',
+            "this text tells every player the rank of 'c', a card in 'stock' that nobody sees",
+            15,
+        ),
     ],
 )
 def test_an_attribute_of_a_card_some_readers_cannot_see_is_told(rules: str, message: str, column: int) -> None:
@@ -230,6 +276,14 @@ def test_the_warning_says_how_to_mark_a_tell_as_the_rule() -> None:
         "    action trump:\n        move top of stock to stock at bottom face up\n"
         "        set last = (bottom of stock).rank\n",
         "    action trump:\n        move top of hand to stock face up\n        set last = (top of stock).rank\n",
+        # His own variable, of a hand that may be his own.
+        "    action peek(q: player from players):\n        set mine = (top of q.hand).rank\n",
+        "    action peek:\n        for each q in players where q != seat 0:\n"
+        "            set mine = (top of q.hand).rank\n",
+        # Zones joined, every card of them shown first; cards chosen among those face up.
+        "    action show:\n        for each p in players:\n            reveal p.hand + pile\n"
+        '            say "{highest c.rank for c in p.hand + pile}"\n',
+        '    action show:\n        say "{highest c.rank for c in (cards x in hand + stock where x is face up)}"\n',
     ],
 )
 def test_nothing_is_reported_where_nothing_hidden_is_told(rules: str) -> None:
@@ -309,3 +363,27 @@ def test_what_a_condition_on_an_unseen_card_tells_is_real(tmp_path: Path) -> Non
     game = ruledsl.load_game(path, players=2)
     menus = {tuple(str(a) for a in game.new_initial_state(seed=seed).legal_actions()) for seed in range(8)}
     assert len(menus) > 1
+
+
+def _tutorial_game(step: str) -> str:
+    """The whole rule file docs/tutorial.md shows at the end of section ``step``."""
+    text = (Path(__file__).parents[2] / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    section = text.split(f"\n## {step}")[1].split("\n## ")[0]
+    return section.split('```game title="shed.game"\n')[1].split("```")[0]
+
+
+@pytest.mark.parametrize(
+    ("step", "told", "untold", "line"),
+    [
+        # Section 6: without the reveal, the scores tell what the hands and reserves hold.
+        ("6.", "        reveal p.hand + p.reserve\n", "", 82),
+        # Section 4: a text of the card turned over, not shown to everybody.
+        ("4.", "        reveal c\n", '        say "{player} turns over a {c.value}"\n', 42),
+    ],
+)
+def test_the_tutorial_warns_where_it_says_it_does(step: str, told: str, untold: str, line: int) -> None:
+    text = _tutorial_game(step)
+    assert told in text
+    for rules, expected in [(text, []), (text.replace(told, untold), [line])]:
+        checked = check(parse(rules, "shed.game"), Source("shed.game", rules))
+        assert [d.line for d in checked.warnings if d.code == "W406"] == expected

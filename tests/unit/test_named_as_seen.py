@@ -194,3 +194,20 @@ def test_a_card_all_saw_is_named_to_all_after_it_goes_out_of_sight(tmp_path: Pat
     assert state.describe_last(1) == str(hide)  # its chooser
     assert state.describe_last(None) == "hide a hidden card"
     assert_views_ignore_hidden_cards(state, 0)
+
+
+@pytest.mark.parametrize("turned", ["", "    turn up top of row\n"])
+def test_an_empty_zone_is_observed_alike_whether_or_not_the_rules_turn_cards(tmp_path: Path, turned: str) -> None:
+    """Issue 37: ``{"size": 0}`` for an empty zone when the file turned cards anywhere, else ``"cards": []``."""
+    text = (
+        'game "Empty"\n\n'
+        + CARDS
+        + "zone row: shared, public\nzone pile: shared, public\nzone hand: per player, owner\n\n"
+        "setup:\n    shuffle deck\n    move top of deck to row\n"
+        + turned
+        + "\nphase play:\n    action take(c: card from row):\n        move c to hand\n        end game, draw\n"
+    )
+    zones = _load(tmp_path, text).new_initial_state(seed=0).observation(0)["zones"]
+    assert zones["pile"] == {"size": 0, "cards": []}  # he sees the zone: no card in it
+    assert zones["hand"] == [{"size": 0, "cards": []}, {"size": 0}]  # the other's hand, unseen, is a size alone
+    assert zones["deck"] == {"size": 5}

@@ -742,6 +742,19 @@ class TestView:
         }
         assert describe_view(obs, 0)[1:] == ["  a 0, e yes, f 0.0", "  mice: you 0"]
 
+    def test_a_player_variable_with_no_value_to_show_is_left_out(self) -> None:
+        obs = {
+            "round": 1,
+            "phase": "play",
+            "direction": "clockwise",
+            "zones": {},
+            "variables": {},
+            "player_variables": {"bid": [None, None], "mice": [None, 2]},
+            "auction": None,
+            "finished": [],
+        }
+        assert describe_view(obs, 0)[1:] == ["  mice: P1 2"]
+
     def test_an_unlisted_variable_is_observed_but_left_out_of_the_view(self, tmp_path: Path) -> None:
         rules = tmp_path / "tally.game"
         rules.write_text(

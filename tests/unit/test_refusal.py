@@ -384,3 +384,53 @@ def test_a_reason_never_tells_of_unseen_cards(name: str, players: int, options: 
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
     assert checked > 50
+
+
+# ============================================================================ which reading speaks
+
+# Love Letter's shape: a card played plainly, or the Guard played naming a kind; both labels read
+# "play {c}" (the Guard's kind is not in its label), so "play the King" reads as either action.
+_PLAY = """\
+    action play(c: card from hand):
+        require not (c.kind == King and (any x in hand where x.kind == Countess)), (
+            "with the Countess in your hand, you must play her")
+        require c.kind != Guard, "name a kind when you play the Guard"
+        label "play {c}"
+        move c to pile
+"""
+_GUESS = """\
+    action guess(c: card from hand, k: kind):
+        require c.kind == Guard, "the kind of {c} is not Guard"
+        label "play {c}"
+        move c to pile
+        end game, winner player
+"""
+_LETTERS = """\
+game "Letters"
+players 2
+values kind: Guard, King, Countess
+card kind: kind
+deck:
+    card "the Guard": kind Guard
+    card "the Guard": kind Guard
+    card "the King": kind King
+    card "the Countess": kind Countess
+zone deck: shared, hidden
+zone hand: per player, owner
+zone pile: shared, public
+setup:
+    shuffle deck
+    deal 2 from deck to each hand
+phase play:
+"""
+
+
+@pytest.mark.parametrize("actions", [_PLAY + _GUESS, _GUESS + _PLAY], ids=["play first", "guess first"])
+def test_the_reading_that_gives_every_choice_of_its_action_speaks_whatever_their_order(
+    tmp_path: Path, actions: str
+) -> None:
+    path = tmp_path / "letters.game"
+    path.write_text(_LETTERS + actions, encoding="utf-8")
+    state = ruledsl.load_game(str(path), players=2).new_initial_state(seed=0)
+    arrange_named(state, hand0=["the King", "the Countess"], hand1=["the Guard", "the Guard"])
+    assert state.why_illegal("play the King") == "with the Countess in your hand, you must play her"

@@ -286,3 +286,54 @@ def test_a_card_revealed_once_is_not_named_again_by_the_next_action(tmp_path: Pa
     assert "hidden" not in state.describe_last(1)
     state.apply_action(next(a for a in state.legal_actions() if a.name == "play"))
     assert state.describe_last(0) == "show a hidden card"
+
+
+def _told_game(tmp_path: Path, say: str) -> ruledsl.Game:
+    """TWO_ROUNDS where a play says ``say`` once the card is played (his hand holds the other)."""
+    rules = TWO_ROUNDS.replace(
+        "        move c to pile\n        end round",
+        f'        move c to pile\n        say "{say}"\n        end round',
+    )
+    path = tmp_path / "told.game"
+    path.write_text(rules, encoding="utf-8")
+    return ruledsl.load_game(path, players=2)
+
+
+def test_a_say_names_a_card_to_each_player_who_sees_it_when_it_runs(tmp_path: Path) -> None:
+    """Issue 37: '{c}' named a card only when every player saw it; its holder read 'a hidden card' too."""
+    state = _told_game(tmp_path, "{player} keeps {top of hand}").new_initial_state(seed=1, log=True)
+    state.take_log()
+    played = state.legal_actions()[0]
+    (other,) = [c for c in state.observation(0)["zones"]["hand"][0]["cards"] if f"play {c}" != str(played)]
+    state.apply_action(played)
+    log = state.log[:]
+    assert state.take_log(0) == [f"P0 keeps {other}"]  # in his own hand when the say runs
+    state.log = log[:]
+    assert state.take_log(1) == ["P0 keeps a hidden card"]
+    state.log = log
+    assert state.take_log() == ["P0 keeps a hidden card"]  # the spectators: what every seat sees
+
+
+def test_a_say_tells_a_player_nothing_of_cards_he_cannot_see(tmp_path: Path) -> None:
+    """Swapping two cards seat 1 cannot see (leak-harness style) leaves what he is told unchanged."""
+    import random
+
+    from ruledsl.tools.leaks import swap
+
+    game = _told_game(tmp_path, "{player} keeps {top of hand}; P1 holds {(seat 1).hand}")
+    for seed in range(4):
+        state = game.new_initial_state(seed=seed, log=True)
+        state.take_log()
+        hidden = [c for c in range(len(state.loc)) if not state.sees(1, c)]
+        pairs = [(a, b) for a in hidden for b in hidden if a < b]
+        random.Random(seed).shuffle(pairs)
+        assert pairs
+        for a, b in pairs:
+            twin = state.clone()
+            swap(twin, a, b)
+            told = []
+            for s in (state.clone(), twin):
+                s.apply_action(s.legal_actions()[0])
+                told.append(s.take_log(1))
+            assert told[0] == told[1]
+            assert "a hidden card" in told[0][0]

@@ -351,3 +351,18 @@ def test_the_others_read_a_card_that_ends_face_up_by_name_in_a_label_reading_the
     # The card lies face up on the pile now: every seat saw it, and is told it, as with a label of the choices.
     assert told["static"] == ["take hidden card 1", "take 4", "take 4"]
     assert told["state"] == ["take hidden card 1 at 0", "take 4 at 0", "take 4 at 0"]
+
+
+@pytest.mark.parametrize("shown", ["hand", "all of hand", "hand + pile"])
+def test_a_zone_revealed_or_turned_shows_its_cards(tmp_path: Path, shown: str) -> None:
+    """A zone where cards are expected means its cards: 'reveal hand' is 'reveal all of hand' (E301 before)."""
+    from tests.unit.test_disclosure import GAME
+
+    total = '        say "{player} holds {count c in hand where c.rank == 5} fives"\n'
+    assert _w406(f"    action show:\n        reveal {shown}\n" + total) == []
+    path = tmp_path / "t.game"
+    path.write_text(GAME.replace("RULES\n", f"    action show:\n        turn up {shown}\n"), encoding="utf-8")
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=1)
+    (held,) = state.observation(0)["zones"]["hand"][0]["cards"]
+    state.apply_action(next(a for a in state.legal_actions() if str(a) == "show"))
+    assert state.observation(1)["zones"]["hand"][0]["cards"] == [held]
