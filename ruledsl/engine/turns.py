@@ -76,6 +76,8 @@ class TurnMachine(StateFields):
             self.pending_phase = target
             if self._next_window_actor():
                 return
+            # Offered to nobody: a 'when all pass:' that ran may have said where play goes on.
+            target, self.pending_phase = self.pending_phase, None
         self._continue(target)
 
     def _continue(self, target: int | None) -> None:
