@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import knowledge, ops
+from ruledsl.engine.failures import RULE_ERRORS
 from ruledsl.engine.fields import StateFields
 from ruledsl.engine.limits import MAX_CHAINED_PHASES
 from ruledsl.engine.values import AGAIN, GO_TO, NEXT_TURN, Action, ActionDef, GameOver, RoundOver
-from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError
+from ruledsl.text.errors import Diagnostic, RuleRuntimeError
 
 if TYPE_CHECKING:
     from ruledsl.engine.state import GameState
@@ -158,9 +159,7 @@ class TurnMachine(StateFields):
             copy._run(copy._game_over, over)
         except RoundOver:
             copy._run(copy._round_over)
-        except RuleDslError:
-            raise
-        except Exception as exc:
+        except RULE_ERRORS as exc:
             raise copy._rule_failed(exc) from None
         return copy
 
