@@ -466,7 +466,9 @@ def test_configurations_left_without_a_game_are_named(write: Any) -> None:
     played = attrs.evolve(result, config=Config(2, ()), games=3, cut=0, ended=3)
     partly = attrs.evolve(report, results=(played, result))
     [(_code, _line, _col, message, hint)] = [f for f in findings(partly) if f[0] == "W416"]
-    assert message == "1 of 2 configurations had no random game played to its end: the time budget of 0.0001 s was spent first"
+    assert message == (
+        "1 of 2 configurations had no random game played to its end: the time budget of 0.0001 s was spent first"
+    )
     assert hint is not None and hint.startswith("1 player: 0 of 3 games; ")
 
 
