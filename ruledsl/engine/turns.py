@@ -145,15 +145,22 @@ class TurnMachine(StateFields):
 
         A window is offered only to a player who can act in it, so that it is open tells
         what he holds: every other player is shown this copy (his observation, why a move
-        is refused), where play has already gone on. (Had the move gone on into a phase
-        whose entry deals cards, they are dealt in the copy as they would be then.)
+        is refused), where play has already gone on, each window's 'when all pass:' run.
+        (Had the move gone on into a phase whose entry deals cards, they are dealt in the
+        copy as they would be then.)
         """
         copy = self.clone()
         if copy.windows is None:
             return copy
         copy._legal = None  # the actions listed are the window's, for the player offered it
-        target, copy.pending_phase = copy.pending_phase, None
         try:
+            # Offered to nobody, each open window closes as if all passed: its 'when all pass:' runs.
+            for window_index, _queue in copy.windows:
+                handler = copy.prog.windows[window_index].all_pass
+                if handler is not None:
+                    copy._all_passed(handler)
+            copy.windows = None
+            target, copy.pending_phase = copy.pending_phase, None
             copy._continue(target)
         except GameOver as over:
             copy._run(copy._game_over, over)

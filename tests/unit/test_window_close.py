@@ -70,3 +70,16 @@ def test_when_all_pass_goes_to_its_phase_when_nobody_was_offered_the_window(tmp_
     state = _laid(tmp_path, objecting=0)
     assert state.windows is None
     assert state.is_terminal(), (state.current_player(), state.prog.phases[state.phase].name)
+
+
+def test_the_others_read_the_window_as_closed_with_its_when_all_pass(tmp_path: Path) -> None:
+    """A seat the window is not offered to reads the state as if it were offered to nobody: play
+    gone on as it would then, 'when all pass:' and its 'go to' included (tests/leaks/test_windows.py)."""
+    state = _laid(tmp_path, objecting=1)
+    assert state.current_player() == 1 and state.windows is not None
+    after = state.clone()
+    (skip,) = [a for a in after.legal_actions() if a.defn.is_pass]
+    after.apply_action(skip)
+    assert after.is_terminal()
+    assert state.unoffered().is_terminal()
+    assert state.observation(0) == after.observation(0)
