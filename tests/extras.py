@@ -23,7 +23,9 @@ def require(module: str, extra: str) -> ModuleType:
     except ImportError as error:
         if IN_CI:
             raise AssertionError(f"CI installs ruledsl[{extra}], yet {module} is missing: {error}") from error
-        pytest.skip(f"needs ruledsl[{extra}] ({module})")
+        # At a module's top (a whole file of tests needs it) as well as in a test: allow_module_level,
+        # without which pytest turns the skip at a module's top into a collection error.
+        pytest.skip(f"needs ruledsl[{extra}] ({module})", allow_module_level=True)
 
 
 def require_chromium() -> str:
@@ -32,5 +34,5 @@ def require_chromium() -> str:
     if path is None:
         if IN_CI:
             raise AssertionError(".ci/run installs Debian's chromium, yet it is missing")
-        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+        pytest.skip("needs Debian's chromium (apt-get install chromium)", allow_module_level=True)
     return path

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AGENTS",
     "Agent",
+    "AgentChoiceError",
     "AgentSpecError",
     "CheatAgent",
     "FirstAgent",
@@ -163,10 +164,22 @@ def make_agent(spec: str, seed: int) -> Any:
     return factory(seed=seed, **values)
 
 
+class AgentChoiceError(RuntimeError):
+    """An agent chose an action that is not one of its seat's legal actions: a fault of the agent."""
+
+
 def decide(agent: Any, state: GameState, seat: int) -> Action:
-    """Ask ``agent`` for its action at ``seat``, showing it only that seat's view."""
+    """Ask ``agent`` for its action at ``seat``, showing it only that seat's view.
+
+    What it chooses must be one of the seat's legal actions; anything else is the agent's
+    fault, never the rule file's (it would otherwise be refused as R505, placed in the rules).
+    """
     view = OmniscientView(state, seat) if agent.omniscient else SeatView(state, seat)
-    return agent.choose(view)
+    action = agent.choose(view)
+    if state.current_player() != seat or action not in state.legal_actions():
+        name = getattr(agent, "name", type(agent).__name__)
+        raise AgentChoiceError(f"agent '{name}' chose an action that is not one of P{seat}'s legal actions")
+    return action
 
 
 def close_agents(agents: Iterable[Any]) -> None:

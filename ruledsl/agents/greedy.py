@@ -17,7 +17,9 @@ class GreedyAgent:
 
     For each legal action it deals the hidden cards anew ``samples`` times, plays the
     action, then ``depth`` random actions, and scores the result: the returns if the
-    game ended, else the standing (see ``evaluate``). Ties go to a random best action.
+    game ended, else the standing (see ``evaluate``), averaged over the deals in which the
+    action is legal. It chooses only among the seat's true legal actions (a deal where one
+    is not legal is skipped). Ties go to a random best action.
     No tree, no look further: a cheap baseline above random.
     """
 
@@ -43,14 +45,21 @@ class GreedyAgent:
         best: list[Action] = []
         best_score = float("-inf")
         for action in legal:
-            total = 0.0
+            # A deal may not allow what the true one does (legality that hangs on cards the
+            # seat cannot see): such deals are not the seat's to meet, and are not counted.
+            total, counted = 0.0, 0
             for _ in range(self.samples):
                 state = view.resample(rng)
+                if action not in state.legal_actions():
+                    continue
                 state.apply_action(action)
                 rollout(state, rng, self.depth)
                 total += evaluate(state)[seat]
-            if total > best_score + 1e-9:
+                counted += 1
+            if counted < self.samples:  # scaled to the deals of an action legal in all
+                total = total / counted * self.samples if counted else float("-inf")
+            if total > best_score + 1e-9 or not best:
                 best, best_score = [action], total
-            elif abs(total - best_score) <= 1e-9:
+            elif total == best_score or abs(total - best_score) <= 1e-9:
                 best.append(action)
         return best[rng.randrange(len(best))] if len(best) > 1 else best[0]

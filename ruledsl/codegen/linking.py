@@ -16,10 +16,11 @@ from ruledsl.codegen.context import CompileContext, CompilerPart
 from ruledsl.codegen.probes import LineProbes, compile_with_probes
 from ruledsl.codegen.refusal import RuleWords
 from ruledsl.engine import ops
+from ruledsl.engine.failures import FAILED_RULE, is_rule_error
 from ruledsl.engine.program import PhaseInfo, Program, VarInfo, WindowInfo
 from ruledsl.engine.values import Action, ActionCache, ActionDef, GameOver, Place, RoundOver, unseen
 from ruledsl.syntax import nodes as n
-from ruledsl.text.errors import Diagnostic, OptionError, RuleRuntimeError
+from ruledsl.text.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError
 
 
 class Linker(CompilerPart):
@@ -43,7 +44,7 @@ class Linker(CompilerPart):
         namespace.update(self.cx.constants)
         card_names = self.cx.constants["NAMES"]
         namespace.update(
-            ANY_ERROR=Exception,
+            ANY_ERROR=FAILED_RULE,  # a label's own failure, never the caller's exception
             ALLP=tuple(range(self.players)),
             ALLCARDS=tuple(range(len(self.layout.deck))),
             MISS=object(),
@@ -127,6 +128,8 @@ class Linker(CompilerPart):
         source = self.c.source
 
         def label_failed(idx: int, exc: Exception) -> None:
+            if not isinstance(exc, RuleDslError) and not is_rule_error(exc):
+                raise exc  # the caller's own, not the label's
             none = isinstance(exc, TypeError) and "NoneType" in str(exc)
             message = "this label needs a value that is none here" if none else f"this label cannot be shown: {exc}"
             hint = (
@@ -235,7 +238,7 @@ class Linker(CompilerPart):
         for c, name in enumerate(card_names):
             try:
                 text = label(naming, None, c)
-            except Exception as exc:  # a rule file's arithmetic: reported, never a traceback
+            except FAILED_RULE as exc:  # a rule file's arithmetic: reported, never a traceback
                 raise load_error(
                     self.c, LoadTimeError(decl.text, f"the label of '{name}' cannot be worked out ({exc})")
                 ) from None

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ruledsl.analysis.refs import LocalRef, OptionRef, PlayerVarRef, ZoneFamilyRef, ZoneRef
 from ruledsl.engine import knowledge, ops
+from ruledsl.engine.failures import FAILED_RULE
 from ruledsl.engine.reading import NO_REASON, normalise, shown_action
 from ruledsl.engine.values import Action, ActionDef, ChoiceCheck, ClauseCheck
 from ruledsl.format.unparse import unparse
@@ -204,7 +205,7 @@ class _Walk:
             if self.defn.strength is not None and auction is not None and auction[0] is not None:
                 if not self.defn.strength(self.st, self.p, self.key) > auction[0]:
                     return progress, f"it does not beat the standing bid, '{auction[3]}'"
-        except Exception:
+        except FAILED_RULE:
             # A test that fails on choices the engine never offers: nothing sure to say.
             return progress, None
         return progress, None
@@ -348,7 +349,7 @@ class _Walk:
             return None
         try:
             return str(self.defn.label(key[:i] + (value,) + key[i + 1 :]))
-        except Exception:
+        except FAILED_RULE:
             return None
 
     # ------------------------------------------------------------------ conditions
@@ -599,7 +600,7 @@ class _Reader:
         if defn.checks is None or not defn.checks.node.choices:
             try:
                 return [([normalise(defn.label(()))], {})] if defn.label_is_static else []
-            except Exception:
+            except FAILED_RULE:
                 return []
         node = defn.checks.node
         if node.label is None:

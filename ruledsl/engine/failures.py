@@ -21,6 +21,32 @@ if TYPE_CHECKING:
     from ruledsl.engine.state import GameState
 
 
+#: The errors a rule's own computation raises: Python's (a division by zero; a value needed where
+#: there was none, an empty zone's top card; an index not there; a number too large; the stack or
+#: the memory run out) and the ops' (``RuleFailed``, ``RangeTooLong``, ``TooLarge``: ValueErrors).
+#: Only these, of classes Python or ruledsl defines (``is_rule_error``), become a rule's R5xx error.
+#: Anything else raised while a rule runs is the caller's (an exception class of his own raised by
+#: his alarm handler, KeyboardInterrupt, any BaseException) and propagates unchanged.
+RULE_ERRORS: tuple[type[Exception], ...] = (
+    ArithmeticError,
+    LookupError,
+    TypeError,
+    ValueError,
+    AttributeError,
+    RecursionError,
+    MemoryError,
+)
+#: What a failing rule raises, reported (a RuleDslError: a label that cannot be shown) or not yet:
+#: what code that only tries a rule (to word a refusal) may catch and set aside.
+FAILED_RULE: tuple[type[Exception], ...] = (RuleDslError, *RULE_ERRORS)
+
+
+def is_rule_error(exc: BaseException) -> bool:
+    """Whether ``exc``, raised while a rule ran, is the rule's failure: one of RULE_ERRORS, of a class
+    Python or ruledsl defines (a caller's own subclass of ValueError is his, not the rule's)."""
+    return isinstance(exc, RULE_ERRORS) and type(exc).__module__.partition(".")[0] in ("builtins", "ruledsl")
+
+
 class Failures(StateFields):
     """The errors a GameState raises, placed at the rule they come from (see ``ruledsl.engine.state``)."""
 
@@ -30,14 +56,14 @@ class Failures(StateFields):
         """Call into compiled rules; turn a failure inside them into a RuleRuntimeError."""
         try:
             return fn(*args)
-        except RuleDslError:
-            raise
-        except Exception as exc:
+        except RULE_ERRORS as exc:
             raise self._rule_failed(exc) from None
 
     def _rule_failed(self, exc: Exception) -> Exception:
-        """Return the RuleRuntimeError for a failure inside compiled rules (or ``exc`` itself,
-        a fault of ruledsl, when no rule of the file was running)."""
+        """Return the RuleRuntimeError for a failure inside compiled rules (or ``exc`` itself: a
+        fault of ruledsl, when no rule of the file was running, or the caller's own, ``is_rule_error``)."""
+        if not is_rule_error(exc):
+            return exc
         spans = [
             span
             for frame, line in traceback.walk_tb(exc.__traceback__)

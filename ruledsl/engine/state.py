@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import chance, knowledge, ops, stepping
-from ruledsl.engine.failures import Failures
+from ruledsl.engine.failures import FAILED_RULE, RULE_ERRORS, Failures
 from ruledsl.engine.fields import StateFields
 from ruledsl.engine.limits import MAX_MOVE_TEXT, MAX_OFFERED
 from ruledsl.engine.observer import Observer
@@ -22,7 +22,7 @@ from ruledsl.engine.reading import NO_REASON, normalise
 from ruledsl.engine.together import Together, rechoose_at_random
 from ruledsl.engine.turns import TurnMachine, offers, pass_action
 from ruledsl.engine.values import GO_TO, NEXT_TURN, TERMINAL, Action, GameOver, RoundOver, Said, said_to
-from ruledsl.text.errors import RuleDslError, RuleRuntimeError
+from ruledsl.text.errors import RuleRuntimeError
 from ruledsl.text.render import clip, clipped
 
 if TYPE_CHECKING:
@@ -278,14 +278,14 @@ class GameState(TurnMachine, Together, Observer, Failures):
             except RoundOver:
                 # The round end rules and the next round's setup run here, outside the try above.
                 self._run(self._round_over)
-            except RuleDslError:
-                raise
-            except Exception as exc:
+            except RULE_ERRORS as exc:
                 raise self._rule_failed(exc) from None
             if self.n_actions >= self.max_actions and not self.terminal:
                 self.truncated = True
                 self._end([0.0] * self.n)
-        except RuleDslError as exc:
+        except BaseException as exc:
+            # A rule's failure, or the caller's own exception cutting the action short (his
+            # alarm, KeyboardInterrupt): either way the action is undone, then the error raised.
             self._roll_back(logged)
             if isinstance(exc, RuleRuntimeError):
                 exc.action = action
@@ -303,9 +303,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         self.steps = self.calls = 0
         try:
             return stepping.accepts_whole(self, action)
-        except RuleDslError:
-            raise
-        except Exception as exc:
+        except RULE_ERRORS as exc:
             raise self._rule_failed(exc) from None
         finally:
             self.memo = None
@@ -473,9 +471,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
             self.memo = {}
         try:
             return offers(self, phase.legal, self.actor)
-        except RuleDslError:
-            raise
-        except Exception as exc:
+        except RULE_ERRORS as exc:
             raise self._rule_failed(exc) from None
         finally:
             if prog.uses_memo:
@@ -502,9 +498,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
                 window = prog.windows[self.windows[0][0]]
                 window.legal(self, self.actor, out)
                 out.append(pass_action(window.pass_def))
-        except RuleDslError:
-            raise
-        except Exception as exc:
+        except RULE_ERRORS as exc:
             raise self._rule_failed(exc) from None
         finally:
             if prog.uses_memo:
@@ -535,7 +529,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         try:
             shown = str(action)
             reason = self.prog.refusals.why_illegal(self, action)
-        except Exception:
+        except FAILED_RULE:
             # An Action made by hand, whose choices no rule could make (a card that does not
             # exist, a text for a number): no label, no reason can be worked out from them (a
             # label's own error, R504, included: it is about choices nobody could make).

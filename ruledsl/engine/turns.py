@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import knowledge, ops
+from ruledsl.engine.failures import RULE_ERRORS
 from ruledsl.engine.fields import StateFields
 from ruledsl.engine.limits import MAX_CHAINED_PHASES
 from ruledsl.engine.values import AGAIN, GO_TO, NEXT_TURN, Action, ActionDef, GameOver, RoundOver
-from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError
+from ruledsl.text.errors import Diagnostic, RuleRuntimeError
 
 if TYPE_CHECKING:
     from ruledsl.engine.state import GameState
@@ -76,6 +77,8 @@ class TurnMachine(StateFields):
             self.pending_phase = target
             if self._next_window_actor():
                 return
+            # Offered to nobody: a 'when all pass:' that ran may have said where play goes on.
+            target, self.pending_phase = self.pending_phase, None
         self._continue(target)
 
     def _continue(self, target: int | None) -> None:
@@ -142,23 +145,28 @@ class TurnMachine(StateFields):
 
         A window is offered only to a player who can act in it, so that it is open tells
         what he holds: every other player is shown this copy (his observation, why a move
-        is refused), where play has already gone on. (Had the move gone on into a phase
-        whose entry deals cards, they are dealt in the copy as they would be then.)
+        is refused), where play has already gone on, each window's 'when all pass:' run.
+        (Had the move gone on into a phase whose entry deals cards, they are dealt in the
+        copy as they would be then.)
         """
         copy = self.clone()
         if copy.windows is None:
             return copy
         copy._legal = None  # the actions listed are the window's, for the player offered it
-        target, copy.pending_phase = copy.pending_phase, None
         try:
+            # Offered to nobody, each open window closes as if all passed: its 'when all pass:' runs.
+            for window_index, _queue in copy.windows:
+                handler = copy.prog.windows[window_index].all_pass
+                if handler is not None:
+                    copy._all_passed(handler)
+            copy.windows = None
+            target, copy.pending_phase = copy.pending_phase, None
             copy._continue(target)
         except GameOver as over:
             copy._run(copy._game_over, over)
         except RoundOver:
             copy._run(copy._round_over)
-        except RuleDslError:
-            raise
-        except Exception as exc:
+        except RULE_ERRORS as exc:
             raise copy._rule_failed(exc) from None
         return copy
 

@@ -8,6 +8,7 @@ another choice, a number option at its low and high ends), and reports:
   the step budget (R501, most likely endless);
 - states where the player to act has no legal action although the game is not over (R506);
 - games stopped at the action bound (W413);
+- configurations the time budget left without a game played to its end (W416);
 - legal actions whose labels read alike, so that a record of the game cannot be replayed (W415);
 - deals that ask for more cards than the deck holds (E408, worked out when the game is
   loaded, without playing; ``deal_diagnostics`` does only this, for plain ``ruledsl check``);
@@ -327,9 +328,30 @@ class Report:
                     self.source,
                 )
             )
+        out.extend(self._unplayed())
         for u in self.unused:
             out.append(Diagnostic(u.code, u.message, u.span, u.hint, Severity.WARNING, self.source))
         return sort_diagnostics(out)
+
+    def _unplayed(self) -> list[Diagnostic]:
+        """W416: configurations the time budget left without a game played to its end (none was checked in play)."""
+        empty = [r for r in self.results if r.games == 0 and r.cut]
+        if not empty:
+            return []
+        spent = f"the time budget of {self.time_budget:g} s was spent first"
+        if len(empty) == len(self.results):
+            message = f"no random game was played to its end: {spent}"
+            where = ""
+        else:
+            message = (
+                f"{len(empty)} of {len(self.results)} configurations had no random game played to its end: {spent}"
+            )
+            where = "; ".join(f"{r.config.describe()}: 0 of {r.cut} games" for r in empty) + "; "
+        hint = (
+            f"{where}nothing is known of how the rules play there; give more time with --time-budget SECONDS "
+            "(0: no limit), or play one configuration with --players and --option"
+        )
+        return [Diagnostic("W416", message, self.header_span, hint, Severity.WARNING, self.source)]
 
     def to_json(self) -> dict[str, Any]:
         """Return the report as a JSON-serialisable dict."""

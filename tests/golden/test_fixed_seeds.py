@@ -62,6 +62,10 @@ def test_fixed_seed_games_are_unchanged(
     actual = _played(*case)
     golden = json.loads(GOLDEN.read_text(encoding="utf-8")) if GOLDEN.exists() else {}
     if request.config.getoption("--update-golden") or key not in golden:
+        missing = key not in golden
         golden[key] = actual
         GOLDEN.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        if missing and not request.config.getoption("--update-golden"):
+            # Pinned now for review, but no pass: a case without its pinned games checks nothing.
+            pytest.fail(f"{key} was not pinned in {GOLDEN.name}: pinned now from this run; read it, then commit it")
     assert actual == golden[key]

@@ -11,6 +11,7 @@ import pytest
 import ruledsl
 from ruledsl.agents import (
     AGENTS,
+    AgentChoiceError,
     AgentSpecError,
     CheatAgent,
     IsmctsAgent,
@@ -24,6 +25,7 @@ from ruledsl.agents import (
 )
 from ruledsl.agents.base import rollout, rollout_by_standing
 from ruledsl.engine.state import GameState
+from ruledsl.engine.values import Action
 
 GAMES = sorted(ruledsl.bundled_games())
 #: Cheap settings, so that whole games run in a unit test.
@@ -184,6 +186,25 @@ class TestPlaying:
         m = len(state.legal_actions())
         assert len(root.children) == m > 1
         assert sorted(ch.available for ch in root.children.values()) == list(range(40 - m + 1, 41))
+
+    def test_an_agent_that_chooses_outside_its_legal_actions_is_stopped_as_its_fault(self, tmp_path: Path) -> None:
+        """Not refused as R505 in the rules: the rule file did nothing wrong."""
+
+        class Liar:
+            name = "liar"
+            omniscient = False
+            resamples = True
+
+            def choose(self, view: SeatView) -> Action:
+                later = view.resample(random.Random(0))
+                later.apply_action(later.legal_actions()[1])  # gamble: seat 1 answers
+                return later.legal_actions()[0]  # an answer, not a move of seat 0's
+
+        path = tmp_path / "gamble.game"
+        path.write_text(GAMBLE, encoding="utf-8")
+        state = ruledsl.load_game(path).new_initial_state(seed=0, track=True)
+        with pytest.raises(AgentChoiceError, match="agent 'liar' chose an action that is not one of P0's legal"):
+            decide(Liar(), state, 0)
 
     @pytest.mark.parametrize("policy", ["standing", "random"])
     def test_the_opponent_model_decides_a_gamble(self, tmp_path: Path, policy: str) -> None:

@@ -3,7 +3,7 @@
 An entry is a heading ``### CODE: title``, then one or more examples. An example is an
 optional ```game block (the rule file, written as ``t.game`` unless the Run line names
 another file), then how to run it: a line ``Run: `ruledsl ...` `` (``check FILE``,
-``check --simulate N [--seed S] FILE`` or ``play FILE [--players N] [--option K=V]...``;
+``check --simulate N [--seed S] [--time-budget S] FILE`` or ``play FILE [--players N] [--option K=V]...``;
 ``ruledsl check t.game`` when there is no Run line) or a ```python block, then the
 diagnostics it must produce, in order, one line each: ``Produces: `path:L:C: severity[CODE]:
 message` ``, each maybe followed by ``Hint: `...` ``.
@@ -160,7 +160,13 @@ def run(example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> li
             return []
         if command == "check" and "--simulate" in flags:
             checked = check_file(file)
-            report = validate(file, games=int(flags.pop("--simulate")), seed=int(flags.pop("--seed", "0")))
+            budget = flags.pop("--time-budget", None)
+            report = validate(
+                file,
+                games=int(flags.pop("--simulate")),
+                seed=int(flags.pop("--seed", "0")),
+                time_budget=float(budget) if budget is not None else None,
+            )
             assert not flags and not options, example.run
             return list(sort_diagnostics([*checked.warnings, *report.to_diagnostics()]))
         if command == "check":

@@ -26,6 +26,7 @@ from ruledsl.agents import (
 from ruledsl.agents.process import message
 from ruledsl.cli.app import main
 from ruledsl.tools import leaks
+from tests.extras import require
 
 AGENT = Path(__file__).resolve().parent / "process_agent.py"
 
@@ -87,7 +88,7 @@ class TestSpecs:
         assert "Traceback" not in err
 
     def test_serve_seats_none(self, capsys: pytest.CaptureFixture[str]) -> None:
-        pytest.importorskip("starlette")
+        require("starlette", "serve")
         with pytest.raises(SystemExit) as stop:
             main(["serve", "crazy_eights", "--players", "2", "--seats", f"human,{spec('first')}"])
         assert stop.value.code == 2 and "no process agent" in capsys.readouterr().err

@@ -34,6 +34,7 @@ from ruledsl.tools.simulate import (
     wilson,
     winner_was_behind,
 )
+from tests.extras import require
 from tests.golden.test_golden import run_cli
 
 
@@ -485,14 +486,14 @@ class TestSimulateCommand:
         assert f"3 finished games of 10 kept in {log} and {table}\n" in capsys.readouterr().err
 
     def test_plot_draws_extreme_rates(self, tmp_path: Path) -> None:
-        pytest.importorskip("matplotlib")
+        require("matplotlib", "plot")
         # Seat P1 wins none of these 3 games: the interval of a rate of 0 once broke the plot.
         target = tmp_path / "rates"
         assert cli.main(["simulate", "quasenbo", "-n", "3", "--plot", str(target)]) == 0
         assert (tmp_path / "rates.png").read_bytes()[:4] == b"\x89PNG"  # no extension: a PNG, as the report says
 
     def test_plot_counts_games_in_whole_numbers(self) -> None:
-        pytest.importorskip("matplotlib")
+        require("matplotlib", "plot")
         import matplotlib.pyplot as plt
 
         # 35 games in 17 bins: matplotlib's own ticks counted them in halves (17.5 games).
@@ -515,7 +516,7 @@ class TestSimulateCommand:
     def test_plot_refused_before_any_game(
         self, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, message: str
     ) -> None:
-        pytest.importorskip("matplotlib")
+        require("matplotlib", "plot")
         log = tmp_path / "games.jsonl"
         with pytest.raises(SystemExit) as info:
             cli.main(["simulate", "quasenbo", "-n", "2", "--log", str(log), "--plot", f"{tmp_path}/{name}"])

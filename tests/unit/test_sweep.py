@@ -12,6 +12,7 @@ import pytest
 from ruledsl import cli
 from ruledsl.cli import progress
 from ruledsl.tools.sweep import combinations, mean_interval
+from tests.extras import require
 
 
 def _run_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
@@ -38,7 +39,7 @@ class TestCombinations:
 
 class TestSweepCommand:
     def test_a_sweep_writes_its_table_and_plot(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-        pytest.importorskip("matplotlib")
+        require("matplotlib", "plot")
         table, as_json, picture = tmp_path / "sweep.csv", tmp_path / "sweep.json", tmp_path / "sweep.png"
         argv = ["sweep", "quasenbo", "--vary", "hand_size=5,7", "--players", "2,3", "-n", "20", "--seed", "7"]
         assert cli.main([*argv, "--out", str(table), "--plot", str(picture)]) == 0
@@ -132,7 +133,7 @@ class TestInterrupted:
     def test_ctrl_c_writes_the_finished_combinations_marked_partial(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        pytest.importorskip("matplotlib")
+        require("matplotlib", "plot")
         argv = ["sweep", "quasenbo", "--vary", "hand_size=5,7", "--players", "2,3", "-n", "10"]
         whole = _run_json(capsys, [*argv, "--json"])
         self._interrupt_at(monkeypatch, 25)  # two combinations finished, the third under way

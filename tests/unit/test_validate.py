@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import ruledsl
@@ -440,6 +441,35 @@ def test_a_time_budget_cuts_the_games_and_says_so(write: Any) -> None:
     assert code == 0
     assert "time budget of 0.05 s spent: played " in out
     assert "give more time with --time-budget SECONDS (0: no limit)" in out
+
+
+def test_a_time_budget_spent_before_any_game_ended_is_no_clean_bill(write: Any) -> None:
+    """Every game cut, none counted: nothing was learnt of how the rules play, and the check says so."""
+    path = write(DRIFT.replace("score >= 30", "score >= 100000"))
+    report = validate(path, games=3, time_budget=0.0001)
+    [result] = report.results
+    assert (result.games, result.cut) == (0, 3)
+    [(code, line, _col, message, hint)] = [f for f in findings(report) if f[0] == "W416"]
+    assert (code, line) == ("W416", 1)
+    assert message == "no random game was played to its end: the time budget of 0.0001 s was spent first"
+    assert hint is not None and "--time-budget SECONDS" in hint
+    code, out, _ = run_cli(["check", "--simulate", "3", "--time-budget", "0.0001", path], cwd=Path.cwd())
+    assert code == 0  # a warning, as W413 is
+    assert "warning[W416]" in out
+    assert f"{path}: ok\n" not in out and f"{path}: ok (1 warning)" in out
+
+
+def test_configurations_left_without_a_game_are_named(write: Any) -> None:
+    path = write(DRIFT.replace("score >= 30", "score >= 100000"))
+    report = validate(path, games=3, time_budget=0.0001)
+    [result] = report.results
+    played = attrs.evolve(result, config=Config(2, ()), games=3, cut=0, ended=3)
+    partly = attrs.evolve(report, results=(played, result))
+    [(_code, _line, _col, message, hint)] = [f for f in findings(partly) if f[0] == "W416"]
+    assert message == (
+        "1 of 2 configurations had no random game played to its end: the time budget of 0.0001 s was spent first"
+    )
+    assert hint is not None and hint.startswith("1 player: 0 of 3 games; ")
 
 
 def test_time_budget_goes_with_simulate(write: Any) -> None:
