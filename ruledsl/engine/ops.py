@@ -119,29 +119,30 @@ def card_variables_written(st: Any, c: int) -> None:
     knowledge.variables_written(st, c)
 
 
-def move_card(st: Any, c: int, dst: int, where: int = 0) -> None:
-    """Move one card to zone ``dst``: on top (0), at the bottom (1) or at a random place (2)."""
-    zones = st.zones
-    src = st.loc[c]
-    seen = knowledge.seen_by(st, c) if st.known is not None else None
-    zones[src].remove(c)
-    target = zones[dst]
-    if where == 0:
-        target.append(c)
-    elif where == 1:
-        target.insert(0, c)
-    else:
-        st.rng, i = chance.below(st.rng, len(target) + 1)
-        target.insert(i, c)
-    st.loc[c] = dst
-    if seen is not None:
-        knowledge.moved(st, c, src, dst, seen)
-        if not zones[src]:
-            knowledge.emptied(st, src)
+#: Where moved cards go in their new zone (``move``'s ``where``): on top, at the bottom, each at a random place.
+TOP, BOTTOM, RANDOM = 0, 1, 2
 
 
-def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[int]:
-    """Move cards, keeping their order, to zone ``dst``; return the cards moved."""
+def move(
+    st: Any, cards: Iterable[int], dst: int, where: int = TOP, face: bool | None = None, mover: int | None = None
+) -> list[int]:
+    """The one way cards move: ``cards`` go from wherever they lie to zone ``dst``; return them.
+
+    Every statement that moves cards calls this (the compiled rules, through one emitter:
+    ``codegen.statements.Statements.emit_move``), and fires the rules on cards entering
+    ``dst`` with what it returns. It alone keeps the state whole:
+
+    - the zones: each list is changed in place, never replaced, since a statement may hold
+      one (``deal`` holds its source) while the rules it sets off move cards; and ``loc``;
+    - what each player knows of where the cards are (``knowledge.moved``, ``emptied``),
+      which resampling relies on;
+    - how the cards lie (``fields.Face``): ``face`` (True up, False down, None as ``dst``
+      shows it), but a card not laid face up in a zone 'seen by mover' is seen by ``mover``
+      alone.
+
+    They go on top of ``dst`` (``TOP``) or at its bottom (``BOTTOM``) keeping their order,
+    or each in turn at a random place (``RANDOM``: one draw of ``chance`` per card).
+    """
     moved = list(cards)
     if not moved:
         return moved
@@ -150,12 +151,16 @@ def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[
     tracked = None
     if st.known is not None:
         tracked = [(c, loc[c], knowledge.seen_by(st, c)) for c in moved]
-    for c in moved:
-        zones[loc[c]].remove(c)
+    whole = zones[loc[moved[0]]]
+    if len(whole) == len(moved) and whole == moved:
+        whole.clear()  # every card of one zone (``move all of``): no search for each
+    else:
+        for c in moved:
+            zones[loc[c]].remove(c)
     target = zones[dst]
-    if where == 0:
+    if where == TOP:
         target.extend(moved)
-    elif where == 1:
+    elif where == BOTTOM:
         target[0:0] = moved
     else:
         for c in moved:
@@ -169,26 +174,14 @@ def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[
         for src in {src for _, src, _ in tracked}:
             if not zones[src]:
                 knowledge.emptied(st, src)
+    if st.face is not None:
+        st.set_faces(moved, (mover,) if mover is not None and face is not True and st.zone_shows_mover(dst) else face)
     return moved
 
 
-def move_zone(st: Any, src: int, dst: int) -> list[int]:
-    """Move every card of zone ``src`` on top of zone ``dst``; return them."""
-    zones = st.zones
-    moved: list[int] = zones[src]
-    if not moved or src == dst:
-        return []
-    seen = [knowledge.seen_by(st, c) for c in moved] if st.known is not None else None
-    zones[src] = []
-    zones[dst].extend(moved)
-    loc = st.loc
-    for c in moved:
-        loc[c] = dst
-    if seen is not None:
-        for c, was_seen in zip(moved, seen):
-            knowledge.moved(st, c, src, dst, was_seen)
-        knowledge.emptied(st, src)
-    return moved
+def move_zone(st: Any, src: int, dst: int, face: bool | None = None, mover: int | None = None) -> list[int]:
+    """``move``, on top of zone ``dst``, every card of zone ``src``; none when they are one zone."""
+    return [] if src == dst else move(st, st.zones[src], dst, TOP, face, mover)
 
 
 def shuffle_zone(st: Any, z: int) -> None:
