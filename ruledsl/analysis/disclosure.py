@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
+from ruledsl.analysis.moves import moves_cards
 from ruledsl.analysis.refs import (
     CardAttrRef,
     CardsAttrRef,
@@ -154,7 +155,7 @@ class _Finder:
         return env
 
     def stmt(self, s: n.Stmt, env: _Env) -> None:
-        if isinstance(s, (n.Move, n.Deal, n.Shuffle, n.Cut, n.CallStmt)):
+        if moves_cards(s):
             # Cards moved: the card shown at a zone's end may lie elsewhere now.
             for key in [k for k in env if isinstance(k, tuple) and k[0] in ("end", "zone")]:
                 del env[key]
@@ -208,7 +209,7 @@ class _Finder:
             return None
         whole = self._zone_key(s.iterable)
         inner = [x for st in s.body for x in n.walk(st)]
-        if whole is None or any(isinstance(x, (n.Stop, n.Move, n.Deal, n.Shuffle, n.Cut, n.CallStmt)) for x in inner):
+        if whole is None or any(isinstance(x, n.Stop) or moves_cards(x) for x in inner):
             return None
         for st in s.body:
             if isinstance(st, n.Reveal) and isinstance(st.what, n.Name) and self._local_decl(st.what) is s:
