@@ -101,14 +101,17 @@ class Statements(CompilerPart):
 
         What moves is one card (``card``, a name), the top card of a zone's list (``top_of``,
         a name; the card gets a fresh name), every card of ``zone``, or ``cards``. One card put
-        on top, in a game where no card is laid face up or down, is moved inline while
-        ``plain`` holds (nobody's knowledge is kept): the same as ``op_move`` does then, without
-        a call, on the hot path of most games. Every statement moving cards writes it here."""
+        on top is moved inline while ``plain`` holds (nobody's knowledge is kept): what
+        ``op_move`` does then, without a call, on the hot path of most games (only where it
+        lies as ``facing`` says: not in a game with a zone 'seen by mover', unless laid face
+        up). Every statement moving cards writes it here."""
         em = self.em
         lay = ""
+        inline = where == TOP
         if self.cx.uses_faces:
-            mover = scope.player if any(z.visibility == "mover" for z in self.sy.zones.values()) else "None"
-            lay = f", {_FACES[facing]}, {mover}"
+            seen_by_mover = any(z.visibility == "mover" for z in self.sy.zones.values())
+            lay = f", {_FACES[facing]}, {scope.player if seen_by_mover else 'None'}"
+            inline = inline and (facing == "up" or not seen_by_mover)  # then laid as it says, in any zone
         if zone is not None:
             entered = self.fresh(names.MOVED)
             em.line(f"{entered} = op_move_zone(st, {zone}, {dst}{lay})")
@@ -120,7 +123,6 @@ class Statements(CompilerPart):
         if top_of is not None:
             card = self.fresh(names.CARD)
         assert card is not None
-        inline = where == TOP and not self.cx.uses_faces
         if inline:
             em.line(f"if {plain}:")
             with em.block():
@@ -130,6 +132,8 @@ class Statements(CompilerPart):
                     em.line(f"Z[st.loc[{card}]].remove({card})")
                 em.line(f"Z[{dst}].append({card})")
                 em.line(f"st.loc[{card}] = {dst}")
+                if self.cx.uses_faces:
+                    em.line(f"st.face[{card}] = {_FACES[facing]}")
             em.line("else:")
             em.indent += 1
         if top_of is not None:

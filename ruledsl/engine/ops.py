@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ruledsl.engine import chance, knowledge
+from ruledsl.engine.fields import Face
 from ruledsl.engine.limits import MAX_INTEGER, MAX_RANGE, MAX_TEXT, too_large_number, too_long_text
 from ruledsl.engine.values import HIDDEN_CARD
 
@@ -175,8 +176,18 @@ def move(
             if not zones[src]:
                 knowledge.emptied(st, src)
     if st.face is not None:
-        st.set_faces(moved, (mover,) if mover is not None and face is not True and st.zone_shows_mover(dst) else face)
+        lay(st, moved, (mover,) if mover is not None and face is not True and st.zone_shows_mover(dst) else face)
     return moved
+
+
+def lay(st: Any, cards: list[int], face: Face) -> None:
+    """Lay cards as ``face`` says where they lie, in a game that keeps faces ('turn up', and
+    ``move`` for the cards it moves); the players who see them now know where they are."""
+    faces = st.face
+    for c in cards:
+        faces[c] = face
+    if st.known is not None:
+        knowledge.refresh(st, cards)
 
 
 def move_zone(st: Any, src: int, dst: int, face: bool | None = None, mover: int | None = None) -> list[int]:

@@ -417,11 +417,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
     def set_faces(self, cards: Iterable[int], face: Face) -> None:
         """Lay cards as ``face`` says, where they lie ('turn up', and ``ops.move`` for the cards it moves)."""
         if self.face is not None:
-            cards = list(cards)
-            for c in cards:
-                self.face[c] = face
-            if self.known is not None:
-                knowledge.refresh(self, cards)
+            ops.lay(self, list(cards), face)
 
     def reveal(self, cards: Iterable[int]) -> None:
         cards = list(cards)
