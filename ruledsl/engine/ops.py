@@ -125,7 +125,7 @@ TOP, BOTTOM, RANDOM = 0, 1, 2
 
 
 def move(
-    st: Any, cards: Iterable[int], dst: int, where: int = TOP, face: bool | None = None, mover: int | None = None
+    st: Any, cards: Iterable[int], dst: int, where: int = TOP, face: Face = None, mover: int | None = None
 ) -> list[int]:
     """The one way cards move: ``cards`` go from wherever they lie to zone ``dst``; return them.
 
@@ -149,12 +149,18 @@ def move(
         return moved
     zones = st.zones
     loc = st.loc
-    tracked = None
-    if st.known is not None:
-        tracked = [(c, loc[c], knowledge.seen_by(st, c)) for c in moved]
-    whole = zones[loc[moved[0]]]
-    if len(whole) == len(moved) and whole == moved:
-        whole.clear()  # every card of one zone (``move all of``): no search for each
+    tracked = st.known is not None
+    if tracked:  # where each card was, and who saw it there (loops, not comprehensions: no call each)
+        srcs = []
+        seen = []
+        for c in moved:
+            srcs.append(loc[c])
+            seen.append(knowledge.seen_by(st, c))
+    first = zones[loc[moved[0]]]
+    if len(moved) == 1:
+        first.remove(moved[0])
+    elif len(first) == len(moved) and first == moved:
+        first.clear()  # every card of one zone (``move all of``): no search for each
     else:
         for c in moved:
             zones[loc[c]].remove(c)
@@ -169,10 +175,10 @@ def move(
             target.insert(i, c)
     for c in moved:
         loc[c] = dst
-    if tracked is not None:
-        for c, src, seen in tracked:
-            knowledge.moved(st, c, src, dst, seen)
-        for src in {src for _, src, _ in tracked}:
+    if tracked:
+        for c, src, was_seen in zip(moved, srcs, seen):
+            knowledge.moved(st, c, src, dst, was_seen)
+        for src in set(srcs):
             if not zones[src]:
                 knowledge.emptied(st, src)
     if st.face is not None:
