@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
+from ruledsl.analysis.moves import moves_cards
 from ruledsl.analysis.refs import (
     CardAttrRef,
     CardsAttrRef,
@@ -84,7 +85,6 @@ _UNKNOWN = "unknown"
 
 #: One place per name bound in a rule (a choice, a 'let', a loop's variable), by its node.
 #: Statements that move cards (a procedure may): what lay at a zone's end may lie elsewhere after them.
-_MOVING = (n.Move, n.Deal, n.Shuffle, n.Cut, n.CallStmt)
 _Env = dict[int | tuple[Any, ...], Any]  # by id(node), or by ('read', id(node)) and a zone end's key
 #: What reads an attribute of a card (a card variable is one too).
 _CARD_READS = (CardAttrRef, CardsAttrRef, CardVarRef)
@@ -160,7 +160,7 @@ class _Finder:
         return env
 
     def stmt(self, s: n.Stmt, env: _Env) -> None:
-        if isinstance(s, _MOVING):
+        if moves_cards(s):
             # Cards moved: the card shown at a zone's end may lie elsewhere now.
             for key in [k for k in env if isinstance(k, tuple) and k[0] in ("end", "zone")]:
                 del env[key]
@@ -227,7 +227,7 @@ class _Finder:
             return None
         whole = self._zone_key(s.iterable)
         inner = [x for st in s.body for x in n.walk(st)]
-        if whole is None or any(isinstance(x, (n.Stop, *_MOVING)) for x in inner):
+        if whole is None or any(isinstance(x, n.Stop) or moves_cards(x) for x in inner):
             return None
         for st in s.body:
             if isinstance(st, n.Reveal) and isinstance(st.what, n.Name) and self._local_decl(st.what) is s:

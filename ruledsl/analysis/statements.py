@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from ruledsl.analysis.constants import constant_number
 from ruledsl.analysis.context import BUILTIN_NAMES, CheckContext, CheckerPart
 from ruledsl.analysis.expressions import mentions_players
+from ruledsl.analysis.moves import zones_filled
 from ruledsl.analysis.refs import CardVarRef, DirectionRef, GameVarRef, LocalRef, PlayerVarRef
 from ruledsl.analysis.scope import Scope
 from ruledsl.analysis.symbols import ANY, FLAG, NUMBER, PLAYER, PLAYERS, LocalSym, Type
@@ -47,6 +48,7 @@ class StatementChecker(CheckerPart):
         """Check one statement (``_stmt_Move`` for a Move...)."""
         method = getattr(self, f"_stmt_{type(s).__name__}")
         method(s, scope)
+        self.move_targets.update(zones_filled(s, self.ctx.structure.zone_families, self.refs))
 
     def _stmt_Move(self, s: n.Move, scope: Scope) -> None:
         t = self.ctx.exprs.check(s.what, scope)
@@ -57,8 +59,6 @@ class StatementChecker(CheckerPart):
         elif t.kind not in ("card", "cards", "any"):
             self.error("E301", f"only cards can move, not {t}", s.what)
         self.ctx.exprs.expect_zone(s.to, scope)
-        for fam in self.ctx.structure.zone_families(s.to):
-            self.move_targets.add(fam)
 
     def _stmt_Deal(self, s: n.Deal, scope: Scope) -> None:
         self.ctx.exprs.expect(s.count, scope, NUMBER)
@@ -75,7 +75,6 @@ class StatementChecker(CheckerPart):
             self.error("E303", f"'{s.target}' is shared; 'deal ... to each' needs a zone of each player", s)
         else:
             self.refs[id(s)] = zone
-            self.move_targets.add(zone.name)
         if s.start is not None:
             self.ctx.exprs.expect(s.start, scope, PLAYER)
 

@@ -10,8 +10,8 @@ from typing import Any
 from ruledsl.analysis.constants import constant_number
 from ruledsl.analysis.context import BUILTIN_NAMES, CheckerPart
 from ruledsl.analysis.declarations import valid_players
-from ruledsl.analysis.effects import STATEMENT_EFFECTS
 from ruledsl.analysis.expressions import mentions_players
+from ruledsl.analysis.moves import zones_filled
 from ruledsl.analysis.refs import DefineRef, LocalRef, ZoneFamilyRef, ZoneRef
 from ruledsl.analysis.scope import Scope
 from ruledsl.analysis.statements import child_stmts
@@ -505,7 +505,7 @@ class StructureChecker(CheckerPart):
             for t in rules:
                 found: list[tuple[n.Stmt, str]] = []
                 for s in self.reachable_stmts(t.body):
-                    found += [(s, z) for z in STATEMENT_EFFECTS[type(s)].entered(self, s) if z in watched]
+                    found += [(s, z) for z in zones_filled(s, self.zone_families, self.refs) if z in watched]
                 fills[id(t)] = sorted(found, key=lambda f: (f[0].span.start.offset, f[1]))
         in_a_cycle: set[int] = set()  # rules already reported, so that a cycle is reported once
         for t in (d for d in self.ctx.file.decls if isinstance(d, n.TriggerDecl)):

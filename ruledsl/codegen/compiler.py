@@ -19,8 +19,8 @@ import functools
 from typing import Any
 
 from ruledsl.analysis.checked import CheckedGame
-from ruledsl.analysis.effects import STATEMENT_EFFECTS
 from ruledsl.analysis.loadtime import LoadTimeError, load_error, option_values
+from ruledsl.analysis.moves import lays_faces
 from ruledsl.analysis.symbols import ZoneSym
 from ruledsl.codegen import names
 from ruledsl.codegen.actions import Actions
@@ -156,7 +156,6 @@ def _uses_faces(checked: CheckedGame) -> bool:
     """Whether any rule turns cards face up or down, or a zone shows each card to its mover (a card
     laid there is face down to all but him); asked once per game, not once per player count."""
     return any(
-        (isinstance(s, n.ZoneDecl) and s.visibility == "mover")
-        or (isinstance(s, n.Stmt) and STATEMENT_EFFECTS[type(s)].lays_faces(s))
+        (isinstance(s, n.ZoneDecl) and s.visibility == "mover") or (isinstance(s, n.Stmt) and lays_faces(s))
         for s in n.walk(checked.file)
     )

@@ -9,6 +9,7 @@ from ruledsl.analysis.symbols import PhaseSym, ProcedureSym, WindowSym, ZoneSym
 from ruledsl.codegen import names
 from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
 from ruledsl.engine.limits import MAX_INTEGER, STEP_BUDGET
+from ruledsl.engine.ops import BOTTOM, RANDOM, TOP
 from ruledsl.engine.values import AGAIN, GO_TO, NEXT_TURN
 from ruledsl.syntax import nodes as n
 
@@ -48,95 +49,112 @@ class Statements(CompilerPart):
         em = self.em
         dst = self.fresh(names.ZONE)
         em.line(f"{dst} = {self.exprs.ex(s.to, scope)}")
-        where = {"top": 0, "bottom": 1, "random": 2}[s.placement]
+        where = {"top": TOP, "bottom": BOTTOM, "random": RANDOM}[s.placement]
         family = self._static_family(s.to)
         needs_fire = bool(self.cx.trigger_families) and (family is None or family in self.cx.trigger_families)
         t = self.type_of(s.what)
-        moved = self.fresh(names.MOVED)
-        if (
-            isinstance(s.what, n.TopOf)
-            and s.what.count is None
-            and self.type_of(s.what.zone).kind == "zone"
-            and where == 0
-        ):
+        if isinstance(s.what, n.TopOf) and s.what.count is None and self.type_of(s.what.zone).kind == "zone":
             src = self.fresh(names.ZONE)
-            c = self.fresh(names.CARD)
             em.line(f"{src} = Z[{self.exprs.ex(s.what.zone, scope)}]")
             em.line(f"if {src}:")
             with em.block():
-                self._emit_take_top(src, c, dst, "st.known is None")
-                self._after_move(s, f"({c},)", scope)
+                entered = self.emit_move(dst, where, s.facing, scope, top_of=src)
                 if needs_fire:
-                    self._fire(dst, f"[{c}]", scope, family)
+                    self._fire(dst, entered, scope, family)
             return
-        if isinstance(s.what, n.AllOf) and self.type_of(s.what.zone).kind == "zone" and where == 0:
-            em.line(f"{moved} = op_move_zone(st, {self.exprs.ex(s.what.zone, scope)}, {dst})")
-        elif t.kind == "card":
+        if t.kind == "card":
             c = self.fresh(names.CARD)
             em.line(f"{c} = {self.exprs.ex(s.what, scope)}")
             if t.nullable:
                 em.line(f"if {c} is not None:")
                 em.indent += 1
-            if where == 0:
-                em.line("if st.known is None:")
-                with em.block():
-                    em.line(f"Z[st.loc[{c}]].remove({c})")
-                    em.line(f"Z[{dst}].append({c})")
-                    em.line(f"st.loc[{c}] = {dst}")
-                em.line("else:")
-                with em.block():
-                    em.line(f"op_move_card(st, {c}, {dst}, 0)")
-            else:
-                em.line(f"op_move_card(st, {c}, {dst}, {where})")
-            self._after_move(s, f"({c},)", scope)
+            entered = self.emit_move(dst, where, s.facing, scope, card=c)
             if needs_fire:
-                self._fire(dst, f"[{c}]", scope, family)
+                self._fire(dst, entered, scope, family)
             if t.nullable:
                 em.indent -= 1
             return
+        if isinstance(s.what, n.AllOf) and self.type_of(s.what.zone).kind == "zone" and where == TOP:
+            entered = self.emit_move(dst, where, s.facing, scope, zone=self.exprs.ex(s.what.zone, scope))
         else:
-            em.line(f"{moved} = op_move_cards(st, {self.exprs.cards(s.what, scope)}, {dst}, {where})")
-        self._after_move(s, moved, scope)
+            entered = self.emit_move(dst, where, s.facing, scope, cards=self.exprs.cards(s.what, scope))
         if needs_fire:
-            em.line(f"if {moved}:")
+            em.line(f"if {entered}:")
             with em.block():
-                self._fire(dst, moved, scope, family)
+                self._fire(dst, entered, scope, family)
 
-    def _after_move(self, s: n.Move, moved: str, scope: Scope) -> None:
-        if self.cx.uses_faces:
-            self.em.line(self._set_faces(moved, s.facing, scope))
+    def emit_move(
+        self,
+        dst: str,
+        where: int,
+        facing: str | None,
+        scope: Scope,
+        *,
+        card: str | None = None,
+        top_of: str | None = None,
+        zone: str | None = None,
+        cards: str | None = None,
+        plain: str = "st.known is None",
+    ) -> str:
+        """Write the moving of cards to zone ``dst`` (at ``where``: ops.TOP, BOTTOM or RANDOM, laid
+        ``facing``): the one call of ``op_move`` (engine/ops.py: the one way cards move), or
+        ``op_move_zone`` for every card of a zone. Return the Python naming the cards that
+        entered ``dst``: the statement gives them to the rules on cards entering it.
 
-    def _set_faces(self, moved: str, facing: str | None, scope: Scope) -> str:
-        """The call that lays moved cards as the move says; in a game with a zone 'seen by mover',
-        it also names the mover (the acting player), who alone sees each card he moved there."""
-        face = {"up": "True", "down": "False", None: "None"}[facing]
-        if any(z.visibility == "mover" for z in self.sy.zones.values()):
-            return f"st.set_faces({moved}, {face}, {scope.player})"
-        return f"st.set_faces({moved}, {face})"
-
-    def _emit_take_top(self, src: str, c: str, dst: str, plain: str) -> None:
-        """Move the top card of list ``src`` (named ``c``) onto zone ``dst``: by pop and append
-        while ``plain`` (nobody's knowledge is tracked), else through op_move_card."""
+        What moves is one card (``card``, a name), the top card of a zone's list (``top_of``,
+        a name; the card gets a fresh name), every card of ``zone``, or ``cards``. One card put
+        on top is moved inline while ``plain`` holds (nobody's knowledge is kept): what
+        ``op_move`` does then, without a call, on the hot path of most games (only where it
+        lies as ``facing`` says: not in a game with a zone 'seen by mover', unless laid face
+        up). Every statement moving cards writes it here."""
         em = self.em
-        em.line(f"if {plain}:")
-        with em.block():
-            em.line(f"{c} = {src}.pop()")
-            em.line(f"Z[{dst}].append({c})")
-            em.line(f"st.loc[{c}] = {dst}")
-        em.line("else:")
-        with em.block():
-            em.line(f"{c} = {src}[-1]")
-            em.line(f"op_move_card(st, {c}, {dst}, 0)")
+        lay = ""
+        inline = where == TOP
+        if self.cx.uses_faces:
+            seen_by_mover = any(z.visibility == "mover" for z in self.sy.zones.values())
+            lay = f", {_FACES[facing]}, {scope.player if seen_by_mover else 'None'}"
+            inline = inline and (facing == "up" or not seen_by_mover)  # then laid as it says, in any zone
+        if zone is not None:
+            entered = self.fresh(names.MOVED)
+            em.line(f"{entered} = op_move_zone(st, {zone}, {dst}{lay})")
+            return entered
+        if cards is not None:
+            entered = self.fresh(names.MOVED)
+            em.line(f"{entered} = op_move(st, {cards}, {dst}, {where}{lay})")
+            return entered
+        if top_of is not None:
+            card = self.fresh(names.CARD)
+        assert card is not None
+        if inline:
+            em.line(f"if {plain}:")
+            with em.block():
+                if top_of is not None:
+                    em.line(f"{card} = {top_of}.pop()")
+                else:
+                    em.line(f"Z[st.loc[{card}]].remove({card})")
+                em.line(f"Z[{dst}].append({card})")
+                em.line(f"st.loc[{card}] = {dst}")
+                if self.cx.uses_faces:
+                    em.line(f"st.face[{card}] = {_FACES[facing]}")
+            em.line("else:")
+            em.indent += 1
+        if top_of is not None:
+            em.line(f"{card} = {top_of}[-1]")
+        em.line(f"op_move(st, ({card},), {dst}, {where}{lay})")
+        if inline:
+            em.indent -= 1
+        return f"[{card}]"
 
     def _st_Deal(self, s: n.Deal, scope: Scope) -> None:
         zone = self.ref(s)
         assert isinstance(zone, ZoneSym)
         base = self.layout.zone_base(zone)
-        src, q, i, order, c, plain = (
-            self.fresh(x) for x in (names.ZONE, names.DEALT, names.ROUND, names.ORDER, names.CARD, names.PLAIN)
+        src, q, i, order, plain = (
+            self.fresh(x) for x in (names.ZONE, names.DEALT, names.ROUND, names.ORDER, names.PLAIN)
         )
         start = self.exprs.ex(s.start, scope) if s.start is not None else "0"
         em = self.em
+        # The source's list itself: never replaced, so that it is seen empty once the rules set off empty it.
         em.line(f"{src} = Z[{self.exprs.ex(s.source, scope)}]")
         em.line(f"{plain} = st.known is None  # nobody's knowledge to keep: move the cards directly")
         em.line(f"{order} = [({start} + {i}) % {self.players} for {i} in range({self.players})]")
@@ -147,11 +165,9 @@ class Statements(CompilerPart):
                 em.line(f"if not {src}:")
                 with em.block():
                     em.line("break")
-                self._emit_take_top(src, c, f"{base} + {q}", plain)
-                if self.cx.uses_faces:
-                    em.line(self._set_faces(f"({c},)", s.facing, scope))
+                entered = self.emit_move(f"{base} + {q}", TOP, s.facing, scope, top_of=src, plain=plain)
                 if zone.index in self.cx.trigger_families:
-                    em.line(self.trig_call(zone.index, scope.player, f"{base} + {q}", f"[{c}]"))
+                    em.line(self.trig_call(zone.index, scope.player, f"{base} + {q}", entered))
             # Once the source is empty the rounds left deal nothing: a huge count costs no time.
             em.line(f"if not {src}:")
             with em.block():
@@ -447,6 +463,10 @@ class Statements(CompilerPart):
         if family in self.cx.owner_families:
             return f"{names.TRIGGERS(family)}(st, {player}, {dst}, {moved})"
         return f"{names.TRIGGERS(family)}(st, {player}, {moved})"
+
+
+#: The Python of how a statement lays the cards it moves: face up, face down, as their zone shows them.
+_FACES = {"up": "True", "down": "False", None: "None"}
 
 
 def _stops_its_loop(body: tuple[n.Stmt, ...]) -> bool:

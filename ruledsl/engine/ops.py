@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ruledsl.engine import chance, knowledge
+from ruledsl.engine.fields import Face
 from ruledsl.engine.limits import MAX_INTEGER, MAX_RANGE, MAX_TEXT, too_large_number, too_long_text
 from ruledsl.engine.values import HIDDEN_CARD
 
@@ -119,43 +120,54 @@ def card_variables_written(st: Any, c: int) -> None:
     knowledge.variables_written(st, c)
 
 
-def move_card(st: Any, c: int, dst: int, where: int = 0) -> None:
-    """Move one card to zone ``dst``: on top (0), at the bottom (1) or at a random place (2)."""
-    zones = st.zones
-    src = st.loc[c]
-    seen = knowledge.seen_by(st, c) if st.known is not None else None
-    zones[src].remove(c)
-    target = zones[dst]
-    if where == 0:
-        target.append(c)
-    elif where == 1:
-        target.insert(0, c)
-    else:
-        st.rng, i = chance.below(st.rng, len(target) + 1)
-        target.insert(i, c)
-    st.loc[c] = dst
-    if seen is not None:
-        knowledge.moved(st, c, src, dst, seen)
-        if not zones[src]:
-            knowledge.emptied(st, src)
+#: Where moved cards go in their new zone (``move``'s ``where``): on top, at the bottom, each at a random place.
+TOP, BOTTOM, RANDOM = 0, 1, 2
 
 
-def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[int]:
-    """Move cards, keeping their order, to zone ``dst``; return the cards moved."""
+def move(
+    st: Any, cards: Iterable[int], dst: int, where: int = TOP, face: Face = None, mover: int | None = None
+) -> list[int]:
+    """The one way cards move: ``cards`` go from wherever they lie to zone ``dst``; return them.
+
+    Every statement that moves cards calls this (the compiled rules, through one emitter:
+    ``codegen.statements.Statements.emit_move``), and fires the rules on cards entering
+    ``dst`` with what it returns. It alone keeps the state whole:
+
+    - the zones: each list is changed in place, never replaced, since a statement may hold
+      one (``deal`` holds its source) while the rules it sets off move cards; and ``loc``;
+    - what each player knows of where the cards are (``knowledge.moved``, ``emptied``),
+      which resampling relies on;
+    - how the cards lie (``fields.Face``): ``face`` (True up, False down, None as ``dst``
+      shows it), but a card not laid face up in a zone 'seen by mover' is seen by ``mover``
+      alone.
+
+    They go on top of ``dst`` (``TOP``) or at its bottom (``BOTTOM``) keeping their order,
+    or each in turn at a random place (``RANDOM``: one draw of ``chance`` per card).
+    """
     moved = list(cards)
     if not moved:
         return moved
     zones = st.zones
     loc = st.loc
-    tracked = None
-    if st.known is not None:
-        tracked = [(c, loc[c], knowledge.seen_by(st, c)) for c in moved]
-    for c in moved:
-        zones[loc[c]].remove(c)
+    tracked = st.known is not None
+    if tracked:  # where each card was, and who saw it there (loops, not comprehensions: no call each)
+        srcs = []
+        seen = []
+        for c in moved:
+            srcs.append(loc[c])
+            seen.append(knowledge.seen_by(st, c))
+    first = zones[loc[moved[0]]]
+    if len(moved) == 1:
+        first.remove(moved[0])
+    elif len(first) == len(moved) and first == moved:
+        first.clear()  # every card of one zone (``move all of``): no search for each
+    else:
+        for c in moved:
+            zones[loc[c]].remove(c)
     target = zones[dst]
-    if where == 0:
+    if where == TOP:
         target.extend(moved)
-    elif where == 1:
+    elif where == BOTTOM:
         target[0:0] = moved
     else:
         for c in moved:
@@ -163,32 +175,30 @@ def move_cards(st: Any, cards: Iterable[int], dst: int, where: int = 0) -> list[
             target.insert(i, c)
     for c in moved:
         loc[c] = dst
-    if tracked is not None:
-        for c, src, seen in tracked:
-            knowledge.moved(st, c, src, dst, seen)
-        for src in {src for _, src, _ in tracked}:
+    if tracked:
+        for c, src, was_seen in zip(moved, srcs, seen):
+            knowledge.moved(st, c, src, dst, was_seen)
+        for src in set(srcs):
             if not zones[src]:
                 knowledge.emptied(st, src)
+    if st.face is not None:
+        lay(st, moved, (mover,) if mover is not None and face is not True and st.zone_shows_mover(dst) else face)
     return moved
 
 
-def move_zone(st: Any, src: int, dst: int) -> list[int]:
-    """Move every card of zone ``src`` on top of zone ``dst``; return them."""
-    zones = st.zones
-    moved: list[int] = zones[src]
-    if not moved or src == dst:
-        return []
-    seen = [knowledge.seen_by(st, c) for c in moved] if st.known is not None else None
-    zones[src] = []
-    zones[dst].extend(moved)
-    loc = st.loc
-    for c in moved:
-        loc[c] = dst
-    if seen is not None:
-        for c, was_seen in zip(moved, seen):
-            knowledge.moved(st, c, src, dst, was_seen)
-        knowledge.emptied(st, src)
-    return moved
+def lay(st: Any, cards: list[int], face: Face) -> None:
+    """Lay cards as ``face`` says where they lie, in a game that keeps faces ('turn up', and
+    ``move`` for the cards it moves); the players who see them now know where they are."""
+    faces = st.face
+    for c in cards:
+        faces[c] = face
+    if st.known is not None:
+        knowledge.refresh(st, cards)
+
+
+def move_zone(st: Any, src: int, dst: int, face: bool | None = None, mover: int | None = None) -> list[int]:
+    """``move``, on top of zone ``dst``, every card of zone ``src``; none when they are one zone."""
+    return [] if src == dst else move(st, st.zones[src], dst, TOP, face, mover)
 
 
 def shuffle_zone(st: Any, z: int) -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import chance, knowledge, ops, stepping
 from ruledsl.engine.failures import FAILED_RULE, RULE_ERRORS, Failures
-from ruledsl.engine.fields import StateFields
+from ruledsl.engine.fields import Face, StateFields
 from ruledsl.engine.limits import MAX_MOVE_TEXT, MAX_OFFERED
 from ruledsl.engine.observer import Observer
 from ruledsl.engine.reading import NO_REASON, normalise
@@ -417,18 +417,10 @@ class GameState(TurnMachine, Together, Observer, Failures):
 
     # ------------------------------------------------------------------ called by compiled rules
 
-    def set_faces(self, cards: Iterable[int], face: bool | None, mover: int | None = None) -> None:
-        """Lay moved cards face up, face down or as their zone shows them; in a zone 'seen by mover',
-        a card not face up is seen by ``mover`` alone (its face is ``(mover,)``)."""
+    def set_faces(self, cards: Iterable[int], face: Face) -> None:
+        """Lay cards as ``face`` says, where they lie ('turn up', and ``ops.move`` for the cards it moves)."""
         if self.face is not None:
-            cards = list(cards)
-            for c in cards:
-                if mover is not None and face is not True and self.zone_shows_mover(self.loc[c]):
-                    self.face[c] = (mover,)
-                else:
-                    self.face[c] = face
-            if self.known is not None:
-                knowledge.refresh(self, cards)
+            ops.lay(self, list(cards), face)
 
     def reveal(self, cards: Iterable[int]) -> None:
         cards = list(cards)

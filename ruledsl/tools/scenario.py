@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ruledsl.engine import ops
 from ruledsl.engine.state import GameState
 
 
@@ -42,12 +43,8 @@ def _take(state: GameState, name: str, taken: set[int], prefer: int | None = Non
 
 
 def _move(state: GameState, c: int, dst: int, at_bottom: bool = False) -> None:
-    state.zones[state.loc[c]].remove(c)
-    if at_bottom:
-        state.zones[dst].insert(0, c)
-    else:
-        state.zones[dst].append(c)
-    state.loc[c] = dst
+    """Move a card as the rules do (``ops.move``: what each player knows follows), lying as it lay."""
+    ops.move(state, (c,), dst, ops.BOTTOM if at_bottom else ops.TOP, None if state.face is None else state.face[c])
 
 
 def arrange(

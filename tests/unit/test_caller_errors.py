@@ -94,7 +94,7 @@ def test_a_signal_handlers_exception_during_an_action_comes_back_unchanged(
 def test_a_callers_exception_from_an_op_comes_back_unchanged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
-    failing = "move_card" if where == "apply_action" else "gt"
+    failing = "move" if where == "apply_action" else "gt"
     original = getattr(ops, failing)
     armed = [False]
 
@@ -123,7 +123,7 @@ def test_a_rules_own_failure_is_still_a_rule_error(tmp_path: Path, monkeypatch: 
     def patched(*args: object) -> object:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(ops, "move_card", patched)
+    monkeypatch.setattr(ops, "move", patched)
     state = _game(tmp_path, "zero").new_initial_state(seed=0, track=True)
     with pytest.raises(RuleRuntimeError) as info:
         state.apply_action(_action(state, "lay"))

@@ -16,8 +16,8 @@ import pytest
 from attrs import frozen
 
 from ruledsl.analysis.disclosure import STATEMENT_CASES
-from ruledsl.analysis.effects import STATEMENT_EFFECTS
 from ruledsl.analysis.expressions import ExpressionChecker
+from ruledsl.analysis.moves import CLASSIFIED
 from ruledsl.analysis.statements import StatementChecker
 from ruledsl.codegen.expressions import Expressions
 from ruledsl.codegen.statements import Statements
@@ -43,7 +43,7 @@ DISPATCHERS: dict[str, tuple[type[n.Node], Callable[[type], bool]]] = {
     "format/unparse.py STATEMENT_WRITERS": (n.Stmt, _key(STATEMENT_WRITERS)),
     "format/unparse.py EXPRESSION_WRITERS": (n.Expr, _key(EXPRESSION_WRITERS)),
     "analysis/disclosure.py STATEMENT_CASES": (n.Stmt, _key(STATEMENT_CASES)),
-    "analysis/effects.py STATEMENT_EFFECTS": (n.Stmt, _key(STATEMENT_EFFECTS)),
+    "analysis/moves.py CLASSIFIED": (n.Stmt, _key(CLASSIFIED)),
 }
 
 
