@@ -223,7 +223,12 @@ class Phases(CompilerPart):
         self.cx.listing = False
 
     def compile_ranking(self) -> str:
+        """Emit the ranking's and standing's keys and the payoff; return what the ranking is."""
         ranking = self.c.ranking
+        if self.c.payoff is not None:
+            block = self.cx.function(names.PAYOFF(), ["st", "p"], self.c.payoff.span, "payoff")
+            self.em.line(f"return {self.exprs.ex(self.c.payoff.value, Scope())}")
+            self.cx.end_function(block)
         if self.c.standing is not None:
             self._key_function(names.STANDING_KEY(), self.c.standing, "standing")
         if ranking is None:

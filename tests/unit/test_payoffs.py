@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import ruledsl
+from ruledsl.engine.program import Utility
 from ruledsl.syntax import nodes as n
 from ruledsl.syntax.parser import parse
 from ruledsl.text.errors import CheckError
@@ -57,3 +58,54 @@ def test_a_second_payoff_is_e202(tmp_path: Path) -> None:
     with pytest.raises(CheckError) as info:
         chips_game(tmp_path, "chips\npayoff: chips - 10")
     assert [d.code for d in info.value.diagnostics] == ["E202"]
+
+
+def played(game: ruledsl.Game) -> ruledsl.GameState:
+    state = game.new_initial_state(seed=0)
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal()
+    return state
+
+
+def test_the_returns_are_the_payoffs_whichever_way_the_game_ends(tmp_path: Path) -> None:
+    # 'end game, winner player' ends it; the returns are still the chips won and lost.
+    assert played(chips_game(tmp_path)).returns() == [3.0, -3.0]
+    assert played(chips_game(tmp_path, "chips")).returns() == [13.0, 7.0]
+
+
+def test_places_are_the_returns_of_a_game_without_payoff(tmp_path: Path) -> None:
+    path = tmp_path / "places.game"
+    path.write_text(CHIPS.replace("payoff: PAYOFF\n", ""), encoding="utf-8")
+    game = ruledsl.load_game(path)
+    assert played(game).returns() == [1.0, -1.0]
+    assert game.program.utility == Utility(scores=False, low=-1.0, high=1.0, constant_sum=None)
+
+
+def test_chips_moved_between_players_are_a_constant_sum(tmp_path: Path) -> None:
+    assert chips_game(tmp_path).program.utility == Utility(scores=True, low=None, high=None, constant_sum=0.0)
+    assert chips_game(tmp_path, "chips").program.utility.constant_sum == 20.0
+    assert chips_game(tmp_path, "chips + 1").program.utility.constant_sum == 22.0
+
+
+@pytest.mark.parametrize(
+    "take",
+    [
+        "add 3 to chips",  # chips made from nothing
+        "add 3 to chips\n        subtract 2 from (left of player).chips",  # not the same amount
+        "add chips to chips\n        subtract chips from (left of player).chips",  # the amount changes between
+        "set chips = 13\n        subtract 3 from (left of player).chips",
+        "add 3 to chips\n        move top of deck to deck\n        subtract 3 from (left of player).chips",
+    ],
+)
+def test_a_sum_that_cannot_be_proven_constant_is_unknown(tmp_path: Path, take: str) -> None:
+    path = tmp_path / "chips.game"
+    body = CHIPS.replace("PAYOFF", "chips - 10").replace(
+        "add 3 to chips\n        subtract 3 from (left of player).chips", take
+    )
+    path.write_text(body, encoding="utf-8")
+    assert ruledsl.load_game(path).program.utility == Utility(scores=True, low=None, high=None, constant_sum=None)
+
+
+def test_a_payoff_of_constants_has_known_bounds(tmp_path: Path) -> None:
+    utility = chips_game(tmp_path, "if chips > 10 then 2 else -1 - 1").program.utility
+    assert utility == Utility(scores=True, low=-2.0, high=2.0, constant_sum=None)
