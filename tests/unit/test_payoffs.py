@@ -109,3 +109,30 @@ def test_a_sum_that_cannot_be_proven_constant_is_unknown(tmp_path: Path, take: s
 def test_a_payoff_of_constants_has_known_bounds(tmp_path: Path) -> None:
     utility = chips_game(tmp_path, "if chips > 10 then 2 else -1 - 1").program.utility
     assert utility == Utility(scores=True, low=-2.0, high=2.0, constant_sum=None)
+
+
+def expected_under_random_play(state: ruledsl.GameState, leaves: list[list[float]]) -> float:
+    """Seat 0's exact expected payoff from here when each player picks among his legal actions at random."""
+    if state.is_terminal():
+        leaves.append(state.returns())
+        return state.returns()[0]
+    actions = state.legal_actions()
+    total = 0.0
+    for a in actions:
+        child = state.clone()
+        child.apply_action(a)
+        total += expected_under_random_play(child, leaves)
+    return total / len(actions)
+
+
+def test_kuhn_poker_pays_chips_and_is_proven_zero_sum() -> None:
+    game = ruledsl.load_game("kuhn_poker")
+    assert game.program.utility == Utility(scores=True, low=None, high=None, constant_sum=0.0)
+    values = set()
+    for seed in range(12):
+        leaves: list[list[float]] = []
+        values.add(expected_under_random_play(game.new_initial_state(seed=seed), leaves))
+        # Five lines of betting; each pays the antes (1) or a called bet (2), from one player to the other.
+        assert len(leaves) == 5 and all(sum(r) == 0 and abs(r[0]) in (1, 2) for r in leaves)
+    # Dealt the higher card, seat 0 wins 1/4 + 1/8 * (-1) + 1/8 * 2 + 1/4 + 1/4 * 2 on average; the lower, -7/8.
+    assert values == {1.125, -0.875}
