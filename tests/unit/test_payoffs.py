@@ -91,6 +91,8 @@ def test_chips_moved_between_players_are_a_constant_sum(tmp_path: Path) -> None:
     "take",
     [
         "add 3 to chips",  # chips made from nothing
+        "subtract 3 from (left of player).chips",  # chips lost to nobody
+        "for each q in players:\n            add 3 to q.chips",
         "add 3 to chips\n        subtract 2 from (left of player).chips",  # not the same amount
         "add chips to chips\n        subtract chips from (left of player).chips",  # the amount changes between
         "set chips = 13\n        subtract 3 from (left of player).chips",
