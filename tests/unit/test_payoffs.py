@@ -138,3 +138,13 @@ def test_kuhn_poker_pays_chips_and_is_proven_zero_sum() -> None:
         assert len(leaves) == 5 and all(sum(r) == 0 and abs(r[0]) in (1, 2) for r in leaves)
     # Dealt the higher card, seat 0 wins 1/4 + 1/8 * (-1) + 1/8 * 2 + 1/4 + 1/4 * 2 on average; the lower, -7/8.
     assert values == {1.125, -0.875}
+
+
+def test_a_score_shared_by_the_team_is_every_players_payoff(tmp_path: Path) -> None:
+    # Hanabi's way: one score for the table, every player's payoff; nothing proves its sum constant.
+    path = tmp_path / "team.game"
+    text = CHIPS.replace("player var chips = 10\n", "player var chips = 10\nvar fireworks = 0\n")
+    path.write_text(text.replace("PAYOFF", "fireworks").replace("add 3 to chips", "add 5 to fireworks"), "utf-8")
+    game = ruledsl.load_game(path)
+    assert played(game).returns() == [5.0, 5.0]
+    assert game.program.utility.constant_sum is None
