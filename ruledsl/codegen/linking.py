@@ -17,7 +17,7 @@ from ruledsl.codegen.context import CompileContext, CompilerPart
 from ruledsl.codegen.probes import LineProbes, compile_with_probes
 from ruledsl.codegen.refusal import RuleWords
 from ruledsl.engine import ops
-from ruledsl.engine.program import PhaseInfo, Program, Utility, VarInfo, WindowInfo
+from ruledsl.engine.program import PLACES, PhaseInfo, Program, Utility, VarInfo, WindowInfo
 from ruledsl.engine.values import Action, ActionCache, ActionDef, GameOver, Place, RoundOver, unseen
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, OptionError, RuleRuntimeError
@@ -271,7 +271,7 @@ class Linker(CompilerPart):
         """What the returns are and what the rules prove of them (ruledsl.analysis.payoffs)."""
         decl = self.c.payoff
         if decl is None:
-            return Utility(scores=False, low=-1.0, high=1.0, constant_sum=None)
+            return PLACES
         bounds = payoff_bounds(decl.value)
         low, high = (None, None) if bounds is None else bounds
         found = conserved(self.c.file, decl.value, self.c.refs)

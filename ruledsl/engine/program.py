@@ -41,6 +41,10 @@ class Utility:
     constant_sum: float | None
 
 
+#: The returns of a game without 'payoff:': places, +1 first down to -1 last, whose sum may vary.
+PLACES = Utility(scores=False, low=-1.0, high=1.0, constant_sum=None)
+
+
 @define
 class ZoneLayout:
     """Where a zone's lists are: ``base`` is the index of its (first) instance."""
@@ -145,7 +149,7 @@ class Program:
     #: Each player's payoff when the game ends (``PAYOFF(st, p)``, 'payoff:'), else None: places are the returns.
     payoff: Callable[..., Any] | None = None
     #: What the returns are and what is known of them.
-    utility: Utility = Utility(scores=False, low=-1.0, high=1.0, constant_sum=None)
+    utility: Utility = PLACES
 
     def action_checks(self) -> None:
         """Make sure every action has the ActionChecks that explain its refusal."""

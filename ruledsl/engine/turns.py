@@ -360,7 +360,7 @@ class TurnMachine(StateFields):
         payoff = self.prog.payoff
         if payoff is not None:
             self.calls = 0  # worked out after the last action ran
-            returns = [float(payoff(self, q)) for q in range(self.n)]
+            returns = [float(self._run(payoff, self, q)) for q in range(self.n)]
         self.terminal = True
         self.ret = returns
         self.windows = None

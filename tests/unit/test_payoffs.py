@@ -148,3 +148,22 @@ def test_a_score_shared_by_the_team_is_every_players_payoff(tmp_path: Path) -> N
     game = ruledsl.load_game(path)
     assert played(game).returns() == [5.0, 5.0]
     assert game.program.utility.constant_sum is None
+
+
+def test_a_payoff_that_is_none_at_the_end_is_r504_at_the_payoff(tmp_path: Path) -> None:
+    path = tmp_path / "none.game"
+    path.write_text(
+        'game "None"\nplayers 2\ncard points: number\nzone deck: shared, hidden\nzone pile: shared, public\n'
+        'deck:\n    card "A": points 1\npayoff: (top of pile).points\nsetup:\n    shuffle deck\n'
+        "phase play:\n    action take:\n        end game\n",
+        encoding="utf-8",
+    )
+    state = ruledsl.load_game(path).new_initial_state(seed=0)
+    with pytest.raises(ruledsl.RuleRuntimeError) as info:
+        state.apply_action(state.legal_actions()[0])
+    (d,) = info.value.diagnostics
+    assert (d.code, d.message, d.span.start.line if d.span else None) == (
+        "R504",
+        "the payoff '(top of pile).points' is none here",
+        8,
+    )
