@@ -25,6 +25,7 @@ now and his own ids: not perfect recall in general (docs/integrations.md says wh
 from __future__ import annotations
 
 import json
+import math
 import random
 from typing import Any
 
@@ -34,6 +35,7 @@ try:
 except ImportError as error:  # the extra is not installed: say which
     raise ImportError(f"ruledsl.openspiel needs OpenSpiel ({error.name}): pip install 'ruledsl[openspiel]'") from None
 
+from ruledsl.engine.program import Utility
 from ruledsl.spaces import Decisions, Spaces, spaces_for
 from ruledsl.spaces.tensors import write_entries
 
@@ -47,22 +49,43 @@ _DEFAULTS: dict[str, Any] = {
     "track": True,
 }
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name="ruledsl",
-    long_name="A ruledsl rule file",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=16,
-    min_num_players=1,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULTS,
-)
+
+def _game_type(utility: Any = pyspiel.GameType.Utility.GENERAL_SUM) -> Any:
+    """ruledsl's game type; a loaded game's says what its rules prove of its returns (``_utility``)."""
+    return pyspiel.GameType(
+        short_name="ruledsl",
+        long_name="A ruledsl rule file",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=16,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_DEFAULTS,
+    )
+
+
+_GAME_TYPE = _game_type()
+
+
+def _utility(utility: Utility) -> tuple[Any, float, float, float | None]:
+    """OpenSpiel's utility kind, bounds and sum for what the rules prove of the returns.
+
+    Places lie between -1 and +1 and need not add up to the same (a lone winner's +1 against
+    the others' -1 each). Payoffs are zero-sum or constant-sum only when the checker proved
+    it, and bounded only where it proved bounds: unbounded (infinite) otherwise, not guessed.
+    """
+    kinds = pyspiel.GameType.Utility
+    total = utility.constant_sum
+    kind = kinds.GENERAL_SUM if total is None else kinds.ZERO_SUM if total == 0 else kinds.CONSTANT_SUM
+    low = -math.inf if utility.low is None else utility.low
+    high = math.inf if utility.high is None else utility.high
+    return kind, low, high, total
 
 
 def _spaces(params: dict[str, Any]) -> Spaces:
@@ -85,15 +108,17 @@ class RuledslGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
             raise ValueError(f"deals must be at least 1, not {given['deals']}")
         space = _spaces(given).actions
         longest = max([1, *(1 + (space.game.program.n_cards + 1) * _groups(b) for b in space.blocks)])
+        kind, low, high, total = _utility(space.game.program.utility)
         info = pyspiel.GameInfo(
             num_distinct_actions=space.num_distinct_actions,
             max_chance_outcomes=int(given["deals"]),
             num_players=space.game.players,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=total,
             max_game_length=1 + space.game.max_actions * longest,
         )
-        super().__init__(_GAME_TYPE, info, params or {})
+        super().__init__(_game_type(kind), info, params or {})
 
     # Worked out from the parameters, not kept: OpenSpiel unpickles a game without calling __init__.
     @property

@@ -41,4 +41,5 @@ class CheckedGame:
     var_decls: tuple[n.VarDecl, ...]
     requires: tuple[n.RequireDecl, ...] = ()
     standing: n.StandingDecl | None = None
+    payoff: n.PayoffDecl | None = None
     label: n.LabelDecl | None = None

@@ -104,6 +104,7 @@ def _check_game(ctx: CheckContext) -> CheckedGame:
         (n.RoundEndDecl, "'round end:'"),
         (n.RankingDecl, "'ranking:'"),
         (n.StandingDecl, "'standing:'"),
+        (n.PayoffDecl, "'payoff:'"),
         (n.LabelDecl, "'label card'"),
     )
     for single, what in kinds:
@@ -144,5 +145,6 @@ def _check_game(ctx: CheckContext) -> CheckedGame:
         var_decls=tuple(d for d in decls if isinstance(d, n.VarDecl)),
         requires=tuple(d for d in decls if isinstance(d, n.RequireDecl)),
         standing=first(n.StandingDecl),
+        payoff=first(n.PayoffDecl),
         label=first(n.LabelDecl),
     )

@@ -273,6 +273,10 @@ class DeclarationChecker(CheckerPart):
                     t = self.ctx.exprs.check(key.value, top.child(has_player=True))
                     if t.kind not in ("number", "any"):
                         self.error("E301", f"a ranking key must be a number, not {t}", key.value)
+        elif isinstance(d, n.PayoffDecl):
+            t = self.ctx.exprs.check(d.value, top.child(has_player=True))
+            if t.kind not in ("number", "any"):
+                self.error("E301", f"a payoff must be a number, not {t}", d.value)
 
     def _check_players(self, d: n.PlayersDecl) -> None:
         scope = Scope(has_player=False, load_time=True, options_visible=set())

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         for note in executor.notes():  # a lost worker: the results are the same, the run says so
             print(note, file=sys.stderr)
     elapsed = time.perf_counter() - started
-    result = compare(name, shown, runs, games[0].players, args.rotate)
+    result = compare(name, shown, runs, games[0].players, args.rotate, scores=games[0].program.utility.scores)
     others = {k: v for k, v in games[0].options.items() if k != name}
     if args.json:
         result = {**run_facts(games[0], args, others), "seats": seats, **result}

@@ -40,6 +40,10 @@ def run(args: argparse.Namespace) -> int:
             print(one_line(f"  {o.name} = {show_value(o.default)}  ({kind})"))
             if o.doc:
                 print(f"      {one_line(o.doc)}")
+    if checked.payoff is not None:
+        from ruledsl.format.unparse import unparse
+
+        print(one_line(f"returns: each player's payoff, {unparse(checked.payoff.value)} (not places)"))
     phases = ", ".join(checked.symbols.phases)
     print(f"phases: {phases}")
     print(f"zones: {', '.join(checked.symbols.zones)}")

@@ -136,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
         declared_actions=declared_actions(game),
         declared_rules=game.program.events,
         behind_after=args.behind_after,
+        scores=game.program.utility.scores,
     )
     stats = {**run_facts(game, args, game.options), **stats}
     stats["seconds"] = round(elapsed, 3)
@@ -200,6 +201,11 @@ def _score_lines(score: dict[str, Any] | None) -> list[str]:
     ]
 
 
+def _mean_interval(ci: list[float] | None) -> str:
+    """', 95% interval -0.120 to +0.250' of a mean, or nothing from fewer than two games."""
+    return "" if ci is None else f", 95% interval {ci[0]:+.3f} to {ci[1]:+.3f}"
+
+
 def _interval(row: dict[str, Any]) -> str:
     """'0.412 to 0.588': a row's 95% interval."""
     lo, hi = row["ci95"]
@@ -254,6 +260,8 @@ def _stats_lines(stats: dict[str, Any], plot_path: str | None) -> list[str]:
                     signed(a["mean_return"]),
                 )
             )
+    for p in stats.get("payoffs") or []:
+        lines.append(f"payoff P{p['seat']}: mean {signed(p['mean'])}" + _mean_interval(p["ci95"]))
     f = stats["first_player"]
     if stats["players"] == 1:
         pass  # one seat: it is always the first player, nothing to test

@@ -156,7 +156,7 @@ def _result(
         "max_actions": args.max_actions,
         "combinations": combinations,
         "partial": len(ended) < combinations,
-        "rows": [sweep_row(p, options, records) for (p, options), records in ended],
+        "rows": [sweep_row(p, options, records, game.program.utility.scores) for (p, options), records in ended],
     }
 
 

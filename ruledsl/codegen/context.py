@@ -231,6 +231,16 @@ class CompilerPart:
         self.type_of = cx.type_of
         self.ref = cx.ref
 
+    def failing_if(self, code: str, test: str, message: str, hint: str) -> str:
+        """Give ``code``'s value a name, the rule failing (R504) where ``test`` (``{}`` for the
+        name) holds of it; return the name."""
+        name = self.fresh(names.CHECKED)
+        self.em.line(f"{name} = {code}")
+        self.em.line(f"if {test.format(name)}:")
+        with self.em.block():
+            self.em.line(f"op_fail({self.cx.const(message)}, {self.cx.const(hint)})")
+        return name
+
 
 def texts_in(e: n.Expr) -> Iterator[n.Text]:
     return (x for x in n.walk(e) if isinstance(x, n.Text))

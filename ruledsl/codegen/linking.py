@@ -10,6 +10,7 @@ from typing import Any
 from attrs import define
 
 from ruledsl.analysis.loadtime import LoadTimeError, load_error
+from ruledsl.analysis.payoffs import conserved, payoff_bounds
 from ruledsl.analysis.symbols import Type, VarSym
 from ruledsl.codegen import names
 from ruledsl.codegen.context import CompileContext, CompilerPart
@@ -17,7 +18,7 @@ from ruledsl.codegen.probes import LineProbes, compile_with_probes
 from ruledsl.codegen.refusal import RuleWords
 from ruledsl.engine import ops
 from ruledsl.engine.failures import FAILED_RULE, is_rule_error
-from ruledsl.engine.program import PhaseInfo, Program, VarInfo, WindowInfo
+from ruledsl.engine.program import PLACES, PhaseInfo, Program, Utility, VarInfo, WindowInfo
 from ruledsl.engine.values import Action, ActionCache, ActionDef, GameOver, Place, RoundOver, unseen
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError
@@ -102,6 +103,8 @@ class Linker(CompilerPart):
             ranking=ranking,
             standing_key=functions.get(names.STANDING_KEY()),
             score_key=functions.get(names.SCORE()),
+            payoff=functions.get(names.PAYOFF()),
+            utility=self._utility(),
             game_var_init=self._var_inits("game"),
             player_var_init=self._var_inits("player"),
             card_var_init=self._var_inits("card"),
@@ -266,6 +269,22 @@ class Linker(CompilerPart):
                     value = list(value)
                 out.append(value)
         return out
+
+    def _utility(self) -> Utility:
+        """What the returns are and what the rules prove of them (ruledsl.analysis.payoffs)."""
+        decl = self.c.payoff
+        if decl is None:
+            return PLACES
+        bounds = payoff_bounds(decl.value)
+        low, high = (None, None) if bounds is None else bounds
+        found = conserved(self.c.file, decl.value, self.c.refs)
+        total = None
+        if found is not None:
+            start = next(d.init for d in self.c.var_decls if d.scope == "player" and d.name == found.var)
+            offset = 0 if found.offset is None else self.load.value(found.offset)
+            each = self.load.value(start) + (-offset if found.negated else offset)
+            total = float(each * self.players)
+        return Utility(scores=True, low=low, high=high, constant_sum=total)
 
     def _var_type(self, d: n.VarDecl) -> Type:
         table = {"game": self.sy.game_vars, "player": self.sy.player_vars, "card": self.sy.card_vars}[d.scope]

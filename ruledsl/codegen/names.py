@@ -67,6 +67,7 @@ RANK_KEY = _family("RANK_KEY", "RANK_KEY(st, p): a player's place in the ranking
 SCORE = _family(
     "SCORE", "SCORE(st, p): a lone player's score, the ranking's first value", numbered=False, when_used=True
 )
+PAYOFF = _family("PAYOFF", "PAYOFF(st, p): a player's payoff ('payoff:')", numbered=False, when_used=True)
 STANDING_KEY = _family("STANDING_KEY", "STANDING_KEY(st, p): a player's standing, best first", numbered=False)
 CARD_LABEL = _family("CARD_LABEL", "CARD_LABEL(st, p, c): how card c reads ('label:')", numbered=False)
 DOMAIN = _family("DM", "DM5_1(st, p, args): what choice 1 of action 5 may be (explaining a refusal)")

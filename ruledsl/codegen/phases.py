@@ -223,7 +223,10 @@ class Phases(CompilerPart):
         self.cx.listing = False
 
     def compile_ranking(self) -> str:
+        """Emit the ranking's and standing's keys and the payoff; return what the ranking is."""
         ranking = self.c.ranking
+        if self.c.payoff is not None:
+            self._payoff_function(self.c.payoff)
         if self.c.standing is not None:
             self._key_function(names.STANDING_KEY(), self.c.standing, "standing")
         if ranking is None:
@@ -233,6 +236,16 @@ class Phases(CompilerPart):
         self._key_function(names.RANK_KEY(), ranking, "ranking")
         self._score_function(ranking)
         return "keys"
+
+    def _payoff_function(self, decl: n.PayoffDecl) -> None:
+        """Emit PAYOFF(st, p): the player's payoff when the game ends; none there fails at the payoff (R504)."""
+        block = self.cx.function(names.PAYOFF(), ["st", "p"], decl.span, "payoff")
+        text = self.cx.source_of(decl.value)
+        message = f"the payoff '{text}' is none here"
+        hint = f"give every player a number when the game ends: 'if {text} != none then {text} else 0', say"
+        value = self.failing_if(self.exprs.ex(decl.value, Scope()), "{} is None", message, hint)
+        self.em.line(f"return {value}")
+        self.cx.end_function(block)
 
     def _score_function(self, ranking: n.RankingDecl) -> None:
         """Emit SCORE(st, p) for a one-player game whose ranking starts with a number: his score.

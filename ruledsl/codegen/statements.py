@@ -281,7 +281,7 @@ class Statements(CompilerPart):
             # back to the ranking.
             message = f"'end game, winner {self.cx.source_of(s.winner)}': there is no such player"
             hint = "a game nobody wins ends with 'end game, draw'; or guard the rule with 'if … != none:'"
-            winner = self._failing_if(self.exprs.ex(s.winner, scope), "{} is None", message, hint)
+            winner = self.failing_if(self.exprs.ex(s.winner, scope), "{} is None", message, hint)
             self.em.line(f"raise GameOver({winner}, False)")
         elif s.winner is not None:
             self.em.line(f"raise GameOver({self.exprs.ex(s.winner, scope)}, False)")
@@ -289,7 +289,7 @@ class Statements(CompilerPart):
             # No winner at all is a mistake of the rules, not a draw: 'end game, draw' says that.
             message = f"'end game, winners {self.cx.source_of(s.winners)}': there is no player among them"
             hint = "a game nobody wins ends with 'end game, draw'; or guard the rule with 'if … is not empty:'"
-            winners = self._failing_if(f"frozenset({self.exprs.ex(s.winners, scope)} or ())", "not {}", message, hint)
+            winners = self.failing_if(f"frozenset({self.exprs.ex(s.winners, scope)} or ())", "not {}", message, hint)
             self.em.line(f"raise GameOver(None, False, {winners})")
         elif s.loser is not None or s.losers is not None:
             self._end_with_losers(s, scope)
@@ -301,23 +301,13 @@ class Statements(CompilerPart):
         hint = "a game nobody loses ends with 'end game, draw'; or guard the rule with 'if … != none:'"
         if s.loser is not None:
             message = f"'end game, loser {self.cx.source_of(s.loser)}': there is no such player"
-            loser = self._failing_if(self.exprs.ex(s.loser, scope), "{} is None", message, hint)
+            loser = self.failing_if(self.exprs.ex(s.loser, scope), "{} is None", message, hint)
             self.em.line(f"raise GameOver(None, False, frozenset(), frozenset(({loser},)))")
             return
         assert s.losers is not None
         message = f"'end game, losers {self.cx.source_of(s.losers)}': there is no player among them"
-        losers = self._failing_if(f"frozenset({self.exprs.ex(s.losers, scope)} or ())", "not {}", message, hint)
+        losers = self.failing_if(f"frozenset({self.exprs.ex(s.losers, scope)} or ())", "not {}", message, hint)
         self.em.line(f"raise GameOver(None, False, frozenset(), {losers})")
-
-    def _failing_if(self, code: str, test: str, message: str, hint: str) -> str:
-        """Give ``code``'s value a name, the rule failing (R504) where ``test`` (``{}`` for the
-        name) holds of it; return the name."""
-        name = self.fresh(names.CHECKED)
-        self.em.line(f"{name} = {code}")
-        self.em.line(f"if {test.format(name)}:")
-        with self.em.block():
-            self.em.line(f"op_fail({self.cx.const(message)}, {self.cx.const(hint)})")
-        return name
 
     def _st_GoTo(self, s: n.GoTo, scope: Scope) -> None:
         phase = self.ref(s)

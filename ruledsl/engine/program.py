@@ -26,6 +26,25 @@ class Probes(Protocol):
     def stop(self) -> None: ...
 
 
+@define(frozen=True)
+class Utility:
+    """What a game's returns are, and what the rules prove of them (None: not known).
+
+    ``scores``: the returns are the game's payoffs ('payoff:'), else places (+1 first down
+    to -1 last). ``low`` and ``high`` bound every return; ``constant_sum`` is what the
+    returns of every game add up to, when they always add up to the same.
+    """
+
+    scores: bool
+    low: float | None
+    high: float | None
+    constant_sum: float | None
+
+
+#: The returns of a game without 'payoff:': places, +1 first down to -1 last, whose sum may vary.
+PLACES = Utility(scores=False, low=-1.0, high=1.0, constant_sum=None)
+
+
 @define
 class ZoneLayout:
     """Where a zone's lists are: ``base`` is the index of its (first) instance."""
@@ -127,6 +146,10 @@ class Program:
     checks: Callable[[], None] | None = None
     #: A one-player game's score, the number its ranking starts with (``SCORE(st, p)``), else None.
     score_key: Callable[..., Any] | None = None
+    #: Each player's payoff when the game ends (``PAYOFF(st, p)``, 'payoff:'), else None: places are the returns.
+    payoff: Callable[..., Any] | None = None
+    #: What the returns are and what is known of them.
+    utility: Utility = PLACES
 
     def action_checks(self) -> None:
         """Make sure every action has the ActionChecks that explain its refusal."""

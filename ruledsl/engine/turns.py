@@ -364,6 +364,11 @@ class TurnMachine(StateFields):
             self._end(self._ranked_returns())
 
     def _end(self, returns: list[float]) -> None:
+        """End the game with these returns, or with the payoffs of a game that declares them."""
+        payoff = self.prog.payoff
+        if payoff is not None:
+            self.calls = 0  # worked out after the last action ran
+            returns = [float(self._run(payoff, self, q)) for q in range(self.n)]
         self.terminal = True
         self.ret = returns
         self.windows = None

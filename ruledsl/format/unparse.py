@@ -103,6 +103,7 @@ _COMPACT_DECLS = (
     n.LabelDecl,
     n.RankingDecl,
     n.StandingDecl,
+    n.PayoffDecl,
 )
 
 
@@ -774,6 +775,8 @@ class _Writer:
             self.add(indent, _ranking("ranking", d.keys), at)
         elif isinstance(d, n.StandingDecl):
             self.add(indent, _ranking("standing", d.keys), at)
+        elif isinstance(d, n.PayoffDecl):
+            self.add(indent, f"payoff: {_expr(d.value)}", at)
         else:
             raise TypeError(f"not a declaration: {type(d).__name__}")
 

@@ -1503,6 +1503,16 @@ class StandingDecl(Decl):
 
 
 @frozen(kw_only=True)
+class PayoffDecl(Decl):
+    """The returns are scores: each player's number when the game ends, not his place.
+
+    Example: ``payoff: chips - 100``
+    """
+
+    value: Expr
+
+
+@frozen(kw_only=True)
 class GameFile(Node):
     """A whole rule file.
 

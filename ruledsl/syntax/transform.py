@@ -398,6 +398,10 @@ class _Declarations(_Tokens):
         return n.StandingDecl(keys=tuple(keys), span=self._span(meta))
 
     @_with_meta
+    def payoff_decl(self, meta: Any, value: n.Expr) -> n.PayoffDecl:
+        return n.PayoffDecl(value=value, span=self._span(meta))
+
+    @_with_meta
     def highest_key(self, meta: Any, value: n.Expr) -> n.RankingKey:
         return n.RankingKey(order="highest", value=value, span=self._span(meta))
 

@@ -116,13 +116,23 @@ def _seat_won(q: int) -> Callable[[GameRecord], bool]:
     return lambda r: q in r.winners
 
 
+def _seat_return(q: int) -> Callable[[GameRecord], float]:
+    return lambda r: r.returns[q]
+
+
 def compare(
-    option: str, values: Sequence[str], runs: Sequence[Sequence[GameRecord]], players: int, rotate: bool
+    option: str,
+    values: Sequence[str],
+    runs: Sequence[Sequence[GameRecord]],
+    players: int,
+    rotate: bool,
+    scores: bool = False,
 ) -> dict[str, Any]:
     """Compare runs on the same seeds, one per option value; the first value is the baseline.
 
     Returns a JSON-serialisable dict: for each value after the first, each outcome and
-    each length compared with the baseline, game by game.
+    each length compared with the baseline, game by game; with ``scores`` (the returns
+    are the game's payoffs, 'payoff:'), each seat's payoff too, as the lengths are.
     """
     base = runs[0]
     for run in runs[1:]:
@@ -135,6 +145,9 @@ def compare(
         numbers["turns"] = lambda r: r.turns
     if players == 1 and all(r.score is not None for run in runs for r in run):
         numbers["score"] = lambda r: r.score or 0  # alone at the table, what the player scored
+    if scores:
+        for q in range(players):
+            numbers[f"P{q} payoff"] = _seat_return(q)
     comparisons = []
     for value, run in zip(values[1:], runs[1:]):
         outcomes = {label: paired_outcome([f(r) for r in base], [f(r) for r in run]) for label, f in rows.items()}

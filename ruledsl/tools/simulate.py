@@ -412,12 +412,14 @@ def summarize(
     declared_actions: Sequence[str] = (),
     behind_after: str | int = "50%",
     declared_rules: Sequence[str] = (),
+    scores: bool = False,
 ) -> dict[str, Any]:
     """Return the statistics of a batch of games as a JSON-serialisable dict (see docs/metrics.md).
 
     ``declared_actions`` (``phase.action`` names) and ``declared_rules`` (the program's
     ``events``) are listed even when they never happened;
-    ``seats`` names the agent of each seat when it did not change from game to game.
+    ``seats`` names the agent of each seat when it did not change from game to game;
+    ``scores``: the returns are the game's payoffs ('payoff:'), whose mean each seat's row gives with its interval.
     """
     games = len(records)
     seat_wins = [0] * players
@@ -492,7 +494,7 @@ def summarize(
 
     actions = _shares(declared_actions, [Counter(r.names) for r in records])
     rules = _shares(declared_rules, [r.fired or {} for r in records])
-    scores = [r.score for r in records if r.score is not None]
+    kept = [r.score for r in records if r.score is not None]
     return {
         "games": games,
         "players": players,
@@ -512,8 +514,18 @@ def summarize(
         "lead": lead,
         "actions": actions,
         "rules": rules,
-        "score": score_summary(scores) if players == 1 and scores else None,
+        "score": score_summary(kept) if players == 1 and kept else None,
+        "payoffs": payoff_summary(records, players) if scores else None,
     }
+
+
+def payoff_summary(records: Sequence[GameRecord], players: int) -> list[dict[str, Any]]:
+    """Each seat's mean payoff (the game's returns, 'payoff:') over the games, with the mean's 95% interval."""
+    rows = []
+    for q in range(players):
+        values = [r.returns[q] for r in records]
+        rows.append({"seat": q, "games": len(values), "mean": _mean(values), "ci95": mean_interval(values)})
+    return rows
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> list[float] | None:

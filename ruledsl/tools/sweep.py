@@ -43,9 +43,14 @@ def mean_interval(values: Sequence[float]) -> tuple[float | None, list[float] | 
     return mean, [mean - Z95 * se, mean + Z95 * se]
 
 
-def sweep_row(players: int, options: Mapping[str, str], records: Sequence[GameRecord]) -> dict[str, Any]:
-    """Sum up one combination's games: the row of the sweep's table (JSON-serialisable)."""
-    stats = summarize(records, players)
+def sweep_row(
+    players: int, options: Mapping[str, str], records: Sequence[GameRecord], scores: bool = False
+) -> dict[str, Any]:
+    """Sum up one combination's games: the row of the sweep's table (JSON-serialisable).
+
+    ``scores``: the returns are the game's payoffs ('payoff:'); the row then has each seat's mean payoff.
+    """
+    stats = summarize(records, players, scores=scores)
     first = stats["first_player"]
     actions, actions_ci = mean_interval([r.actions for r in records])
     advantage = None if first["win_rate"] is None else first["win_rate"] - first["expected"]
@@ -69,6 +74,7 @@ def sweep_row(players: int, options: Mapping[str, str], records: Sequence[GameRe
         "mean_actions": actions,
         "mean_actions_ci95": actions_ci,
         "mean_turns": stats["length"]["turns"]["mean"],
+        "payoffs": stats["payoffs"],
     }
 
 

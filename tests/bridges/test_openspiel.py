@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import pickle
 import random
 import unittest
@@ -230,3 +231,36 @@ def test_legal_actions_called_from_python_are_openspiels_own(name: str, players:
             break
         state.apply_action(rng.choice(state.legal_actions()))
     assert state.legal_actions() == []
+
+
+def test_a_game_of_payoffs_returns_them_and_says_what_the_rules_prove() -> None:
+    game = load("kuhn_poker")
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.utility_sum() == 0.0
+    # Nothing bounds the chips in the rules the checker can read: the bounds are not guessed.
+    assert (game.min_utility(), game.max_utility()) == (-math.inf, math.inf)
+    rng = random.Random(0)
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            outcomes = state.chance_outcomes() if state.is_chance_node() else None
+            state.apply_action(outcomes[0][0] if outcomes else rng.choice(state.legal_actions()))
+        returns = state.returns()
+        assert sum(returns) == 0 and abs(returns[0]) in (1, 2)
+
+
+def test_a_game_of_places_is_general_sum_between_minus_one_and_one() -> None:
+    game = load("quasenbo")
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+
+
+def test_kuhn_poker_passes_the_full_tree_checks_as_the_zero_sum_game_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its chips only change hands ('payoff: chips'): the check that a zero-sum game's returns sum to 0 is run."""
+    from open_spiel.integration_tests import api_test
+
+    # (chance, playable, terminal) states of six deals: four places to bet, five ends each; and
+    # the (infostate, player) pairs: each player's three cards, at his two places to act.
+    monkeypatch.setitem(api_test.TOTAL_NUM_STATES, "ruledsl", (1, 24, 30))
+    monkeypatch.setitem(api_test.PERFECT_RECALL_NUM_STATES, "ruledsl", 12)
+    assert run_api_test("EnforceAPIOnFullTreeBase", load("kuhn_poker", deals=6)) == 8

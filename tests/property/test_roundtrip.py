@@ -446,6 +446,7 @@ declarations = st.one_of(
     builds(n.RequireDecl, cond=exprs, message=texts),
     builds(n.RankingDecl, keys=ranking_keys),
     builds(n.StandingDecl, keys=ranking_keys),
+    builds(n.PayoffDecl, value=exprs),
 )
 game_files = builds(
     n.GameFile,

@@ -74,6 +74,15 @@ class TestCompare:
         assert (outcomes["P0 (x) won"]["gained"], outcomes["P0 (x) won"]["lost"]) == (0, 2)
         assert block["lengths"]["actions"]["difference"] == pytest.approx(8 / 3)
 
+    def test_payoffs_are_compared_seat_by_seat_as_the_lengths_are(self) -> None:
+        base = [game(0, [2, -2]), game(1, [-1, 1])]
+        other = [game(0, [1, -1]), game(1, [-2, 2])]
+        lengths = compare("bet", ["1", "2"], [base, other], 2, rotate=False, scores=True)["comparisons"][0]["lengths"]
+        assert lengths["P0 payoff"]["difference"] == pytest.approx(-1.0)
+        assert lengths["P1 payoff"]["difference"] == pytest.approx(1.0)
+        places = compare("bet", ["1", "2"], [base, other], 2, rotate=False)
+        assert "P0 payoff" not in places["comparisons"][0]["lengths"]
+
     def test_with_rotation_each_agent_is_compared_wherever_it_sat(self) -> None:
         records = [game(0, [1, -1], agents=["a", "b"]), game(1, [1, -1], agents=["b", "a"])]
         rows = outcome_rows(records, 2, rotate=True)

@@ -302,7 +302,7 @@ class TestIndex:
             assert doc.source.text[o.span.start.offset : o.span.end.offset] == o.symbol.name
             assert index.at(o.span.start.offset) is not None
         uses = [o for o in index.occurrences if not o.is_declaration]
-        assert len(uses) > 50
+        assert len(uses) > 25  # the smallest, Kuhn poker, uses its names 31 times
 
     def test_a_syntax_error_keeps_the_rest(self) -> None:
         doc = Document("x.game", GAME.replace("phase play:", "phase play"))

@@ -27,6 +27,7 @@ from ruledsl.tools.simulate import (
     game_row,
     histogram,
     lead_changes,
+    mean_interval,
     play_game,
     run_games,
     seats_for,
@@ -196,6 +197,14 @@ class TestSummary:
         assert agents["x"]["seat_games"] == 4 and agents["x"]["wins"] == 2
         assert agents["y"]["wins"] == 0
         assert agents["x"]["ci95"] == pytest.approx(list(wilson(2, 4)))
+
+    def test_payoffs_are_each_seats_mean_return_with_its_interval(self) -> None:
+        games = [record([2, -2], [0]), record([-1, 1], [0]), record([1, -1], [0]), record([0, 0], [0], truncated=True)]
+        payoffs = summarize(games, 2, scores=True)["payoffs"]
+        assert [row["seat"] for row in payoffs] == [0, 1]
+        assert payoffs[0]["mean"] == pytest.approx(0.5) and payoffs[1]["mean"] == pytest.approx(-0.5)
+        assert payoffs[0]["ci95"] == pytest.approx(mean_interval([2, -1, 1, 0]))
+        assert summarize(games, 2)["payoffs"] is None  # places: the mean return says it all
 
     def test_first_player_is_who_acted_first(self) -> None:
         s = summarize(self.records(), 2)

@@ -11,7 +11,8 @@ import pytest
 
 from ruledsl import cli
 from ruledsl.cli import progress
-from ruledsl.tools.sweep import combinations, mean_interval
+from ruledsl.tools.simulate import GameRecord
+from ruledsl.tools.sweep import combinations, mean_interval, sweep_row
 from tests.extras import require
 
 
@@ -35,6 +36,14 @@ class TestCombinations:
         assert mean_interval([4.0]) == (4.0, None)
         mean, (low, high) = mean_interval([1.0, 3.0])  # sd sqrt(2), se 1
         assert mean == 2.0 and high - mean == pytest.approx(1.959963984540054) and mean - low == high - mean
+
+    def test_a_row_gives_each_seats_mean_payoff_in_a_game_of_payoffs(self) -> None:
+        records = [
+            GameRecord(s, ["random"] * 2, r, False, [0], ["p.a"], None) for s, r in enumerate([[2, -2], [-1, 1]])
+        ]
+        payoffs = sweep_row(2, {}, records, scores=True)["payoffs"]
+        assert [(p["seat"], p["mean"]) for p in payoffs] == [(0, 0.5), (1, -0.5)]
+        assert sweep_row(2, {}, records)["payoffs"] is None
 
 
 class TestSweepCommand:
