@@ -14,7 +14,7 @@ from typing import Any
 from ruledsl.engine import chance, knowledge
 from ruledsl.engine.fields import Face
 from ruledsl.engine.limits import MAX_INTEGER, MAX_RANGE, MAX_TEXT, too_large_number, too_long_text
-from ruledsl.engine.values import HIDDEN_CARD
+from ruledsl.engine.values import HIDDEN_CARD, GameOver
 
 
 class RangeTooLong(ValueError):
@@ -494,6 +494,15 @@ def step(st: Any, q: int, d: int) -> int:
         if not out[q]:
             return q
     return q
+
+
+def next_to_act(st: Any, q: int) -> int:
+    """The player the turn passes to after ``q``, skipping those out; once every player is out
+    the game is over (as 'end game' ends it: its ranking places them), for nobody is left to act."""
+    nxt = step(st, q, 1)
+    if st.out[nxt]:
+        raise GameOver()
+    return nxt
 
 
 def players_after(st: Any, q: int) -> list[int]:

@@ -266,7 +266,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
                         if self.next_kind == NEXT_TURN or self.out[turn]:
                             turn = (turn + self.direction) % self.n
                             if self.out[turn]:
-                                turn = ops.step(self, self.turn, 1)
+                                turn = ops.next_to_act(self, self.turn)
                             self.turn = turn
                         self.actor = turn
                     else:

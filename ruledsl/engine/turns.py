@@ -68,9 +68,9 @@ class TurnMachine(StateFields):
                 self.turn = player
         elif kind == AGAIN:
             if self.out[self.turn]:
-                self.turn = ops.step(self, self.turn, 1)
+                self.turn = ops.next_to_act(self, self.turn)
         else:
-            self.turn = ops.step(self, self.turn, 1)
+            self.turn = ops.next_to_act(self, self.turn)
         opened, self.opened = self.opened, None
         if opened:
             self.windows = opened
@@ -110,7 +110,7 @@ class TurnMachine(StateFields):
         self.held = None
         phase = self.prog.phases[phase_index]
         if self.out[self.turn]:
-            self.turn = ops.step(self, self.turn, 1)
+            self.turn = ops.next_to_act(self, self.turn)
         if phase.is_auction:
             self.auction = [None, None, list(self.out), None]
         if phase.enter is None:
