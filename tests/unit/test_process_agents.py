@@ -203,6 +203,31 @@ class TestWhatTheProgramIsSent:
         assert len(lines) == len(expected) > 3
         assert [json.loads(line) for line in lines] == expected
 
+    def test_its_seed_does_not_lead_back_to_the_games(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        """RULEDSL_AGENT_SEED was (seed * 1,000,003 + seat * 7,919 + 17) mod 2**32: an agent undid it,
+        found the low 32 bits of the game's seed, searched the other 32 with its first view, and so knew
+        every hidden card. Now it is a one-way function of the game's seed: the same for the same seed
+        and seat (the game replays), another for another seat."""
+        game_seed = 0x5EED_CAFE_F00D_1234
+
+        def seeds(run_dir: Path) -> list[int]:
+            files = [run_dir / f"seat{q}" for q in range(2)]
+            seats = f"{spec('seed', files[0])},{spec('seed', files[1])}"
+            code, _, err = run(
+                ["play", "crazy_eights", "--players", "2", "--seed", str(game_seed), "--seats", seats], capsys
+            )
+            assert code == 0, err
+            return [int(f.read_text()) for f in files]
+
+        (tmp_path / "a").mkdir()
+        (tmp_path / "b").mkdir()
+        first, again = seeds(tmp_path / "a"), seeds(tmp_path / "b")
+        assert first == again and first[0] != first[1]
+        undo = pow(1_000_003, -1, 2**32)
+        for seat, agent_seed in enumerate(first):
+            assert ((agent_seed - 17 - seat * 7_919) * undo) % 2**32 != game_seed % 2**32
+            assert agent_seed % 2**32 != ((game_seed * 1_000_003 + seat * 7_919 + 17) % 2**32)
+
     @pytest.mark.parametrize(("name", "players"), [("president", 3), ("crazy_eights", 2), ("go_fish", 3)])
     def test_the_line_hangs_on_no_hidden_card(self, name: str, players: int) -> None:
         only = {"process agent": leaks.SURFACES["process agent"]}
