@@ -31,9 +31,11 @@ from tests.extras import require
 AGENT = Path(__file__).resolve().parent / "process_agent.py"
 
 
-def spec(mode: str, *args: object, timeout: float | None = None) -> str:
+def spec(mode: str, *args: object, timeout: float | None = None, near: bool = False) -> str:
+    """The --seats entry of the test agent in ``mode``; ``near``: named from its own directory (the
+    working directory then), so that the command is short in a message wherever the tests are cloned."""
     options = f"timeout={timeout:g}:" if timeout is not None else ""
-    return f"process:{options}{AGENT} {mode}" + "".join(f" {a}" for a in args)
+    return f"process:{options}{AGENT.name if near else AGENT} {mode}" + "".join(f" {a}" for a in args)
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -126,10 +128,14 @@ class TestPlaying:
 class TestBrokenAgents:
     """Each way a program can fail: one line naming the seat, exit 3, the game as it was, the program gone."""
 
+    @pytest.fixture(autouse=True)
+    def _at_the_agent(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.chdir(AGENT.parent)  # for spec(..., near=True): a message holds the whole command
+
     @pytest.mark.parametrize(
         ("mode", "timeout", "error"),
         [
-            ("crash", None, r"P1's agent \(.*process_agent.py crash\) exited with code 3 "),
+            ("crash", None, r"P1's agent \(process_agent.py crash\) exited with code 3 "),
             ("hang", 1, r"P1's agent \(.*\) did not answer within 1 s"),
             ("half", 1, "did not answer within 1 s"),
             ("deaf", 1, "did not answer within 1 s"),
@@ -142,7 +148,7 @@ class TestBrokenAgents:
         self, mode: str, timeout: float | None, error: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
         args = [tmp_path / "pid"] if mode == "hang" else []
-        entry = spec(mode, *args, timeout=timeout)
+        entry = spec(mode, *args, timeout=timeout, near=True)
         log = tmp_path / "games.jsonl"
         argv = ["play", "crazy_eights", "--players", "2", "--seed", "7", "--seats", f"first,{entry}", "--log", str(log)]
         code, out, err = run(argv, capsys)
@@ -154,12 +160,22 @@ class TestBrokenAgents:
         assert record["unfinished"] is True, record
 
     def test_simulate_stops_with_one_line(self, capsys: pytest.CaptureFixture[str]) -> None:
-        argv = ["simulate", "crazy_eights", "-n", "3", "--players", "2", "--seats", f"random,{spec('garbage')}"]
+        argv = [
+            "simulate",
+            "crazy_eights",
+            "-n",
+            "3",
+            "--players",
+            "2",
+            "--seats",
+            f"random,{spec('garbage', near=True)}",
+        ]
         for jobs in ("1", "2"):
             code, out, err = run([*argv, "--jobs", jobs], capsys)
             assert code == 3 and "Traceback" not in err
             assert err.splitlines() == [
-                f"ruledsl: error: P1's agent ({AGENT} garbage) answered 'I play the ace', not {{\"action\": LABEL}}"
+                "ruledsl: error: P1's agent (process_agent.py garbage)"
+                + """ answered 'I play the ace', not {"action": LABEL}"""
             ]
 
     def test_the_game_is_left_as_it_was_and_the_program_ends(self, tmp_path: Path) -> None:
