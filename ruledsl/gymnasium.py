@@ -27,7 +27,7 @@ try:
 except ImportError as error:  # the extra is not installed: say which
     raise ImportError(f"ruledsl.gymnasium needs Gymnasium ({error.name}): pip install 'ruledsl[pettingzoo]'") from None
 
-from ruledsl.agents import agent_seed, decide, make_agent, needs_tracking
+from ruledsl.agents import decide, make_agent, needs_tracking, seat_agent
 from ruledsl.spaces import Decisions, spaces_for, view_text
 from ruledsl.spaces.tensors import BOUND, write_entries
 
@@ -78,7 +78,7 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
             self._seeds = random.Random(seed)
         deal = seed if seed is not None else self._seeds.getrandbits(31)
         others = [q for q in range(self.spaces.game.players) if q != self.seat]
-        self.bots = {q: make_agent(spec, agent_seed(deal, q)) for q, spec in zip(others, self.specs)}
+        self.bots = {q: seat_agent(spec, deal, q) for q, spec in zip(others, self.specs)}
         self.play = self.spaces.new_play(deal, track=needs_tracking(self.bots.values()))
         self._others_play()
         return self._observation(), self._info()

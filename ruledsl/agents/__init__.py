@@ -9,6 +9,7 @@ run in another process, as ``process:COMMAND`` (``ruledsl.agents.process``).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -39,6 +40,7 @@ __all__ = [
     "RandomAgent",
     "SeatView",
     "agent_seed",
+    "seat_agent",
     "canonical_spec",
     "close_agents",
     "decide",
@@ -52,8 +54,22 @@ __all__ = [
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
-    """Each seat's agent gets its own seed, fixed by the game's seed."""
+    """Each seat's agent in this process gets its own seed, fixed by the game's seed.
+
+    It can be undone (it gives away the low 32 bits of the game's seed): an agent in this
+    process could reach the true state anyway, and the pinned fixed-seed games rely on it.
+    An agent in another process gets ``private_seed`` instead."""
     return (game_seed * 1_000_003 + seat * 7_919 + 17) & 0xFFFFFFFF
+
+
+def private_seed(game_seed: int, seat: int) -> int:
+    """The seed of a seat's agent in another process: a one-way function of the game's seed.
+
+    A hash (sha256) of the game's seed and the seat, so that nothing the agent is given leads
+    back to the seed and with it to every hidden card; the same seed and seat give the same
+    agent seed (a game replays), another seat another."""
+    digest = hashlib.sha256(f"ruledsl agent seed\0{game_seed}\0{seat}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 class RandomAgent:
@@ -162,6 +178,13 @@ def make_agent(spec: str, seed: int) -> Any:
             raise AgentSpecError(f"agent '{name}' has no option '{key}'; its options: {known}")
         values[key] = option.parse(name, key, text)
     return factory(seed=seed, **values)
+
+
+def seat_agent(spec: str, game_seed: int, seat: int) -> Any:
+    """Build the agent of ``seat`` in the game of ``game_seed``, seeded from both: with
+    ``agent_seed`` in this process, with ``private_seed`` in another (``process:COMMAND``)."""
+    outside = parse_spec(spec)[0] == ProcessAgent.name
+    return make_agent(spec, (private_seed if outside else agent_seed)(game_seed, seat))
 
 
 class AgentChoiceError(RuntimeError):

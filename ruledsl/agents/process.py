@@ -11,8 +11,8 @@ student's bot). The protocol, one JSON object per line:
 - from the agent: ``{"action": "play 7♥"}``, one of the labels it was sent.
 
 The game closes the agent's input when it is done with it; the agent then exits. Its
-seed (fixed by the game's seed and its seat, as every agent's) is in the environment
-variable ``RULEDSL_AGENT_SEED``, for an agent that wants its games to replay exactly.
+seed (a one-way function of the game's seed and its seat: ``private_seed``) is in the
+environment variable ``RULEDSL_AGENT_SEED``, for an agent that wants its games to replay exactly.
 ``ProcessAgent`` runs an agent so (any program, in any language; ``process:COMMAND`` in
 ``--seats``); ``serve`` is the loop of an agent written in Python; ``python -m
 ruledsl.agents.process [--seed N]`` is one that chooses at random (the protocol's

@@ -90,12 +90,12 @@ def _viewer(humans: list[int]) -> int | None:
 
 def _deal_and_play(args: argparse.Namespace, game: Game, seats: list[str], humans: list[int], secret: bool) -> int:
     """Deal the game, print its header, and play it out; return the exit code."""
-    from ruledsl.agents import agent_seed, close_agents, make_agent, needs_tracking
+    from ruledsl.agents import close_agents, needs_tracking, seat_agent
     from ruledsl.text.errors import RuleRuntimeError
     from ruledsl.text.render import counted, one_line
     from ruledsl.tools.records import build_record
 
-    agents = {q: make_agent(spec, agent_seed(args.seed, q)) for q, spec in enumerate(seats) if q not in humans}
+    agents = {q: seat_agent(spec, args.seed, q) for q, spec in enumerate(seats) if q not in humans}
     out = sys.stdout
     try:
         state = game.new_initial_state(seed=args.seed, log=True, track=needs_tracking(agents.values()))

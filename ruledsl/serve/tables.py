@@ -75,15 +75,13 @@ class Table:
     def deal(self, seed: int | None = None) -> None:
         """Start a new game at this table: a new secret seed (unless ``seed`` is given: for tests), the bots
         seated anew, and play to the first human."""
-        from ruledsl.agents import agent_seed, make_agent, needs_tracking
+        from ruledsl.agents import needs_tracking, seat_agent
         from ruledsl.text.errors import RuleRuntimeError
 
         self.seed = secrets.randbits(64) if seed is None else seed
         self.games += 1
         self.version += 1
-        self.agents = {
-            q: make_agent(spec, agent_seed(self.seed, q)) for q, spec in enumerate(self.seats) if q not in self.humans
-        }
+        self.agents = {q: seat_agent(spec, self.seed, q) for q, spec in enumerate(self.seats) if q not in self.humans}
         self.actors: list[int] = []
         self.error: str | None = None
         self.logged = False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import os
 import tempfile
 from pathlib import Path
@@ -33,12 +34,9 @@ def grammar() -> Lark:
     """Return the (cached) Lark parser of the rule language."""
     text = grammar_path().read_text(encoding="utf-8")
     cached = _table_cache_path(text)
-    if cached is not None and cached.exists():
-        try:
-            with cached.open("rb") as f:
-                return Lark.load(f)
-        except Exception:  # a stale or damaged cache is rebuilt below
-            pass
+    loaded = _load_tables(cached) if cached is not None else None
+    if loaded is not None:
+        return loaded
     # strict=True (shift/reduce conflicts are errors) is checked by a test; it costs
     # half a second of grammar analysis that a user should not pay at every start.
     parser = Lark(
@@ -57,7 +55,7 @@ def grammar() -> Lark:
 
 #: Bump when the Lark(...) options in grammar() change, so that cached tables are rebuilt.
 #: The saved tables name the indenter and _counts_for_position by module: moving them is a change.
-_TABLE_OPTIONS = "lalr contextual indenter game_file,expr positions-without-layout placeholders v6"
+_TABLE_OPTIONS = "lalr contextual indenter game_file,expr positions-without-layout placeholders v7 sealed"
 
 
 def _counts_for_position(node: object) -> bool:
@@ -76,14 +74,57 @@ def _table_cache_path(grammar_text: str) -> Path | None:
     return Path(root) / "ruledsl" / f"grammar-{digest}.lark-tables"
 
 
+def _private(st: os.stat_result) -> bool:
+    """Whether a file (or directory) is the user's own and no one else may write it."""
+    getuid = getattr(os, "getuid", None)  # none on Windows: no cache is trusted there
+    return getuid is not None and st.st_uid == getuid() and st.st_mode & 0o022 == 0
+
+
+def _seal(payload: bytes) -> bytes:
+    """The cache file of ``payload``: its sha256 (hex) on the first line, then the payload."""
+    return hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n" + payload
+
+
+def _load_tables(path: Path) -> Lark | None:
+    """Return the parser whose tables are cached at ``path``, or None to build them anew.
+
+    The tables are a pickle, and unpickling runs code: whoever could write the file could run
+    code in every ruledsl process. So it is read only when it and its directory are the user's
+    and no one else may write them (the real guard), and whole (its hash, against a file cut
+    short or damaged); a stale or damaged cache is rebuilt.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        try:
+            if not (_private(os.fstat(fd)) and _private(os.stat(path.parent))):
+                return None
+            digest, _, payload = f.read().partition(b"\n")
+        except OSError:
+            return None
+    if _seal(payload) != digest + b"\n" + payload:
+        return None
+    try:
+        return Lark.load(io.BytesIO(payload))
+    except Exception:  # tables of another Lark, say: rebuilt
+        return None
+
+
 def _save_tables(parser: Lark, path: Path) -> None:
     # Building the LALR tables takes ~0.5 s; loading them takes ~30 ms. Write to a
-    # private temporary file and rename, so that concurrent runs never see half a file.
+    # private temporary file (0o600) and rename, so that concurrent runs never see half a
+    # file; only into a directory that _load_tables would trust.
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not _private(os.stat(path.parent)):
+            return
+        buffer = io.BytesIO()
+        parser.save(buffer)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".grammar-")
         with os.fdopen(fd, "wb") as f:
-            parser.save(f)
+            f.write(_seal(buffer.getvalue()))
         os.replace(tmp, path)
     except OSError:
         pass  # an unwritable cache only costs time

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import define
 
-from ruledsl.agents import agent_seed, close_agents, decide, make_agent, needs_tracking
+from ruledsl.agents import close_agents, decide, needs_tracking, seat_agent
 from ruledsl.engine.failures import stuck_error
 from ruledsl.engine.game import Game
 from ruledsl.engine.ops import winners_of
@@ -81,7 +81,7 @@ def play_game(game: Game, seed: int, seats: Sequence[str], keep_labels: bool = F
     the rules failed in included); ``run_games`` raises the error once it has handed the
     game on.
     """
-    agents = [make_agent(spec, agent_seed(seed, seat)) for seat, spec in enumerate(seats)]
+    agents = [seat_agent(spec, seed, seat) for seat, spec in enumerate(seats)]
     actors: list[int] = []
     names: list[str] = []
     leaders: list[tuple[int, ...]] | None = None

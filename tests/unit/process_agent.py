@@ -4,7 +4,8 @@ first: plays its first legal action. record FILE: the same, and appends every li
 sent to FILE. crash: exits with code 3 when first asked. hang PIDFILE: writes its process id
 to PIDFILE, then never answers. half: writes half an answer, then hangs. deaf: never reads
 its input. garbage: answers a line that is not JSON. flood: answers 100 KB without a line
-end. steal: plays the card on top of the discard pile, which is in no hand.
+end. steal: plays the card on top of the discard pile, which is in no hand. seed FILE: writes
+its RULEDSL_AGENT_SEED to FILE, then plays as first.
 """
 
 import json
@@ -15,6 +16,9 @@ import time
 mode = sys.argv[1]
 if mode == "deaf":
     time.sleep(60)
+if mode == "seed":
+    with open(sys.argv[2], "w") as seed:
+        seed.write(os.environ["RULEDSL_AGENT_SEED"])
 if mode == "hang":
     with open(sys.argv[2], "w") as pid:
         pid.write(str(os.getpid()))

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import pickle
 import re
+import stat
+from pathlib import Path
 
 import interegular  # noqa: F401  (Lark's strict=True needs it; a missing one must fail, not skip)
 import pytest
@@ -84,3 +88,63 @@ def test_every_keyword_opening_a_statement_or_a_declaration_has_its_meaning_in_k
     } - {None}
     assert {"move", "deal", "zone", "phase"} <= openers
     assert sorted(openers - set(keyword_meanings())) == []
+
+
+class _Planted:
+    """A pickle whose loading makes the directory it names: code run by whoever reads the cache."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.mkdir, (str(self.marker),))
+
+
+@pytest.mark.parametrize("sealed", [False, True], ids=["raw", "sealed"])
+@pytest.mark.parametrize("how", ["dir-writable", "file-writable", "not-mine"])
+def test_a_parse_table_cache_others_could_write_is_never_loaded(
+    how: str, sealed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tables are a pickle: one planted where another user can write would run in every ruledsl
+    process. A cache is read only when it and its directory are the user's and no one else may
+    write them; else the tables are built anew, and the parser works as ever."""
+    from ruledsl.syntax import grammar as module
+
+    monkeypatch.delenv("RULEDSL_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = module._table_cache_path(GRAMMAR)
+    assert path is not None
+    path.parent.mkdir(parents=True)
+    marker = tmp_path / "ran"
+    payload = pickle.dumps(_Planted(marker))
+    path.write_bytes(module._seal(payload) if sealed else payload)
+    os.chmod(path, 0o666 if how == "file-writable" else 0o600)
+    os.chmod(path.parent, 0o777 if how == "dir-writable" else 0o700)
+    if how == "not-mine":
+        uid = os.getuid()
+        monkeypatch.setattr(os, "getuid", lambda: uid + 1)
+    grammar.cache_clear()
+    try:
+        assert grammar().parse("1 + 2", start="expr") is not None
+        assert not marker.exists()
+    finally:
+        grammar.cache_clear()
+
+
+def test_the_cache_is_private_and_read_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Written 0o600 in a 0o700 directory, sealed with its hash: read back whole, refused if damaged."""
+    from ruledsl.syntax import grammar as module
+
+    monkeypatch.delenv("RULEDSL_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    grammar.cache_clear()
+    try:
+        grammar()
+        path = module._table_cache_path(GRAMMAR)
+        assert path is not None
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600 and stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        assert module._load_tables(path) is not None
+        path.write_bytes(path.read_bytes()[:-10])  # truncated
+        assert module._load_tables(path) is None
+    finally:
+        grammar.cache_clear()

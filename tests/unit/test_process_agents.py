@@ -31,9 +31,11 @@ from tests.extras import require
 AGENT = Path(__file__).resolve().parent / "process_agent.py"
 
 
-def spec(mode: str, *args: object, timeout: float | None = None) -> str:
+def spec(mode: str, *args: object, timeout: float | None = None, near: bool = False) -> str:
+    """The --seats entry of the test agent in ``mode``; ``near``: named from its own directory (the
+    working directory then), so that the command is short in a message wherever the tests are cloned."""
     options = f"timeout={timeout:g}:" if timeout is not None else ""
-    return f"process:{options}{AGENT} {mode}" + "".join(f" {a}" for a in args)
+    return f"process:{options}{AGENT.name if near else AGENT} {mode}" + "".join(f" {a}" for a in args)
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -126,10 +128,14 @@ class TestPlaying:
 class TestBrokenAgents:
     """Each way a program can fail: one line naming the seat, exit 3, the game as it was, the program gone."""
 
+    @pytest.fixture(autouse=True)
+    def _at_the_agent(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.chdir(AGENT.parent)  # for spec(..., near=True): a message holds the whole command
+
     @pytest.mark.parametrize(
         ("mode", "timeout", "error"),
         [
-            ("crash", None, r"P1's agent \(.*process_agent.py crash\) exited with code 3 "),
+            ("crash", None, r"P1's agent \(process_agent.py crash\) exited with code 3 "),
             ("hang", 1, r"P1's agent \(.*\) did not answer within 1 s"),
             ("half", 1, "did not answer within 1 s"),
             ("deaf", 1, "did not answer within 1 s"),
@@ -142,7 +148,7 @@ class TestBrokenAgents:
         self, mode: str, timeout: float | None, error: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
         args = [tmp_path / "pid"] if mode == "hang" else []
-        entry = spec(mode, *args, timeout=timeout)
+        entry = spec(mode, *args, timeout=timeout, near=True)
         log = tmp_path / "games.jsonl"
         argv = ["play", "crazy_eights", "--players", "2", "--seed", "7", "--seats", f"first,{entry}", "--log", str(log)]
         code, out, err = run(argv, capsys)
@@ -154,12 +160,22 @@ class TestBrokenAgents:
         assert record["unfinished"] is True, record
 
     def test_simulate_stops_with_one_line(self, capsys: pytest.CaptureFixture[str]) -> None:
-        argv = ["simulate", "crazy_eights", "-n", "3", "--players", "2", "--seats", f"random,{spec('garbage')}"]
+        argv = [
+            "simulate",
+            "crazy_eights",
+            "-n",
+            "3",
+            "--players",
+            "2",
+            "--seats",
+            f"random,{spec('garbage', near=True)}",
+        ]
         for jobs in ("1", "2"):
             code, out, err = run([*argv, "--jobs", jobs], capsys)
             assert code == 3 and "Traceback" not in err
             assert err.splitlines() == [
-                f"ruledsl: error: P1's agent ({AGENT} garbage) answered 'I play the ace', not {{\"action\": LABEL}}"
+                "ruledsl: error: P1's agent (process_agent.py garbage)"
+                + """ answered 'I play the ace', not {"action": LABEL}"""
             ]
 
     def test_the_game_is_left_as_it_was_and_the_program_ends(self, tmp_path: Path) -> None:
@@ -202,6 +218,31 @@ class TestWhatTheProgramIsSent:
         lines = seen.read_text(encoding="utf-8").splitlines()
         assert len(lines) == len(expected) > 3
         assert [json.loads(line) for line in lines] == expected
+
+    def test_its_seed_does_not_lead_back_to_the_games(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        """RULEDSL_AGENT_SEED was (seed * 1,000,003 + seat * 7,919 + 17) mod 2**32: an agent undid it,
+        found the low 32 bits of the game's seed, searched the other 32 with its first view, and so knew
+        every hidden card. Now it is a one-way function of the game's seed: the same for the same seed
+        and seat (the game replays), another for another seat."""
+        game_seed = 0x5EED_CAFE_F00D_1234
+
+        def seeds(run_dir: Path) -> list[int]:
+            files = [run_dir / f"seat{q}" for q in range(2)]
+            seats = f"{spec('seed', files[0])},{spec('seed', files[1])}"
+            code, _, err = run(
+                ["play", "crazy_eights", "--players", "2", "--seed", str(game_seed), "--seats", seats], capsys
+            )
+            assert code == 0, err
+            return [int(f.read_text()) for f in files]
+
+        (tmp_path / "a").mkdir()
+        (tmp_path / "b").mkdir()
+        first, again = seeds(tmp_path / "a"), seeds(tmp_path / "b")
+        assert first == again and first[0] != first[1]
+        undo = pow(1_000_003, -1, 2**32)
+        for seat, agent_seed in enumerate(first):
+            assert ((agent_seed - 17 - seat * 7_919) * undo) % 2**32 != game_seed % 2**32
+            assert agent_seed % 2**32 != ((game_seed * 1_000_003 + seat * 7_919 + 17) % 2**32)
 
     @pytest.mark.parametrize(("name", "players"), [("president", 3), ("crazy_eights", 2), ("go_fish", 3)])
     def test_the_line_hangs_on_no_hidden_card(self, name: str, players: int) -> None:
