@@ -153,6 +153,8 @@ def rule_files(draw: Any) -> n.GameFile:
     ]
     if marked:
         decls.append(n.VarDecl(scope="card", name="marked", type=None, init=n.BoolLit(value=False)))
+        # A variable naming a card: shown only to who sees the card, remapped by a resample.
+        decls.append(n.VarDecl(scope="player", name="last", type=n.CardType(), init=n.NoneLit(), visibility=score_vis))
     last_suit = ["a", "b", "c"][suits - 1]
     entry = n.CardEntry(
         name="{rank}{suit}",
@@ -173,7 +175,9 @@ def rule_files(draw: Any) -> n.GameFile:
         setup.append(n.Deal(count=n.Number(value=hand_size), source=e("deck"), target="hand"))
     for z in zones.own():
         if z != "hand" and draw(st.booleans(), label=f"deal to {z}"):
-            setup.append(n.Deal(count=n.Number(value=draw(st.integers(1, 2))), source=e("deck"), target=z))
+            facing = draw(st.sampled_from([None, "up", "down"]), label="dealt facing")
+            count = n.Number(value=draw(st.integers(1, 2), label="dealt"))
+            setup.append(n.Deal(count=count, source=e("deck"), target=z, facing=facing))
     if draw(st.booleans(), label="turn a card"):
         setup.append(_move("top of deck", "pile", facing=draw(st.sampled_from([None, "up", "down"]))))
     if draw(st.booleans(), label="setup goes to play"):
@@ -212,6 +216,7 @@ def _play_phase(draw: Any, zones: _Zones, extra: str | None, window: str | None,
         lay.append(n.Add(value=e("c.rank"), target=e("score")))
     if marked:
         lay.insert(0, n.SetStmt(target=e("c.marked"), value=n.BoolLit(value=True)))
+        lay.insert(0, n.SetStmt(target=e("last"), value=e("c")))
     if draw(st.booleans(), label="say"):
         lay.append(n.Say(message=_text(e("player"), " lays ", e("c"))))
     if window is not None:
@@ -237,6 +242,18 @@ def _play_phase(draw: Any, zones: _Zones, extra: str | None, window: str | None,
         if to == "deck":
             body.append(n.Shuffle(zone=e("deck")))
         items.append(_action("sweep", body, when=f"{source} is not empty"))
+    look = draw(st.sampled_from([None, "turn up", "turn down", "reveal"]), label="look")
+    if look is not None:
+        # Never a hand's card turned down: its owner would choose it unseen, by the rules' doing.
+        places = ["top of pile", "top of deck", "all of pile"] + (["top of hand"] if look != "turn down" else [])
+        what = draw(st.sampled_from(places), label="look at")
+        stmt: n.Stmt = n.Reveal(what=e(what)) if look == "reveal" else n.TurnFace(up=look == "turn up", what=e(what))
+        zone = what.split(" of ")[1]
+        items.append(_action("look", [stmt], when=f"{zone} is not empty"))
+    own = [z for z in zones.own() if z != "hand"]
+    if own and draw(st.booleans(), label="gather"):
+        z = draw(st.sampled_from(own), label="gather from")
+        items.append(_action("gather", [_move(f"all of {z}", "hand")], when=f"{z} is not empty"))
     if extra in ("effects", "actions", "together"):
         when = "turns % 3 == 0" if draw(st.booleans(), label="switch rule") else None
         items.append(_action("switch", [n.GoTo(phase="other")], when=when))
@@ -318,8 +335,9 @@ def _triggers(draw: Any, zones: _Zones) -> list[n.Decl]:
         out.append(n.TriggerDecl(var="cs", owner="p", zone=e("hand"), body=body))
     elif kind == "sweep":
         # Moves a whole zone while a deal may be going on.
-        source = draw(st.sampled_from([z for z in zones.shared() if z != "deck"]), label="trigger sweeps")
-        out.append(n.TriggerDecl(var="cs", zone=e("hand"), body=(_move(f"all of {source}", "deck"),)))
+        source = draw(st.sampled_from(zones.shared()), label="trigger sweeps")
+        to = "pile" if source == "deck" else "deck"
+        out.append(n.TriggerDecl(var="cs", zone=e("hand"), body=(_move(f"all of {source}", to),)))
     elif kind == "score":
         out.append(
             n.TriggerDecl(
