@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as seeded
 from hypothesis import strategies as st
@@ -171,6 +172,8 @@ def rule_files(draw: Any) -> n.GameFile:
     extra = draw(st.sampled_from([None, "effects", "actions", "together"]), label="second phase")
 
     setup: list[n.Stmt] = [n.Shuffle(zone=e("deck"))]
+    if draw(st.booleans(), label="cut"):
+        setup.append(n.Cut(zone=e("deck")))
     if hand_size:
         setup.append(n.Deal(count=n.Number(value=hand_size), source=e("deck"), target="hand"))
     for z in zones.own():
@@ -184,16 +187,19 @@ def rule_files(draw: Any) -> n.GameFile:
         setup.append(n.GoTo(phase="play"))
     decls.append(n.SetupDecl(body=tuple(setup)))
 
-    decls.append(_play_phase(draw, zones, extra, window, limit, marked))
+    finish = draw(st.integers(0, 3), label="finish") == 0  # a player with nothing left goes out
+    decls.append(_play_phase(draw, zones, extra, window, limit, marked, finish))
     if extra == "effects":
         decls.append(_effects_phase(draw, zones))
     elif extra == "actions":
         decls.append(_other_phase(draw, zones, limit))
     elif extra == "together":
-        decls.append(_together_phase(draw, zones, low))
+        decls.append(_together_phase(draw, zones, low >= 2 and not finish))
     if window is not None:
         decls.append(_window(draw, zones, window, zones.visibility("hand") in ("owner", "public")))
     decls.extend(_triggers(draw, zones))
+    if any(isinstance(d, n.PhaseDecl) and "EndRound()" in repr(d) for d in decls):
+        decls.append(_round_end(draw, zones))
     decls.append(n.RankingDecl(keys=(n.RankingKey(order="highest", value=e("score")),)))
     return n.GameFile(header=n.GameHeader(name="Random"), decls=tuple(decls))
 
@@ -203,15 +209,18 @@ def _somewhere(draw: Any, zones: _Zones, label: str) -> str:
     return draw(st.sampled_from([z for z in zones.shared() + zones.own() if z not in ("hand", "deck")]), label=label)
 
 
-def _play_phase(draw: Any, zones: _Zones, extra: str | None, window: str | None, limit: int, marked: bool) -> n.Decl:
+def _play_phase(
+    draw: Any, zones: _Zones, extra: str | None, window: str | None, limit: int, marked: bool, finish: bool
+) -> n.Decl:
     items: list[n.Node] = []
     if draw(st.booleans(), label="on enter"):
         items.append(n.OnEnter(body=(n.Add(value=n.Number(value=1), target=e("turns")),)))
     if draw(st.booleans(), label="draw"):
-        items.append(_action("draw", [_move("top of deck", "hand")], when="deck is not empty"))
-    lay: list[n.Stmt] = [
-        _move("c", _somewhere(draw, zones, "lay to"), facing=draw(st.sampled_from([None, "up", "down"])))
-    ]
+        again = [_if("size of hand < 2", [n.Again()])] if draw(st.booleans(), label="again") else []
+        items.append(_action("draw", [_move("top of deck", "hand"), *again], when="deck is not empty"))
+    placement = draw(st.sampled_from(["top", "top", "bottom", "random"]), label="laid at")
+    facing = draw(st.sampled_from([None, "up", "down"]), label="laid facing")
+    lay: list[n.Stmt] = [_move("c", _somewhere(draw, zones, "lay to"), placement, facing)]
     if draw(st.booleans(), label="score the card"):
         lay.append(n.Add(value=e("c.rank"), target=e("score")))
     if marked:
@@ -219,6 +228,12 @@ def _play_phase(draw: Any, zones: _Zones, extra: str | None, window: str | None,
         lay.insert(0, n.SetStmt(target=e("last"), value=e("c")))
     if draw(st.booleans(), label="say"):
         lay.append(n.Say(message=_text(e("player"), " lays ", e("c"))))
+    if draw(st.booleans(), label="reverse"):
+        lay.append(_if("c.rank % 2 == 0", [n.Reverse()]))
+    if finish:
+        # Never the last player in: with every player out, the game goes on (reported to the lead).
+        went = "hand is empty and deck is empty and players after player is not empty"
+        lay.append(_if(went, [n.Finish(player=n.ActingPlayer())]))
     if window is not None:
         lay.append(n.Open(window="snap"))
     # The conditions read only what every player sees (sizes, variables, the chosen card):
@@ -226,7 +241,13 @@ def _play_phase(draw: Any, zones: _Zones, extra: str | None, window: str | None,
     # and the chosen card only where its chooser sees it.
     sees_hand = zones.visibility("hand") in ("owner", "public")
     when = "c.rank > size of pile % 4" if sees_hand and draw(st.booleans(), label="lay rule") else None
-    items.append(_action("lay", lay, choices=(_card("c"),), when=when))
+    label = _text("lay ", e("c")) if draw(st.booleans(), label="lay label") else None
+    decl = _action("lay", lay, choices=(_card("c"),), when=when, label=label)
+    if draw(st.booleans(), label="require"):
+        # A refused move's reason: read only what all see.
+        reason = n.RequireClause(cond=e(f"size of pile < {draw(st.integers(2, 9))}"), reason=_text("the pile is full"))
+        decl = attrs.evolve(decl, requires=(reason,))
+    items.append(decl)
     # A group is chosen among cards the chooser sees (R509 otherwise).
     groups = draw(st.integers(0, 2), label="groups") if zones.visibility("hand") in ("owner", "public") else 0
     for i in range(groups):
@@ -263,8 +284,11 @@ def _play_phase(draw: Any, zones: _Zones, extra: str | None, window: str | None,
         n.Add(value=n.Number(value=1), target=e("turns")),
         _if(f"turns > {limit}", [n.EndGame()]),
     ]
-    if draw(st.booleans(), label="refill"):
+    ending = draw(st.sampled_from([None, "refill", "round"]), label="deck empty")
+    if ending == "refill":
         rest.insert(0, _if("deck is empty", [_move(f"all of {source}", "deck"), n.Shuffle(zone=e("deck"))]))
+    elif ending == "round":
+        rest.insert(0, _if("deck is empty", [n.EndRound()]))
     items.append(_action("rest", rest, otherwise=True))
     return n.PhaseDecl(name="play", items=tuple(items))
 
@@ -284,14 +308,14 @@ def _other_phase(draw: Any, zones: _Zones, limit: int) -> n.Decl:
     to = draw(st.sampled_from(zones.own()), label="give to")
     give = _action(
         "give",
-        [_move("c", f"q.{to}"), n.GoTo(phase="play")],
+        [_move("c", f"q.{to}"), n.GoTo(phase="play", player=draw(st.sampled_from([None, e("q")]), label="to q"))],
         choices=(_card("c"), n.Choice(name="q", shape=n.PlayerChoice(pool=e("players after player")))),
     )
     back = _action("back", [n.Add(value=n.Number(value=1), target=e("turns")), n.GoTo(phase="play")], otherwise=True)
     return n.PhaseDecl(name="other", items=(give, back))
 
 
-def _together_phase(draw: Any, zones: _Zones, low: int) -> n.Decl:
+def _together_phase(draw: Any, zones: _Zones, others: bool) -> n.Decl:
     """A phase played together: each lays a card in secret, or declines; then back to play."""
     to = _somewhere(draw, zones, "offer to")
     offer = _action("offer", [_move("c", to)], choices=(_card("c"),), label=_text("offer ", e("c")))
@@ -300,8 +324,9 @@ def _together_phase(draw: Any, zones: _Zones, low: int) -> n.Decl:
     if to in zones.shared() and draw(st.booleans(), label="gather"):
         done.append(_move(f"all of {to}", "pile"))
     done.append(n.GoTo(phase="play"))
-    # Some players choose, never nobody (R599): the others after the player only with two or more.
-    who = draw(st.sampled_from([None, e("players after player")]), label="who") if low >= 2 else None
+    # Some players choose, never nobody (R599): the others after the player only while some are
+    # sure to be in (two players or more, none going out).
+    who = draw(st.sampled_from([None, e("players after player")]), label="who") if others else None
     return n.PhaseDecl(
         name="other", items=(offer, decline, n.AllChosenHandler(body=tuple(done))), together=True, who=who
     )
@@ -322,6 +347,15 @@ def _window(draw: Any, zones: _Zones, kind: str, sees_hand: bool) -> n.Decl:
         items.append(n.AllPassHandler(body=tuple(body)))
     who = draw(st.sampled_from(["players after player", "player", "left of player"]), label="window for")
     return n.WindowDecl(name="snap", who=e(who), items=tuple(items))
+
+
+def _round_end(draw: Any, zones: _Zones) -> n.Decl:
+    """Every card back to the deck (the setup deals again), and the game over after a few rounds."""
+    body: list[n.Stmt] = [_move(f"all of {z}", "deck") for z in zones.shared() if z != "deck"]
+    for z in zones.own():
+        body.append(n.ForEach(var="p", iterable=e("players"), body=(_move(f"all of p.{z}", "deck"),)))
+    body.append(_if(f"round == {draw(st.integers(1, 3), label='rounds')}", [n.EndGame()]))
+    return n.RoundEndDecl(body=tuple(body))
 
 
 def _triggers(draw: Any, zones: _Zones) -> list[n.Decl]:
