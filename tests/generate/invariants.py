@@ -7,8 +7,10 @@
 - ``conserved``: every card lies in exactly one zone, and ``loc`` says which;
 - ``live``: a live state has a legal action, and ``has_legal_action`` agrees with
   ``legal_actions`` (a state over has neither);
-- ``clone``: a clone is the same state, and playing on in it leaves the first untouched;
-- ``replay``: the seed and the history played again give the same state;
+- ``clone``: a clone is the same state, playing on in it leaves the first untouched, and
+  the same action played in two clones gives the same state;
+- ``replay``: the seed and the history played again give the same state (every
+  ``REPLAY_EVERY`` actions and at the end: its cost grows with the game);
 - ``steps``: a group choice offered card by card, completed by random picks, is the same
   as the whole action applied at once;
 - ``knowledge``: each card's true zone is among those every player thinks it may be in;
@@ -44,6 +46,8 @@ from ruledsl.tools import leaks
 
 #: The bound on actions of each game played.
 MAX_ACTIONS = 200
+#: How often (in actions) a game is played again from its seed, besides at its end.
+REPLAY_EVERY = 20
 #: The surfaces compared between a state and its swap twins.
 TWIN_SURFACES = {name: leaks.SURFACES[name] for name in ("observation", "legal actions", "refusal reasons")}
 
@@ -103,8 +107,12 @@ def _check(ok: bool, invariant: str, detail: str) -> None:
         raise Broken(invariant, detail)
 
 
-def check_invariants(state: GameState, game: Any, seed: int, rng: random.Random, *, bot: bool = False) -> None:
-    """Check every invariant of the module on ``state``, played from ``seed`` (tracked); raise Broken."""
+def check_invariants(
+    state: GameState, game: Any, seed: int, rng: random.Random, *, bot: bool = False, replay: bool = True
+) -> None:
+    """Check every invariant of the module on ``state``, played from ``seed`` (tracked); raise Broken.
+    ``bot``: ask the greedy bot too; ``replay``: play the whole history again from the seed (the
+    cost grows with the game: ``play_file`` does it every ``REPLAY_EVERY`` actions and at the end)."""
     n_cards = state.prog.n_cards
     _check(sorted(c for z in state.zones for c in z) == list(range(n_cards)), "conserved", f"zones {state.zones}")
     bad = [(c, z) for z, cards in enumerate(state.zones) for c in cards if state.loc[c] != z]
@@ -125,9 +133,24 @@ def check_invariants(state: GameState, game: Any, seed: int, rng: random.Random,
     twin = state.clone()
     _check(snapshot(twin) == before, "clone", "a clone differs from its state")
     if legal:
-        twin.apply_action(rng.choice(legal))
+        action = rng.choice(legal)
+        twin.apply_action(action)
         _check(snapshot(state) == before, "clone", "playing on in a clone changed its state")
+        again = state.clone()
+        again.apply_action(action)
+        _check(snapshot(again) == snapshot(twin), "clone", f"{action} played in two clones gives two states")
+    if replay:
+        _check_replay(state, game, seed, before)
+    _check_steps(state, legal, rng)
+    _check_twins(state, rng, legal)
+    if bot and legal and len(legal) > 1:
+        seat = state.current_player()
+        chosen = decide(GreedyAgent(seed=rng.randrange(2**32), samples=2, depth=2), state.clone(), seat)
+        _check(chosen in legal, "bot", f"the greedy bot chose {chosen}, not among {[str(a) for a in legal]}")
 
+
+def _check_replay(state: GameState, game: Any, seed: int, before: tuple[Any, ...]) -> None:
+    """The seed and the history played again give the same state."""
     again = game.new_initial_state(seed=seed, track=True)
     for action in state.history():
         again.apply_action(action)
@@ -139,13 +162,6 @@ def check_invariants(state: GameState, game: Any, seed: int, rng: random.Random,
         "replay",
         f"the seed and history played again differ: {diff(before, snapshot(again))}",
     )
-
-    _check_steps(state, legal, rng)
-    _check_twins(state, rng, legal)
-    if bot and legal and len(legal) > 1:
-        seat = state.current_player()
-        chosen = decide(GreedyAgent(seed=rng.randrange(2**32), samples=2, depth=2), state.clone(), seat)
-        _check(chosen in legal, "bot", f"the greedy bot chose {chosen}, not among {[str(a) for a in legal]}")
 
 
 def _check_steps(state: GameState, legal: list[Action], rng: random.Random) -> None:
@@ -228,7 +244,9 @@ def play_file(text: str, seed: int, *, games: int = 1, max_actions: int = MAX_AC
             while not state.is_terminal():
                 state.apply_action(rng.choice(state.legal_actions()))
                 out.actions += 1
-                check_invariants(state, game, game_seed, rng, bot=out.actions % bot_every == 0)
+                bot = out.actions % bot_every == 0
+                replay = out.actions % REPLAY_EVERY == 0 or state.is_terminal()
+                check_invariants(state, game, game_seed, rng, bot=bot, replay=replay)
         except Broken as exc:
             out.breaks.append({**where, "actions": _played(state), "invariant": exc.invariant, "detail": exc.detail})
         except RuleDslError as exc:

@@ -124,8 +124,8 @@ def rule_files(draw: Any) -> n.GameFile:
     """Draw a whole game that checks clean (see the module)."""
     low = draw(st.integers(1, 3), label="fewest players")
     high = draw(st.integers(max(2, low), 4), label="most players")
-    suits = draw(st.integers(1, 3), label="suits")
-    big = draw(st.integers(0, 9), label="big hands") == 0  # hands too big to list every set
+    big = draw(st.integers(0, 7), label="big hands") == 0  # hands too big to list every set
+    suits = 3 if big else draw(st.integers(1, 3), label="suits")
     ranks = 12 if big else draw(st.integers(2, 8), label="ranks")
     copies = 1 if big else draw(st.integers(1, 2), label="copies")
     hand_size = 14 if big else draw(st.integers(0, 4), label="hand size")
@@ -188,7 +188,7 @@ def rule_files(draw: Any) -> n.GameFile:
     decls.append(n.SetupDecl(body=tuple(setup)))
 
     finish = draw(st.integers(0, 3), label="finish") == 0  # a player with nothing left goes out
-    decls.append(_play_phase(draw, zones, extra, window, limit, marked, finish))
+    decls.append(_play_phase(draw, zones, extra, window, limit, marked, finish, big))
     if extra == "effects":
         decls.append(_effects_phase(draw, zones))
     elif extra == "actions":
@@ -196,7 +196,8 @@ def rule_files(draw: Any) -> n.GameFile:
     elif extra == "together":
         decls.append(_together_phase(draw, zones, low >= 2 and not finish))
     if window is not None:
-        decls.append(_window(draw, zones, window, zones.visibility("hand") in ("owner", "public")))
+        phases = ["play"] + (["other"] if extra in ("effects", "actions") else [])
+        decls.append(_window(draw, zones, window, zones.visibility("hand") in ("owner", "public"), phases))
     decls.extend(_triggers(draw, zones))
     if any(isinstance(d, n.PhaseDecl) and "EndRound()" in repr(d) for d in decls):
         decls.append(_round_end(draw, zones))
@@ -210,7 +211,14 @@ def _somewhere(draw: Any, zones: _Zones, label: str) -> str:
 
 
 def _play_phase(
-    draw: Any, zones: _Zones, extra: str | None, window: str | None, limit: int, marked: bool, finish: bool
+    draw: Any,
+    zones: _Zones,
+    extra: str | None,
+    window: str | None,
+    limit: int,
+    marked: bool,
+    finish: bool,
+    big: bool,
 ) -> n.Decl:
     items: list[n.Node] = []
     if draw(st.booleans(), label="on enter"):
@@ -249,9 +257,12 @@ def _play_phase(
         decl = attrs.evolve(decl, requires=(reason,))
     items.append(decl)
     # A group is chosen among cards the chooser sees (R509 otherwise).
-    groups = draw(st.integers(0, 2), label="groups") if zones.visibility("hand") in ("owner", "public") else 0
+    # (Big hands have that one alone: listing the sets of 14 cards of the other shapes is slow.)
+    sees_own = zones.visibility("hand") in ("owner", "public")
+    groups = draw(st.integers(1 if big else 0, 1 if big else 2), label="groups") if sees_own else 0
     for i in range(groups):
-        shape = draw(st.sampled_from(_GROUPS), label="group")
+        # With hands of 14 cards, the first is any set of them: 16,383 sets, chosen card by card.
+        shape = _GROUPS[0] if big and i == 0 else draw(st.sampled_from(_GROUPS), label="group")
         body: list[n.Stmt] = [_move("cs", _somewhere(draw, zones, "group to"))]
         if draw(st.booleans(), label="score the group"):
             body.append(n.Add(value=e("size of cs"), target=e("score")))
@@ -332,7 +343,7 @@ def _together_phase(draw: Any, zones: _Zones, others: bool) -> n.Decl:
     )
 
 
-def _window(draw: Any, zones: _Zones, kind: str, sees_hand: bool) -> n.Decl:
+def _window(draw: Any, zones: _Zones, kind: str, sees_hand: bool, phases: list[str]) -> n.Decl:
     snap = _action(
         "snap",
         [_move("c", "pile"), n.Add(value=n.Number(value=2), target=e("score"))],
@@ -343,7 +354,7 @@ def _window(draw: Any, zones: _Zones, kind: str, sees_hand: bool) -> n.Decl:
     if kind != "plain":
         body: list[n.Stmt] = [n.Add(value=n.Number(value=1), target=e("turns"))]
         if kind == "all pass go to":
-            body.append(n.GoTo(phase="play"))
+            body.append(n.GoTo(phase=draw(st.sampled_from(phases), label="all pass goes to")))
         items.append(n.AllPassHandler(body=tuple(body)))
     who = draw(st.sampled_from(["players after player", "player", "left of player"]), label="window for")
     return n.WindowDecl(name="snap", who=e(who), items=tuple(items))
