@@ -40,11 +40,22 @@ def run(files: int, seed: int, out: Path, games: int = 1) -> dict[str, Any]:
     """Draw and play ``files`` rule files from ``seed``; write each break under ``out``; return the figures."""
     start = time.perf_counter()
     texts = drawn_texts(files, seed)
-    figures: dict[str, Any] = {"files": len(texts), "games": 0, "actions": 0, "breaks": [], "seed": seed}
+    figures: dict[str, Any] = {
+        "files": len(texts),
+        "games": 0,
+        "actions": 0,
+        "breaks": [],
+        "seed": seed,
+        "slowest": [None, 0.0],
+    }
     by_invariant: collections.Counter[str] = collections.Counter()
     with Progress("random rules") as progress:
         for i, text in enumerate(texts):
+            began = time.perf_counter()
             outcome = play_file(text, i, games=games)
+            took = time.perf_counter() - began
+            if took > figures["slowest"][1]:
+                figures["slowest"] = [i, round(took, 2)]
             figures["games"] += outcome.games
             figures["actions"] += outcome.actions
             for found in outcome.breaks:

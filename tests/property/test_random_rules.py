@@ -18,7 +18,7 @@ from tests.generate.invariants import Broken, check_invariants, known_bug, play_
 from tests.generate.rules import drawn_texts, rule_texts
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(rule_texts())
 def test_a_random_rule_file_keeps_every_invariant(text: str) -> None:
     outcome = play_file(text, 0)
