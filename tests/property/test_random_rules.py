@@ -5,6 +5,7 @@ A bounded run for CI; the long run is benchmarks/random_rules.py (docs/performan
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -139,3 +140,12 @@ def test_a_file_that_does_not_check_is_a_break() -> None:
     outcome = play_file(_SMALL.replace("move c to deck", "move c to nowhere"), 0)
     # Nor is it laid out as fmt writes it (no blank lines between declarations): a break too.
     assert [b["invariant"] for b in outcome.breaks] == ["fmt", "check"]
+
+
+def test_the_benchmark_prints_its_figures_as_json(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from benchmarks import random_rules
+
+    assert random_rules.main(["--files", "3", "--seed", "7", "--json", "--out", str(tmp_path)]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert (figures["files"], figures["games"], figures["new_breaks"]) == (3, 3, 0)
+    assert figures["actions"] > 0 and figures["breaks"] == []
