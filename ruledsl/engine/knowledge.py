@@ -230,11 +230,12 @@ def _resample_once(st: GameState, player: int, rng: random.Random, keep: tuple[i
 
 
 def _faces_stay(st: Any, replaced: dict[int, int]) -> None:
-    """Keep who laid each card of a zone 'seen by mover' with its place: the card dealt into the
-    place is the one its mover laid there, and the card dealt out of it lies as its new place
-    shows it. (Only where such a card is among those dealt anew: other games keep their faces.)"""
+    """Keep how each card lies with its place, as the leak harness's swap does: the card dealt
+    into a face-down card's place lies face down, the card dealt into a place of a zone 'seen
+    by mover' is the one its mover laid there, and the card dealt out of a place lies as its
+    new place shows it."""
     face = st.face
-    if face is None or not any(isinstance(face[c], tuple) for c in replaced):
+    if face is None:
         return
     old = {c: face[c] for c in replaced}
     for before, after in replaced.items():

@@ -20,6 +20,7 @@ from hypothesis.stateful import (
 import ruledsl
 from ruledsl.engine.state import GameState
 from ruledsl.loading import check_file, options_of, players_range
+from tests.generate.invariants import snapshot
 
 
 def option_variants(game: str, players: int) -> list[dict[str, Any]]:
@@ -53,30 +54,6 @@ def configurations() -> list[tuple[str, int, dict[str, Any]]]:
         for options in option_variants(name, middle)[1:]:
             configs.append((name, middle, options))
     return configs
-
-
-def snapshot(state: GameState) -> tuple[Any, ...]:
-    """Everything that makes a state what it is, as comparable values."""
-    return (
-        [list(z) for z in state.zones],
-        list(state.loc),
-        repr(state.gv),
-        repr(state.pv),
-        repr(state.cv),
-        state.phase,
-        state.turn,
-        state.actor,
-        state.direction,
-        list(state.out),
-        list(state.finished),
-        state.rng,
-        state.terminal,
-        state.returns(),
-        state.round,
-        repr(state.auction),
-        repr(state.windows),
-        [str(a) for a in state.history()],
-    )
 
 
 def hidden_from(state: GameState, player: int, z: int, c: int) -> bool:

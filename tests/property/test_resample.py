@@ -157,3 +157,31 @@ def test_a_card_held_when_the_stock_ran_out_is_never_dealt_back_into_it() -> Non
                 checked += 1
                 break
     assert checked >= 5, f"only {checked} games ran the deck out and filled it again"
+
+
+FACE_DOWN = """\
+game "Face down"
+players 2
+card rank: number
+zone deck: shared, hidden
+zone pile: shared, public
+deck:
+    card "{rank}" for rank in 1 to 6
+setup:
+    shuffle deck
+    move top of deck to pile face down
+phase play:
+    action finish:
+        end game, draw
+"""
+
+
+def test_a_card_dealt_into_the_place_of_a_face_down_card_lies_face_down(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Found by the random rule files (tests/generate): a resample put a deck card in the place of
+    # the face-down card of a public pile, face up, for everybody to see.
+    path = tmp_path / "face_down.game"
+    path.write_text(FACE_DOWN, encoding="utf-8")
+    state = ruledsl.load_game(str(path), players=2).new_initial_state(seed=0, track=True)
+    seen = state.observation(0)
+    assert seen["zones"]["pile"] == {"size": 1}  # a face-down card: not shown
+    assert all(state.resample(0, random.Random(k)).observation(0) == seen for k in range(20))

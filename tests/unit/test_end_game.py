@@ -91,3 +91,33 @@ def test_statistics_count_a_side_win_for_each_partner_and_everyone_winning_as_no
     assert [s["wins"] for s in stats["seats"]] == [2, 2, 2, 2]
     assert (stats["draws"], stats["shared_wins"]) == (0, 3)
     assert _record([0.0] * 4).winners == []
+
+
+ALL_OUT = """\
+game "All out"
+players 2
+zone deck: shared, hidden
+deck:
+    card "A"
+setup:
+    shuffle deck
+phase play:
+    action leave:
+        finish player
+    action stay when deck is empty:
+        end game
+ranking: finishing order
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="found by the random rule files (issue 37): reported to the lead, not decided")
+def test_once_every_player_is_out_nobody_is_asked_to_act(tmp_path: Path) -> None:
+    # Both players go out ('finish player'): the game goes on, the last of them acting
+    # forever (to the bound on actions), though a player out is 'skipped from now on'.
+    path = tmp_path / "all_out.game"
+    path.write_text(ALL_OUT, encoding="utf-8")
+    state = ruledsl.load_game(path, players=2).new_initial_state(seed=0)
+    state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.legal_actions()[0])
+    assert state.out == [True, True]
+    assert state.is_terminal()

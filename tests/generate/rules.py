@@ -1,0 +1,418 @@
+"""Random rule files that check clean: hypothesis strategies over the nodes, written with the unparser.
+
+In the spirit of Csmith and YARPGen for C compilers: each file drawn is a whole game that
+``ruledsl check`` accepts (a diagnostic from the checker is a bug of this generator), built
+from the constructs whose interplay the engine must get right: a deck, shared and per-player
+zones of every visibility, variables of the game, the players and the cards, phases with
+ordinary and group choices, deals, moves of whole zones, windows opened by a move (with or
+without ``when all pass:``), phases made of effects alone, phases played together, and
+rules triggered by cards entering a zone (some of which move cards during a deal).
+
+Every game can always go on (each phase ends with an ``otherwise`` action, which is legal
+when nothing else is) and ends by its own rules or by the bound on actions it is played
+with. ``rule_files()`` draws the tree (``n.GameFile``); ``rule_texts()`` its text; and
+``drawn_texts(count, seed)`` draws ``count`` texts deterministically from a seed (the same
+seed, the same files), for the benchmark. Expressions are written as text and read with
+``parse_expr``, the rest is built node by node.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as seeded
+from hypothesis import strategies as st
+
+from ruledsl.format.unparse import unparse
+from ruledsl.syntax import nodes as n
+from ruledsl.syntax.parser import parse, parse_expr
+
+_VISIBILITY_SHARED = ["public", "hidden", "mover"]
+_VISIBILITY_OWN = ["owner", "owner", "public", "hidden", "mover"]
+#: Group choices of cards (the text after ``cs: ``), each with its shape.
+_GROUPS = [
+    "cards from hand",
+    "2 cards from hand",
+    "1 to 3 cards from hand",
+    "cards of one rank from hand",
+    "1 to 2 cards of one suit from hand",
+    "2 cards of different suit from hand",
+]
+
+
+def e(text: str) -> n.Expr:
+    """An expression node, from its text."""
+    return parse_expr(text)
+
+
+def _text(*parts: str | n.Expr) -> n.Text:
+    return n.Text(parts=tuple(parts))
+
+
+def _action(
+    name: str,
+    body: list[n.Stmt],
+    *,
+    choices: tuple[n.Choice, ...] = (),
+    when: str | None = None,
+    label: n.Expr | None = None,
+    otherwise: bool = False,
+) -> n.ActionDecl:
+    return n.ActionDecl(
+        name=name,
+        choices=choices,
+        when=None if when is None else e(when),
+        label=label,
+        strength=None,
+        body=tuple(body),
+        otherwise=otherwise,
+    )
+
+
+def _card(name: str, pool: str = "hand") -> n.Choice:
+    return n.Choice(name=name, shape=n.CardChoice(pool=e(pool)))
+
+
+def _group(name: str, shape: str) -> n.Choice:
+    # The shapes are read from an action's text: their nodes are the parser's own.
+    tree = parse_game_head(f"action a({name}: {shape}):\n        again\n")
+    return tree.choices[0]
+
+
+def parse_game_head(action_text: str) -> n.ActionDecl:
+
+    tree = parse(f'game "g"\nphase p:\n    {action_text}')
+    phase = tree.decls[0]
+    assert isinstance(phase, n.PhaseDecl)
+    item = phase.items[0]
+    assert isinstance(item, n.ActionDecl)
+    return item
+
+
+def _move(what: str, to: str, placement: str = "top", facing: str | None = None) -> n.Move:
+    return n.Move(what=e(what), to=e(to), placement=placement, facing=facing)
+
+
+def _if(cond: str, body: list[n.Stmt], else_: list[n.Stmt] | None = None) -> n.If:
+    return n.If(branches=((e(cond), tuple(body)),), else_=tuple(else_ or ()))
+
+
+class _Zones:
+    """The zones of a game drawn: names, whether each is per player, visibility."""
+
+    def __init__(self) -> None:
+        self.decls: list[n.ZoneDecl] = []
+
+    def add(self, name: str, per_player: bool, visibility: str) -> str:
+        self.decls.append(n.ZoneDecl(name=name, per_player=per_player, visibility=visibility))
+        return name
+
+    def visibility(self, name: str) -> str:
+        return next(z.visibility for z in self.decls if z.name == name)
+
+    def shared(self) -> list[str]:
+        return [z.name for z in self.decls if not z.per_player]
+
+    def own(self) -> list[str]:
+        return [z.name for z in self.decls if z.per_player]
+
+
+@st.composite
+def rule_files(draw: Any) -> n.GameFile:
+    """Draw a whole game that checks clean (see the module)."""
+    low = draw(st.integers(1, 3), label="fewest players")
+    high = draw(st.integers(max(2, low), 4), label="most players")
+    big = draw(st.integers(0, 7), label="big hands") == 0  # hands too big to list every set
+    suits = 3 if big else draw(st.integers(1, 3), label="suits")
+    ranks = 12 if big else draw(st.integers(2, 8), label="ranks")
+    copies = 1 if big else draw(st.integers(1, 2), label="copies")
+    hand_size = 14 if big else draw(st.integers(0, 4), label="hand size")
+    high = min(high, 2) if big else high
+    low = min(low, high)
+
+    zones = _Zones()
+    zones.add("deck", False, draw(st.sampled_from(["hidden", "hidden", "public"]), label="deck visibility"))
+    zones.add("hand", True, draw(st.sampled_from(_VISIBILITY_OWN), label="hand visibility"))
+    zones.add("pile", False, draw(st.sampled_from(_VISIBILITY_SHARED), label="pile visibility"))
+    for i in range(draw(st.integers(0, 3), label="more zones")):
+        per_player = draw(st.booleans(), label="per player")
+        vis = draw(st.sampled_from(_VISIBILITY_OWN if per_player else _VISIBILITY_SHARED), label="visibility")
+        zones.add(f"z{i}", per_player, vis)
+    score_vis = draw(st.sampled_from(["public", "owner", "hidden"]), label="score visibility")
+    marked = draw(st.booleans(), label="card variable")
+
+    decls: list[n.Decl] = [
+        n.PlayersDecl(low=n.Number(value=low), high=n.Number(value=high)),
+        n.ValuesDecl(name="suit", members=tuple(n.ValueMember(name=s) for s in ["a", "b", "c"][:suits])),
+        n.AttributeDecl(name="rank", type=n.NamedType(name="number")),
+        n.AttributeDecl(name="suit", type=n.NamedType(name="suit")),
+        *zones.decls,
+        n.VarDecl(scope="game", name="turns", type=None, init=n.Number(value=0)),
+        n.VarDecl(scope="player", name="score", type=None, init=n.Number(value=0), visibility=score_vis),
+    ]
+    if marked:
+        decls.append(n.VarDecl(scope="card", name="marked", type=None, init=n.BoolLit(value=False)))
+        # A variable naming a card: shown only to who sees the card, remapped by a resample.
+        decls.append(n.VarDecl(scope="player", name="last", type=n.CardType(), init=n.NoneLit(), visibility=score_vis))
+    last_suit = ["a", "b", "c"][suits - 1]
+    entry = n.CardEntry(
+        name="{rank}{suit}",
+        copies=None if copies == 1 else n.Number(value=copies),
+        loops=(
+            n.CardLoop(name="rank", low=n.Number(value=1), high=n.Number(value=ranks)),
+            n.CardLoop(name="suit", low=e("a"), high=e(last_suit)),
+        ),
+    )
+    decls.append(n.DeckDecl(entries=(entry,)))
+
+    limit = draw(st.integers(3, 40), label="turns to the end")
+    window = draw(st.sampled_from([None, "plain", "all pass", "all pass go to"]), label="window")
+    extra = draw(st.sampled_from([None, "effects", "actions", "together"]), label="second phase")
+
+    setup: list[n.Stmt] = [n.Shuffle(zone=e("deck"))]
+    if draw(st.booleans(), label="cut"):
+        setup.append(n.Cut(zone=e("deck")))
+    if hand_size:
+        setup.append(n.Deal(count=n.Number(value=hand_size), source=e("deck"), target="hand"))
+    for z in zones.own():
+        if z != "hand" and draw(st.booleans(), label=f"deal to {z}"):
+            facing = draw(st.sampled_from([None, "up", "down"]), label="dealt facing")
+            count = n.Number(value=draw(st.integers(1, 2), label="dealt"))
+            setup.append(n.Deal(count=count, source=e("deck"), target=z, facing=facing))
+    if draw(st.booleans(), label="turn a card"):
+        setup.append(_move("top of deck", "pile", facing=draw(st.sampled_from([None, "up", "down"]))))
+    if draw(st.booleans(), label="setup goes to play"):
+        setup.append(n.GoTo(phase="play"))
+    decls.append(n.SetupDecl(body=tuple(setup)))
+
+    finish = draw(st.integers(0, 3), label="finish") == 0  # a player with nothing left goes out
+    decls.append(_play_phase(draw, zones, extra, window, limit, marked, finish, big))
+    if extra == "effects":
+        decls.append(_effects_phase(draw, zones))
+    elif extra == "actions":
+        decls.append(_other_phase(draw, zones, limit))
+    elif extra == "together":
+        decls.append(_together_phase(draw, zones, low >= 2 and not finish))
+    if window is not None:
+        phases = ["play"] + (["other"] if extra in ("effects", "actions") else [])
+        decls.append(_window(draw, zones, window, zones.visibility("hand") in ("owner", "public"), phases))
+    decls.extend(_triggers(draw, zones))
+    if any(isinstance(d, n.PhaseDecl) and "EndRound()" in repr(d) for d in decls):
+        decls.append(_round_end(draw, zones))
+    decls.append(n.RankingDecl(keys=(n.RankingKey(order="highest", value=e("score")),)))
+    return n.GameFile(header=n.GameHeader(name="Random"), decls=tuple(decls))
+
+
+def _somewhere(draw: Any, zones: _Zones, label: str) -> str:
+    """A zone cards may go to from a hand: a shared one, or one of the player's own."""
+    return draw(st.sampled_from([z for z in zones.shared() + zones.own() if z not in ("hand", "deck")]), label=label)
+
+
+def _play_phase(
+    draw: Any,
+    zones: _Zones,
+    extra: str | None,
+    window: str | None,
+    limit: int,
+    marked: bool,
+    finish: bool,
+    big: bool,
+) -> n.Decl:
+    items: list[n.Node] = []
+    if draw(st.booleans(), label="on enter"):
+        items.append(n.OnEnter(body=(n.Add(value=n.Number(value=1), target=e("turns")),)))
+    if draw(st.booleans(), label="draw"):
+        again = [_if("size of hand < 2", [n.Again()])] if draw(st.booleans(), label="again") else []
+        items.append(_action("draw", [_move("top of deck", "hand"), *again], when="deck is not empty"))
+    placement = draw(st.sampled_from(["top", "top", "bottom", "random"]), label="laid at")
+    facing = draw(st.sampled_from([None, "up", "down"]), label="laid facing")
+    lay: list[n.Stmt] = [_move("c", _somewhere(draw, zones, "lay to"), placement, facing)]
+    if draw(st.booleans(), label="score the card"):
+        lay.append(n.Add(value=e("c.rank"), target=e("score")))
+    if marked:
+        lay.insert(0, n.SetStmt(target=e("c.marked"), value=n.BoolLit(value=True)))
+        lay.insert(0, n.SetStmt(target=e("last"), value=e("c")))
+    if draw(st.booleans(), label="say"):
+        lay.append(n.Say(message=_text(e("player"), " lays ", e("c"))))
+    if draw(st.booleans(), label="reverse"):
+        lay.append(_if("c.rank % 2 == 0", [n.Reverse()]))
+    if finish:
+        # Never the last player in: with every player out, the game goes on (reported to the lead).
+        went = "hand is empty and deck is empty and players after player is not empty"
+        lay.append(_if(went, [n.Finish(player=n.ActingPlayer())]))
+    if window is not None:
+        lay.append(n.Open(window="snap"))
+    # The conditions read only what every player sees (sizes, variables, the chosen card):
+    # one reading a hidden card would tell the player to act something of it, by the rules' own doing.
+    # and the chosen card only where its chooser sees it.
+    sees_hand = zones.visibility("hand") in ("owner", "public")
+    when = "c.rank > size of pile % 4" if sees_hand and draw(st.booleans(), label="lay rule") else None
+    label = _text("lay ", e("c")) if draw(st.booleans(), label="lay label") else None
+    decl = _action("lay", lay, choices=(_card("c"),), when=when, label=label)
+    if draw(st.booleans(), label="require"):
+        # A refused move's reason: read only what all see.
+        reason = n.RequireClause(cond=e(f"size of pile < {draw(st.integers(2, 9))}"), reason=_text("the pile is full"))
+        decl = attrs.evolve(decl, requires=(reason,))
+    items.append(decl)
+    # A group is chosen among cards the chooser sees (R509 otherwise).
+    # (Big hands have that one alone: listing the sets of 14 cards of the other shapes is slow.)
+    sees_own = zones.visibility("hand") in ("owner", "public")
+    groups = draw(st.integers(1 if big else 0, 1 if big else 2), label="groups") if sees_own else 0
+    for i in range(groups):
+        # With hands of 14 cards, the first is any set of them: 16,383 sets, chosen card by card.
+        shape = _GROUPS[0] if big and i == 0 else draw(st.sampled_from(_GROUPS), label="group")
+        body: list[n.Stmt] = [_move("cs", _somewhere(draw, zones, "group to"))]
+        if draw(st.booleans(), label="score the group"):
+            body.append(n.Add(value=e("size of cs"), target=e("score")))
+        items.append(_action(f"meld{i}", body, choices=(_group("cs", shape),)))
+    source = draw(st.sampled_from([z for z in zones.shared() if z != "deck"]), label="sweep from")
+    if draw(st.booleans(), label="sweep"):
+        to = draw(st.sampled_from(["hand", "deck"]), label="sweep to")
+        body = [_move(f"all of {source}", to)]
+        if to == "deck":
+            body.append(n.Shuffle(zone=e("deck")))
+        items.append(_action("sweep", body, when=f"{source} is not empty"))
+    look = draw(st.sampled_from([None, "turn up", "turn down", "reveal"]), label="look")
+    if look is not None:
+        # Never a hand's card turned down: its owner would choose it unseen, by the rules' doing.
+        places = ["top of pile", "top of deck", "all of pile"] + (["top of hand"] if look != "turn down" else [])
+        what = draw(st.sampled_from(places), label="look at")
+        stmt: n.Stmt = n.Reveal(what=e(what)) if look == "reveal" else n.TurnFace(up=look == "turn up", what=e(what))
+        zone = what.split(" of ")[1]
+        items.append(_action("look", [stmt], when=f"{zone} is not empty"))
+    own = [z for z in zones.own() if z != "hand"]
+    if own and draw(st.booleans(), label="gather"):
+        z = draw(st.sampled_from(own), label="gather from")
+        items.append(_action("gather", [_move(f"all of {z}", "hand")], when=f"{z} is not empty"))
+    if extra in ("effects", "actions", "together"):
+        when = "turns % 3 == 0" if draw(st.booleans(), label="switch rule") else None
+        items.append(_action("switch", [n.GoTo(phase="other")], when=when))
+    if draw(st.booleans(), label="finish"):
+        items.append(_action("finish", [n.EndGame()], when="deck is empty"))
+    rest: list[n.Stmt] = [
+        n.Add(value=n.Number(value=1), target=e("turns")),
+        _if(f"turns > {limit}", [n.EndGame()]),
+    ]
+    ending = draw(st.sampled_from([None, "refill", "round"]), label="deck empty")
+    if ending == "refill":
+        rest.insert(0, _if("deck is empty", [_move(f"all of {source}", "deck"), n.Shuffle(zone=e("deck"))]))
+    elif ending == "round":
+        rest.insert(0, _if("deck is empty", [n.EndRound()]))
+    items.append(_action("rest", rest, otherwise=True))
+    return n.PhaseDecl(name="play", items=tuple(items))
+
+
+def _effects_phase(draw: Any, zones: _Zones) -> n.Decl:
+    """A phase of effects alone: it deals a card to each player, then hands play on."""
+    target = draw(st.sampled_from(zones.own()), label="deal to")
+    body: list[n.Stmt] = [n.Deal(count=n.Number(value=1), source=e("deck"), target=target)]
+    if draw(st.booleans(), label="end when empty"):
+        body.insert(0, _if("deck is empty", [n.EndGame()]))
+    body.append(n.GoTo(phase="play", player=draw(st.sampled_from([None, e("left of player")]))))
+    return n.PhaseDecl(name="other", items=(n.OnEnter(body=tuple(body)),))
+
+
+def _other_phase(draw: Any, zones: _Zones, limit: int) -> n.Decl:
+    """A second phase of actions: give a card to another player, or go back."""
+    to = draw(st.sampled_from(zones.own()), label="give to")
+    give = _action(
+        "give",
+        [_move("c", f"q.{to}"), n.GoTo(phase="play", player=draw(st.sampled_from([None, e("q")]), label="to q"))],
+        choices=(_card("c"), n.Choice(name="q", shape=n.PlayerChoice(pool=e("players after player")))),
+    )
+    back = _action("back", [n.Add(value=n.Number(value=1), target=e("turns")), n.GoTo(phase="play")], otherwise=True)
+    return n.PhaseDecl(name="other", items=(give, back))
+
+
+def _together_phase(draw: Any, zones: _Zones, others: bool) -> n.Decl:
+    """A phase played together: each lays a card in secret, or declines; then back to play."""
+    to = _somewhere(draw, zones, "offer to")
+    offer = _action("offer", [_move("c", to)], choices=(_card("c"),), label=_text("offer ", e("c")))
+    decline = _action("decline", [n.Add(value=n.Number(value=1), target=e("score"))])
+    done: list[n.Stmt] = [n.Add(value=n.Number(value=1), target=e("turns"))]
+    if to in zones.shared() and draw(st.booleans(), label="gather"):
+        done.append(_move(f"all of {to}", "pile"))
+    done.append(n.GoTo(phase="play"))
+    # Some players choose, never nobody (R599): the others after the player only while some are
+    # sure to be in (two players or more, none going out).
+    who = draw(st.sampled_from([None, e("players after player")]), label="who") if others else None
+    return n.PhaseDecl(
+        name="other", items=(offer, decline, n.AllChosenHandler(body=tuple(done))), together=True, who=who
+    )
+
+
+def _window(draw: Any, zones: _Zones, kind: str, sees_hand: bool, phases: list[str]) -> n.Decl:
+    snap = _action(
+        "snap",
+        [_move("c", "pile"), n.Add(value=n.Number(value=2), target=e("score"))],
+        choices=(_card("c"),),
+        when="c.rank % 3 == size of pile % 3" if sees_hand else "size of pile % 3 == 0",
+    )
+    items: list[n.Node] = [snap, n.PassDecl(label=_text("let it pass"), body=())]
+    if kind != "plain":
+        body: list[n.Stmt] = [n.Add(value=n.Number(value=1), target=e("turns"))]
+        if kind == "all pass go to":
+            body.append(n.GoTo(phase=draw(st.sampled_from(phases), label="all pass goes to")))
+        items.append(n.AllPassHandler(body=tuple(body)))
+    who = draw(st.sampled_from(["players after player", "player", "left of player"]), label="window for")
+    return n.WindowDecl(name="snap", who=e(who), items=tuple(items))
+
+
+def _round_end(draw: Any, zones: _Zones) -> n.Decl:
+    """Every card back to the deck (the setup deals again), and the game over after a few rounds."""
+    body: list[n.Stmt] = [_move(f"all of {z}", "deck") for z in zones.shared() if z != "deck"]
+    for z in zones.own():
+        body.append(n.ForEach(var="p", iterable=e("players"), body=(_move(f"all of p.{z}", "deck"),)))
+    body.append(_if(f"round == {draw(st.integers(1, 3), label='rounds')}", [n.EndGame()]))
+    return n.RoundEndDecl(body=tuple(body))
+
+
+def _triggers(draw: Any, zones: _Zones) -> list[n.Decl]:
+    out: list[n.Decl] = []
+    if draw(st.booleans(), label="count entries"):
+        out.append(n.TriggerDecl(var="cs", zone=e("pile"), body=(n.Add(value=e("size of cs"), target=e("turns")),)))
+    kind = draw(st.sampled_from([None, "cap", "sweep", "score"]), label="hand trigger")
+    if kind == "cap":
+        # A hand over five cards gives its top card back to the deck (during deals too).
+        body: tuple[n.Stmt, ...] = (_if("size of p.hand > 5", [_move("top of p.hand", "deck", "bottom")]),)
+        out.append(n.TriggerDecl(var="cs", owner="p", zone=e("hand"), body=body))
+    elif kind == "sweep":
+        # Moves a whole zone while a deal may be going on.
+        source = draw(st.sampled_from(zones.shared()), label="trigger sweeps")
+        to = "pile" if source == "deck" else "deck"
+        out.append(n.TriggerDecl(var="cs", zone=e("hand"), body=(_move(f"all of {source}", to),)))
+    elif kind == "score":
+        out.append(
+            n.TriggerDecl(
+                var="cs", owner="p", zone=e("hand"), body=(n.Add(value=n.Number(value=1), target=e("p.score")),)
+            )
+        )
+    return out
+
+
+def rule_texts() -> st.SearchStrategy[str]:
+    """The text of a random game (see ``rule_files``)."""
+    return rule_files().map(unparse)
+
+
+def drawn_texts(count: int, seed: int) -> list[str]:
+    """``count`` rule files drawn deterministically from ``seed``: the same seed, the same files."""
+    out: list[str] = []
+
+    @seeded(seed)
+    @settings(
+        max_examples=count,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(rule_texts())
+    def collect(text: str) -> None:
+        if len(out) < count:
+            out.append(text)
+
+    collect()
+    return out

@@ -1,0 +1,151 @@
+"""Random valid rule files (tests/generate/rules.py) keep every engine invariant (tests/generate/invariants.py).
+
+A bounded run for CI; the long run is benchmarks/random_rules.py (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import ruledsl
+from ruledsl.engine.state import GameState
+from ruledsl.loading import check_source
+from ruledsl.text.source import Source
+from tests.generate.invariants import Broken, check_invariants, known_bug, play_file
+from tests.generate.rules import drawn_texts, rule_texts
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(rule_texts())
+def test_a_random_rule_file_keeps_every_invariant(text: str) -> None:
+    outcome = play_file(text, 0)
+    # Bugs known and being fixed (KNOWN) are let through until then; any other break fails.
+    assert [b for b in outcome.breaks if known_bug(text, b) is None] == [], text
+    assert outcome.games == 1
+
+
+def test_the_same_seed_draws_the_same_files_and_they_check_clean() -> None:
+    texts = drawn_texts(12, seed=3)
+    assert texts == drawn_texts(12, seed=3) and texts != drawn_texts(12, seed=4)
+    assert len(set(texts)) >= 10
+    for text in texts:
+        check_source(Source("random.game", text))  # raises CheckError on any error
+
+
+def test_the_files_drawn_hold_the_constructs_listed() -> None:
+    joined = "\n".join(drawn_texts(60, seed=1))
+    for construct in (
+        "per player, owner",
+        "per player, hidden",
+        "per player, public",
+        "seen by mover",
+        "shared, public",
+        "player var score = 0, owner",
+        "card var marked",
+        "together",
+        "window snap",
+        "when all pass:",
+        "when all chosen:",
+        "cards from hand)",
+        "cards of one rank from hand",
+        "deal 14 from deck to each hand",
+        "move all of",
+        "when cs enter p.hand:",
+        "when cs enter hand:",
+        "otherwise",
+        "face down",
+    ):
+        assert construct in joined, construct
+
+
+_SMALL = """\
+game "g"
+players 2
+card rank: number
+zone deck: shared, hidden
+zone hand: per player, owner
+deck:
+    card "{rank}" for rank in 1 to 6
+setup:
+    shuffle deck
+    deal 2 from deck to each hand
+phase play:
+    action lay(c: card from hand):
+        move c to deck
+    action rest otherwise:
+        end game, draw
+"""
+
+
+def _small() -> tuple[ruledsl.Game, GameState]:
+    from ruledsl.loading import load_checked
+
+    game = load_checked(check_source(Source("g.game", _SMALL)), 2)
+    return game, game.new_initial_state(seed=1, track=True)
+
+
+def test_the_invariants_hold_in_a_small_game() -> None:
+    game, state = _small()
+    check_invariants(state, game, 1, random.Random(0), bot=True)
+
+
+@pytest.mark.parametrize(
+    ("invariant", "spoil"),
+    [
+        ("conserved", lambda st: st.loc.__setitem__(st.zones[1][0], 0)),
+        ("knowledge", lambda st: st.known[0].__setitem__(st.zones[2][0], 1)),
+        ("replay", lambda st: st.gv.__setitem__(0, 99) if st.gv else st.zones[0].reverse()),
+    ],
+)
+def test_a_spoilt_state_breaks_its_invariant(invariant: str, spoil: object) -> None:
+    # Guards: each check can fail.
+    game, state = _small()
+    spoil(state)  # type: ignore[operator]
+    state._legal = None
+    with pytest.raises(Broken) as info:
+        check_invariants(state, game, 1, random.Random(0))
+    assert info.value.invariant == invariant
+
+
+def test_has_legal_action_disagreeing_breaks_live(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, state = _small()
+    monkeypatch.setattr(GameState, "has_legal_action", lambda self: False)
+    with pytest.raises(Broken) as info:
+        check_invariants(state, game, 1, random.Random(0))
+    assert info.value.invariant == "live"
+
+
+def test_a_resample_that_shows_a_hidden_card_breaks_resample(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, state = _small()
+    real = GameState.resample
+
+    def showing(self: GameState, player: int, rng: random.Random) -> GameState:
+        copy = real(self, player, rng)
+        c = copy.zones[2].pop()  # P1's card goes into P0's hand
+        copy.zones[1].append(c)
+        copy.loc[c] = 1
+        return copy
+
+    monkeypatch.setattr(GameState, "resample", showing)
+    with pytest.raises(Broken) as info:
+        check_invariants(state, game, 1, random.Random(0))
+    assert info.value.invariant == "resample"
+
+
+def test_a_file_that_does_not_check_is_a_break() -> None:
+    outcome = play_file(_SMALL.replace("move c to deck", "move c to nowhere"), 0)
+    # Nor is it laid out as fmt writes it (no blank lines between declarations): a break too.
+    assert [b["invariant"] for b in outcome.breaks] == ["fmt", "check"]
+
+
+def test_the_benchmark_prints_its_figures_as_json(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from benchmarks import random_rules
+
+    assert random_rules.main(["--files", "3", "--seed", "7", "--json", "--out", str(tmp_path)]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert (figures["files"], figures["games"], figures["new_breaks"]) == (3, 3, 0)
+    assert figures["actions"] > 0 and figures["breaks"] == []
