@@ -257,25 +257,5 @@ def play_file(text: str, seed: int, *, games: int = 1, max_actions: int = MAX_AC
     return out
 
 
-#: Engine bugs known and being fixed elsewhere (issue 37): how a break of each reads.
-KNOWN = {
-    "a": "a trigger moving a whole zone during a deal duplicates cards",
-    "b": "a window's 'when all pass:' with 'go to' is dropped when nobody was offered the window (R506)",
-    "c": "the greedy bot chooses an illegal action when legality depends on hidden cards",
-}
-
-
-def known_bug(text: str, found: dict[str, Any]) -> str | None:
-    """The letter of the known bug (``KNOWN``) a break is, or None for a new one."""
-    invariant, detail = found["invariant"], found["detail"]
-    if invariant == "conserved" and "when cs enter hand:\n    move all of" in text:
-        return "a"
-    if invariant == "runtime" and "R506" in detail and "when all pass:" in text:
-        return "b"
-    if invariant == "bot":
-        return "c"
-    return None
-
-
 def _played(state: GameState | None) -> int:
     return 0 if state is None else len(state.history())

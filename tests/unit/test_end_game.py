@@ -110,14 +110,14 @@ ranking: finishing order
 """
 
 
-@pytest.mark.xfail(strict=True, reason="found by the random rule files (issue 37): reported to the lead, not decided")
 def test_once_every_player_is_out_nobody_is_asked_to_act(tmp_path: Path) -> None:
-    # Both players go out ('finish player'): the game goes on, the last of them acting
-    # forever (to the bound on actions), though a player out is 'skipped from now on'.
+    # Found by the random rule files (issue 37): once both players had gone out ('finish
+    # player'), the last of them went on acting to the bound on actions. With nobody left to
+    # act, the game ends as 'end game' ends it: by its ranking, here the finishing order.
     path = tmp_path / "all_out.game"
     path.write_text(ALL_OUT, encoding="utf-8")
     state = ruledsl.load_game(path, players=2).new_initial_state(seed=0)
     state.apply_action(state.legal_actions()[0])
     state.apply_action(state.legal_actions()[0])
     assert state.out == [True, True]
-    assert state.is_terminal()
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]  # P0 went out first
