@@ -183,5 +183,5 @@ def test_a_card_dealt_into_the_place_of_a_face_down_card_lies_face_down(tmp_path
     path.write_text(FACE_DOWN, encoding="utf-8")
     state = ruledsl.load_game(str(path), players=2).new_initial_state(seed=0, track=True)
     seen = state.observation(0)
-    assert seen["zones"]["pile"] == {"size": 1}  # a face-down card: not shown
+    assert seen["zones"]["pile"] == {"size": 1, "cards": [None]}  # a face-down card: not shown
     assert all(state.resample(0, random.Random(k)).observation(0) == seen for k in range(20))
