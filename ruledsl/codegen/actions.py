@@ -23,6 +23,7 @@ class Actions(CompilerPart):
         self.stmts = cx.stmts
         self.labels = cx.labels
         self._step_from: str | None = None  # while a steppable action is listed: st.steps when it began
+        self._step_room: str | None = None  # and how many actions may still be offered beside those before it
 
     def _wild(self, shape: n.ChoiceShape, player: str) -> str:
         if getattr(shape, "wild", None) is None:
@@ -92,16 +93,18 @@ class Actions(CompilerPart):
         if not self._steppable(a, info, bid):
             self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
             return
-        # Listed whole while its sets are few; past STEP_AT rounds, offered card by card instead
+        # Listed whole while its sets are few; once listing them would offer more than STEP_AT
+        # actions, with those of the actions before it, offered card by card instead
         # (ruledsl.engine.stepping): the sets listed so far are taken back.
         em = self.em
-        mark, self._step_from = self.fresh(), self.fresh()
+        mark, self._step_from, self._step_room = self.fresh(), self.fresh(), self.fresh()
         em.line(f"{mark} = len(out)")
         em.line(f"{self._step_from} = st.steps")
+        em.line(f"{self._step_room} = {STEP_AT} - {mark}")
         em.line("try:")
         with em.block():
             self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
-        self._step_from = None
+        self._step_from = self._step_room = None
         em.line("except op_StepInstead:")
         with em.block():
             em.line(f"del out[{mark}:]")
@@ -304,9 +307,9 @@ class Actions(CompilerPart):
                 em.line(f"st.hidden_group({scope.player})")
         size = self.group_size(shape, scope)
         if self._step_from is not None and isinstance(shape, n.CardsChoice):
-            # Its groups are counted before any is made: past STEP_AT, they are offered card by card
-            # at once, as they would be after STEP_AT rounds of listing them.
-            em.line(f"if op_count_combinations({pool}, KIND, {size}) > {STEP_AT}:")
+            # Its groups are counted before any is made: past the room left, they are offered card
+            # by card at once, as they would be after that many rounds of listing them.
+            em.line(f"if op_count_combinations({pool}, KIND, {size}) > {self._step_room}:")
             with em.block():
                 em.line("op_step_instead()")
         gen = self.groups(shape, pool, size, scope, value_ok)
@@ -334,7 +337,7 @@ class Actions(CompilerPart):
         of 14 are 14 ** 9 rounds), and a hand's groups may be countless (2 ** 30 subsets of 30 cards)."""
         self.em.line("st.steps += 1")
         if self._step_from is not None and not isinstance(shape, n.CardChoice):
-            self.em.line(f"if st.steps - {self._step_from} > {STEP_AT}:")
+            self.em.line(f"if st.steps - {self._step_from} > {self._step_room}:")
             with self.em.block():
                 self.em.line("op_step_instead()")
         self.em.line(f"if st.steps > {STEP_BUDGET}:")

@@ -42,8 +42,9 @@ MAX_TEXT = 10_000
 #: bot playing millions of games, can make (``bet(a: number 1 to 99999)`` offered each turn).
 MAX_OFFERED = 10_000
 
-#: A choice of a group of cards whose listing goes round more than this many times is offered card by
-#: card instead (``ruledsl.engine.stepping``: pick, pick, done). The same number as MAX_OFFERED: below
+#: A choice of a group of cards whose listing goes round more than this many times, less the actions
+#: already offered before it, is offered card by card instead (``ruledsl.engine.stepping``: pick, pick,
+#: done); so two such choices each under it but past it together are not R507. The same number as MAX_OFFERED: below
 #: it the sets listed are never more than a player may be offered, so every game that lists its sets
 #: today lists them still; past it listing on would be slow (up to STEP_BUDGET rounds) and end in R507.
 STEP_AT = MAX_OFFERED

@@ -279,3 +279,36 @@ def test_an_agent_sees_the_steps_as_legal_actions() -> None:
     state.apply_action(begun(state, "fifteen"))
     action = decide(make_agent("random", 1), state, state.actor)
     assert action.defn.step_role in ("pick", "done")
+
+
+TWO_MELDS = """\
+game "Two melds"
+players 2
+card rank: number
+zone deck: shared, hidden
+zone hand: per player, owner
+zone table: shared, public
+deck:
+    card "{rank}" for rank in 1 to 26
+setup:
+    deal 13 from deck to each hand
+phase play:
+    action meld(cs: cards from hand):
+        move cs to table
+    action lay(cs: cards from hand):
+        move cs to table
+        end game
+"""
+
+
+def test_two_choices_of_sets_each_few_enough_but_too_many_together_are_stepped(tmp_path: Path) -> None:
+    # Found by the random rule files (issue 37): each action's 8,191 sets of a 13-card hand are
+    # fewer than STEP_AT, but both listed are 16,382, past MAX_OFFERED: R507 for a plain game.
+    # An action's sets are offered in steps once listing them would pass the actions' limit.
+    path = tmp_path / "two_melds.game"
+    path.write_text(TWO_MELDS, encoding="utf-8")
+    state = ruledsl.load_game(str(path)).new_initial_state(seed=0)
+    offered = labels(state)
+    assert len(offered) == 2**13 - 1 + 1 and "lay: pick the cards" in offered
+    state.apply_action(begun(state, "lay"))
+    assert len(state.legal_actions()) == 13  # a pick per card, no 'done' before one is picked
