@@ -148,3 +148,15 @@ def test_the_benchmark_prints_its_figures_as_json(tmp_path, capsys) -> None:  # 
     figures = json.loads(capsys.readouterr().out)
     assert (figures["files"], figures["games"]) == (3, 3)
     assert figures["actions"] > 0 and figures["breaks"] == []
+
+
+def test_the_benchmark_gives_the_same_figures_in_two_processes(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from benchmarks import random_rules
+
+    runs = []
+    for jobs in ("1", "2"):
+        assert random_rules.main(["--files", "3", "--seed", "7", "--json", "--out", str(tmp_path), "--jobs", jobs]) == 0
+        figures = json.loads(capsys.readouterr().out)
+        runs.append({k: v for k, v in figures.items() if k not in ("seconds", "slowest")})
+        assert sorted(i for i, _ in figures["slowest"]) == [0, 1, 2]
+    assert runs[0] == runs[1]
