@@ -8,6 +8,7 @@ was answered, with generous timeouts.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
@@ -247,3 +248,28 @@ class TestClosingTables:
         assert server.reap(now + 599) == []
         assert server.reap(now + 601) == [playing.id]
         assert server.open_table().id not in (done.id, playing.id)  # room again
+
+    def test_a_new_table_is_dealt_off_the_event_loop(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import threading
+
+        from ruledsl import load_game
+        from ruledsl.serve import app as served
+
+        dealt = threading.Event()
+        real = served.Table
+
+        def slow_table(*args: Any) -> Any:
+            dealt.wait(PATIENCE)  # a bot thinking over its first move
+            return real(*args)
+
+        monkeypatch.setattr(served, "Table", slow_table)
+
+        async def scenario() -> str:
+            server = served.Server(load_game("quasenbo", players=2), ["human", "random"])
+            opening = asyncio.create_task(server.open_table_aside())
+            await asyncio.sleep(0.01)  # the loop runs on while the table is dealt
+            assert not opening.done()
+            dealt.set()
+            return (await opening).id
+
+        assert asyncio.run(scenario())
