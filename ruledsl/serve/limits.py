@@ -146,6 +146,9 @@ class RateLimit:
         return 0.0
 
 
+_WRONG_HOST = "this server does not answer to that host name (its owner may allow it: ruledsl serve --allow-host NAME)"
+
+
 class RequestGuard:
     """ASGI middleware: a request to a Host the server does not answer to gets 400, a cross-site POST or WebSocket
     403, before any route sees it."""
@@ -159,7 +162,7 @@ class RequestGuard:
             headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]}
             host = headers.get("host", "")
             if self.hosts is not None and not self.hosts.allows(host):
-                await _refuse(scope, receive, send, 400, "this server does not answer to that host name")
+                await _refuse(scope, receive, send, 400, _WRONG_HOST)
                 return
             unsafe = scope["type"] == "websocket" or scope["method"] not in ("GET", "HEAD", "OPTIONS")
             if unsafe and not same_origin(headers.get("origin"), host):
