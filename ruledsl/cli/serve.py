@@ -58,9 +58,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(repeatable; needed behind a reverse proxy or for a DNS name: others are refused)",
     )
     for flag, kind, what in LIMIT_OPTIONS:
-        name = flag[2:].replace("-", "_")
-        default = getattr(ServeLimits, name)
+        default = getattr(ServeLimits, _field(flag))
         limits.add_argument(flag, type=kind, default=default, metavar="N", help=f"{what} (default {default})")
+
+
+def _field(flag: str) -> str:
+    """The ``ServeLimits`` field (and the argparse destination) of a limit's flag."""
+    return flag[2:].replace("-", "_")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,10 +83,10 @@ def run(args: argparse.Namespace) -> int:
     from ruledsl.text.render import one_line
 
     check_max_actions(args)
+    bounds = {_field(flag): getattr(args, _field(flag)) for flag, _, _ in LIMIT_OPTIONS}
     for flag, _, _ in LIMIT_OPTIONS:
-        value = getattr(args, flag[2:].replace("-", "_"))
-        if not 0 < value <= 1e9:
-            raise Usage(f"{flag} takes a number above 0, not {value}")
+        if not 0 < bounds[_field(flag)] <= 1e9:
+            raise Usage(f"{flag} takes a number above 0, not {bounds[_field(flag)]}")
     if not 1 <= args.tables <= MAX_TABLES:
         raise Usage(f"--tables takes 1 to {MAX_TABLES} tables, not {args.tables}")
     if not 0 < args.port < 65536:
@@ -99,11 +103,7 @@ def run(args: argparse.Namespace) -> int:
             raise Usage(f"--log {args.log}: not a folder")
         folder.mkdir(parents=True, exist_ok=True)
     listening = _listen(args.host, args.port)  # before the links are printed: a port in use is a clear error
-    hosts = HostRule.serving(args.host, args.allow_host)
-    limits = ServeLimits(
-        hosts=hosts,
-        **{flag[2:].replace("-", "_"): getattr(args, flag[2:].replace("-", "_")) for flag, _, _ in LIMIT_OPTIONS},
-    )
+    limits = ServeLimits(hosts=HostRule.serving(args.host, args.allow_host), **bounds)
     app = create_app(game, seats, args.tables, args.log, limits=limits)
     host = f"[{args.host}]" if ":" in args.host else args.host
     base = f"http://{host}:{args.port}"

@@ -356,8 +356,7 @@ async def _table_socket(socket: WebSocket) -> None:
     server.connections[table.id].add(connection)
     server.active[table.id] = time.monotonic()
     try:
-        async with server.locks[table.id]:
-            connection.push(server.build_view(table, seat), view=True)
+        connection.push(await _view(server, table, seat), view=True)
         await _serve(server, table, connection)
     except WebSocketDisconnect:
         return
@@ -402,19 +401,23 @@ async def _answer(server: Server, table: Table, connection: Connection, request:
     """Answer one checked message: a view from the frames last built, a move or a rematch under the table's lock."""
     seat = connection.seat
     if request["type"] == "view":
-        if connection.view_waiting():
-            return  # the view waiting to be sent is the table as it is now
-        text = server.view_text(table, seat)
-        if text is None:
-            async with server.locks[table.id]:
-                text = server.build_view(table, seat)
-        connection.push(text, view=True)
+        if not connection.view_waiting():  # else the view waiting to be sent is the table as it is now
+            connection.push(await _view(server, table, seat), view=True)
         return
     async with server.locks[table.id]:
         if await _handle(table, seat, request):
             await server.broadcast(table)
         else:
             connection.push(server.build_view(table, seat), view=True)
+
+
+async def _view(server: Server, table: Table, seat: int) -> str:
+    """``seat``'s view of ``table`` now: as last built if it has not changed since, else built (locked)."""
+    text = server.view_text(table, seat)
+    if text is None:
+        async with server.locks[table.id]:
+            text = server.build_view(table, seat)
+    return text
 
 
 async def _deny(socket: WebSocket, status: int) -> None:
