@@ -99,22 +99,28 @@ def post(url: str, headers: dict[str, str] | None = None) -> int:
         return int(refused.code)
 
 
-def play(seats: dict[int, ClientConnection], moves: int) -> int:
-    """Play ``moves`` moves at a 2-human table (a rematch after a game), each seat's first legal action on its turn;
-    return the moves answered."""
-    views = {q: receive(ws) for q, ws in seats.items()}
-    answered = 0
-    while answered < moves:
-        mover = 0 if views[0]["over"] else views[0]["current"]
-        version = views[mover]["version"]
-        move = {"type": "rematch"} if views[0]["over"] else {"type": "move", "version": version, "index": 0}
-        seats[mover].send(json.dumps(move))
-        for q, ws in seats.items():
-            while (view := receive(ws))["type"] != "view" or view["version"] <= version:
-                pass
-            views[q] = view
-        answered += 1
-    return answered
+class Players:
+    """The two human seats of a table, each through its page, playing each his first legal action on his turn."""
+
+    def __init__(self, seats: dict[int, ClientConnection]) -> None:
+        self.seats = seats
+        self.views = {q: receive(ws) for q, ws in seats.items()}
+
+    def play(self, moves: int) -> int:
+        """Play ``moves`` moves (a rematch after a game); return the moves answered, each seen by both seats."""
+        answered = 0
+        while answered < moves:
+            over = self.views[0]["over"]
+            mover = 0 if over else self.views[0]["current"]
+            version = self.views[mover]["version"]
+            move = {"type": "rematch"} if over else {"type": "move", "version": version, "index": 0}
+            self.seats[mover].send(json.dumps(move))
+            for q, ws in self.seats.items():
+                while (view := receive(ws))["type"] != "view" or view["version"] <= version:
+                    pass
+                self.views[q] = view
+            answered += 1
+        return answered
 
 
 class TestBackPressure:
@@ -131,10 +137,27 @@ class TestBackPressure:
             except (TimeoutError, OSError):
                 pass  # the server reads it no faster than it allows, or has closed it: either is its right
             with page(links["P0"]) as zero, page(links["P1"]) as one:
-                assert play({0: zero, 1: one}, 20) == 20
+                assert Players({0: zero, 1: one}).play(20) == 20
             with page(links["spectators"]) as fresh:
                 assert receive(fresh)["type"] == "view"  # a fresh connection is answered too
             flooder.close()
+
+    def test_a_page_that_reads_nothing_is_dropped_and_its_place_freed(self) -> None:
+        argv = ("--seats", "human,human", "--max-spectators", "1", "--send-timeout", "1")
+        with ServeProcess("quasenbo", *argv) as server:
+            links = server.tables[0]
+            silent, status = raw_socket(links["spectators"], receive_buffer=2048)
+            assert status == 101
+            with page(links["P0"]) as zero, page(links["P1"]) as one:
+                players = Players({0: zero, 1: one})
+                for _ in range(100):  # each move sends it a view it never reads, until its socket is full
+                    players.play(20)
+                    fresh, status = raw_socket(links["spectators"], source="127.0.0.2")
+                    fresh.close()
+                    if status == 101:  # the only spectator's place is free: the silent one was dropped
+                        break  # (its socket full for --send-timeout, or its ping unanswered: stock uvicorn, neither)
+                assert status == 101
+            silent.close()
 
     def test_seats_get_in_however_many_spectators_are_connected(self) -> None:
         with ServeProcess("quasenbo", "--seats", "human,human") as server:
@@ -143,7 +166,7 @@ class TestBackPressure:
             statuses = [status for _, status in spectators]
             assert statuses.count(101) >= 1 and statuses.count(503) >= 1  # spectators have a bound of their own
             with page(links["P0"]) as zero, page(links["P1"]) as one:
-                assert play({0: zero, 1: one}, 2) == 2
+                assert Players({0: zero, 1: one}).play(2) == 2
             for sock, _ in spectators:
                 sock.close()
 
