@@ -21,35 +21,15 @@ import json
 import os
 import platform
 import random
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-
-def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[str], list[str]]:
-    """Start `ruledsl serve` on a free loopback port; return it and each table's link for its seat 0."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    argv = ["serve", args.game, "--seats", args.seats, "--tables", str(args.tables), "--port", str(port)]
-    script = f"import sys\nfrom ruledsl.cli import main\nsys.exit(main({argv!r}))"
-    server = subprocess.Popen(
-        [sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    assert server.stdout is not None
-    links = []
-    while not (line := server.stdout.readline()).startswith("lobby"):
-        if not line:
-            raise SystemExit("the server did not start")
-        if line.strip().startswith("P0: "):
-            links.append(line.strip()[4:])
-    return server, links
+from ruledsl.serve.background import ServeProcess  # noqa: E402
 
 
 async def play_table(
@@ -109,12 +89,11 @@ def main() -> None:
     )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
-    server, links = start_server(args)
-    try:
+    # All the players come from this machine's one address: the bound per address is raised to match.
+    argv = ["--seats", args.seats, "--tables", str(args.tables), "--max-per-address", str(max(32, 2 * args.tables))]
+    with ServeProcess(args.game, *argv) as server:
+        links = [table["P0"] for table in server.tables]
         out, elapsed = asyncio.run(load(links, args.seconds, args.max_moves, args.think))
-    finally:
-        server.send_signal(signal.SIGINT)
-        server.communicate(timeout=30)
     latency = sorted(out["latency"])
     cuts = statistics.quantiles(latency, n=100) if len(latency) > 1 else latency * 99
     report = {

@@ -10,9 +10,25 @@ from ruledsl.cli.arguments import add_load_arguments, add_max_actions_argument, 
 from ruledsl.cli.command import Command
 from ruledsl.cli.exits import EXIT_OK, Usage
 from ruledsl.cli.seats import agents_help, seats_of
+from ruledsl.serve.limits import ServeLimits
 
 #: The most tables --tables opens at the start (more are opened from the lobby, up to the server's bound).
 MAX_TABLES = 100
+
+#: The options of ``ServeLimits``' bounds: (flag, type, what it bounds); each defaults to ``ServeLimits``'.
+LIMIT_OPTIONS = [
+    ("--max-tables", int, "the most tables open at once"),
+    ("--max-spectators", int, "the most spectators' connections per table (seats have room of their own)"),
+    ("--max-per-seat", int, "the most connections per seat (its player's tabs)"),
+    ("--max-per-address", int, "the most connections open from one address"),
+    ("--max-connections", int, "the most connections open in all"),
+    ("--new-per-minute", int, "the tables one address may open per minute (the lobby)"),
+    ("--header-timeout", float, "seconds a client has to send a request's headers"),
+    ("--keep-alive", int, "seconds an idle HTTP connection is kept open"),
+    ("--send-timeout", float, "seconds a page may read nothing before its connection is dropped"),
+    ("--close-after", float, "seconds a finished table stays open with no one connected"),
+    ("--abandon-after", float, "seconds an unfinished table stays open with no one connected"),
+]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,6 +48,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tables", type=int, default=1, help=f"tables open at the start (default 1, at most {MAX_TABLES})")
     p.add_argument("--log", metavar="DIR", help="write each game played, once over, as a record in DIR (see replay)")
     add_max_actions_argument(p)
+    limits = p.add_argument_group("limits (a server others reach: see docs/serve.md and docs/security.md)")
+    limits.add_argument(
+        "--allow-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="a name this server is reached by (its Host header), besides the address it listens on "
+        "(repeatable; needed behind a reverse proxy or for a DNS name: others are refused)",
+    )
+    for flag, kind, what in LIMIT_OPTIONS:
+        default = getattr(ServeLimits, _field(flag))
+        limits.add_argument(flag, type=kind, default=default, metavar="N", help=f"{what} (default {default})")
+
+
+def _field(flag: str) -> str:
+    """The ``ServeLimits`` field (and the argparse destination) of a limit's flag."""
+    return flag[2:].replace("-", "_")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ruledsl.serve.app import create_app
+        from ruledsl.serve.limits import HostRule
+        from ruledsl.serve.transport import uvicorn_config
     except ImportError as exc:
         raise Usage(f"serve needs the serve extra ({exc.name} is missing): pip install 'ruledsl[serve]'") from None
     from pathlib import Path
@@ -48,6 +83,10 @@ def run(args: argparse.Namespace) -> int:
     from ruledsl.text.render import one_line
 
     check_max_actions(args)
+    bounds = {_field(flag): getattr(args, _field(flag)) for flag, _, _ in LIMIT_OPTIONS}
+    for flag, _, _ in LIMIT_OPTIONS:
+        if not 0 < bounds[_field(flag)] <= 1e9:
+            raise Usage(f"{flag} takes a number above 0, not {bounds[_field(flag)]}")
     if not 1 <= args.tables <= MAX_TABLES:
         raise Usage(f"--tables takes 1 to {MAX_TABLES} tables, not {args.tables}")
     if not 0 < args.port < 65536:
@@ -64,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
             raise Usage(f"--log {args.log}: not a folder")
         folder.mkdir(parents=True, exist_ok=True)
     listening = _listen(args.host, args.port)  # before the links are printed: a port in use is a clear error
-    app = create_app(game, seats, args.tables, args.log)
+    limits = ServeLimits(hosts=HostRule.serving(args.host, args.allow_host), **bounds)
+    app = create_app(game, seats, args.tables, args.log, limits=limits)
     host = f"[{args.host}]" if ":" in args.host else args.host
     base = f"http://{host}:{args.port}"
     print(one_line(f"{game.name}: {', '.join(f'P{q} {s}' for q, s in enumerate(seats))}"))
@@ -73,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         for who, url in table.links(base):
             print(f"  {who}: {url}")
     print(f"lobby (opens more tables): {base}/   Ctrl-C stops the server.", flush=True)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=1 << 16)
+    config = uvicorn_config(app, host=args.host, port=args.port)
     try:
         uvicorn.Server(config).run(sockets=[listening])
     except KeyboardInterrupt:

@@ -18,11 +18,17 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import logging
+import time
+from collections import deque
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -30,6 +36,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ruledsl.serve.frames import view_frame
+from ruledsl.serve.limits import RateLimit, RequestGuard, ServeLimits
 from ruledsl.serve.tables import SPECTATOR, MoveRefused, Table
 
 if TYPE_CHECKING:
@@ -40,10 +47,12 @@ STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 2048
 #: The longest move a page may type.
 MAX_TEXT = 200
-#: The most connections one table holds at once (seats in several tabs, spectators).
-MAX_CONNECTIONS = 64
 #: The most tables one server holds: each is a game in memory.
-DEFAULT_MAX_TABLES = 100
+DEFAULT_MAX_TABLES = ServeLimits.max_tables
+#: The tables being dealt at once beyond which ``POST /new`` answers 503 (dealing runs in a thread of its own).
+MAX_DEALING = 8
+
+_log = logging.getLogger("ruledsl.serve")
 
 _HEADERS = {
     # The token is in the address: never send it on as a referrer, nor keep the page in a cache.
@@ -59,32 +68,86 @@ class BadMessage(Exception):
 
 
 class Server:
-    """The tables of one server, the connections to each, and a lock per table (bots think in a thread)."""
+    """The tables of one server, the connections to each, and a lock per table (bots think in a thread).
+
+    A table's lock is held while its game changes and its frames are built, never while a frame
+    is sent: each connection sends from a queue of its own (``Connection``), so a page that
+    reads slowly, or not at all, holds up no one but itself.
+    """
 
     def __init__(
         self,
         game: Game,
         seats: Sequence[str],
         log_dir: str | Path | None = None,
-        max_tables: int = DEFAULT_MAX_TABLES,
+        max_tables: int | None = None,
+        limits: ServeLimits | None = None,
     ) -> None:
         self.game = game
         self.seats = list(seats)
         self.log_dir = log_dir
-        self.max_tables = max_tables
+        self.limits = limits or ServeLimits()
+        if max_tables is not None:
+            self.limits = replace(self.limits, max_tables=max_tables)
+        self.max_tables = self.limits.max_tables
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, set[Connection]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
+        self.active: dict[str, float] = {}  # when each table last had a message, a page come or go
+        # Each table's frames as last built, per seat (SPECTATOR: the spectators), with what they were built from.
+        self.frames: dict[str, tuple[tuple[int, int, int], dict[int, str]]] = {}
+        self.new_tables = RateLimit(self.limits.new_per_minute / 60, self.limits.new_per_minute)
+        self.dealer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ruledsl-deal")
+        self.dealing = 0
 
     def open_table(self) -> Table:
         """Open a new table; LookupError when the server holds as many as it may."""
-        if len(self.tables) >= self.max_tables:
+        self.reap()
+        if len(self.tables) + self.dealing >= self.max_tables:
             raise LookupError(f"this server holds {self.max_tables} tables already")
-        table = Table(self.game, self.seats, self.log_dir)
+        return self.add(Table(self.game, self.seats, self.log_dir))
+
+    async def open_table_aside(self) -> Table:
+        """Open a new table, dealt (and its bots' first moves played) in a thread: the server answers meanwhile."""
+        self.reap()
+        if len(self.tables) + self.dealing >= self.max_tables:
+            raise LookupError(f"this server holds {self.max_tables} tables already")
+        if self.dealing >= MAX_DEALING:
+            raise LookupError("this server is busy opening tables: try again in a moment")
+        self.dealing += 1
+        try:
+            table = await asyncio.get_running_loop().run_in_executor(
+                self.dealer, Table, self.game, self.seats, self.log_dir
+            )
+        finally:
+            self.dealing -= 1
+        return self.add(table)
+
+    def add(self, table: Table) -> Table:
         self.tables[table.id] = table
         self.connections[table.id] = set()
         self.locks[table.id] = asyncio.Lock()
+        self.active[table.id] = time.monotonic()
         return table
+
+    def close_table(self, table_id: str) -> None:
+        """Forget a table (its game, once over, is in the --log folder if there is one)."""
+        for place in (self.tables, self.connections, self.locks, self.active, self.frames):
+            place.pop(table_id, None)
+
+    def reap(self, now: float | None = None) -> list[str]:
+        """Close the tables no one has been connected to for a while (``close_after`` once the game is over,
+        ``abandon_after`` before); return their ids. Run whenever a table is opened or a page comes."""
+        now = time.monotonic() if now is None else now
+        closed = []
+        for table_id, table in list(self.tables.items()):
+            if self.connections[table_id] or self.locks[table_id].locked():
+                continue
+            idle = self.limits.close_after if table.is_over() else self.limits.abandon_after
+            if now - self.active[table_id] >= idle:
+                self.close_table(table_id)
+                closed.append(table_id)
+        return closed
 
     def find(self, table_id: str, token: str) -> tuple[Table, int]:
         """The table and seat a link names; raise KeyError (no such table) or PermissionError (a wrong token)."""
@@ -94,24 +157,102 @@ class Server:
         except KeyError:
             raise PermissionError(table_id) from None
 
+    def admit(self, table: Table, seat: int) -> bool:
+        """Whether ``table`` has room for one more connection of ``seat``: the spectators have a bound of their own,
+        and each seat his, so that spectators never lock the players out."""
+        bound = self.limits.max_spectators if seat == SPECTATOR else self.limits.max_per_seat
+        return sum(c.seat == seat for c in self.connections[table.id]) < bound
+
+    def view_text(self, table: Table, seat: int) -> str | None:
+        """The view of ``seat`` as last built, if the table has not changed since (else None: build it, locked)."""
+        stamp, texts = self.frames.get(table.id, ((-1, -1, -1), {}))
+        return texts.get(seat) if stamp == _stamp(table) else None
+
+    def build_view(self, table: Table, seat: int) -> str:
+        """Build ``seat``'s view of ``table`` (the table's lock held) and keep it for the next to ask."""
+        stamp, texts = self.frames.get(table.id, ((-1, -1, -1), {}))
+        if stamp != _stamp(table):
+            texts = {}
+            self.frames[table.id] = (_stamp(table), texts)
+        if seat not in texts:
+            texts[seat] = encode(view_frame(table, seat))
+        return texts[seat]
+
     async def broadcast(self, table: Table) -> None:
-        """Send every connection of ``table`` its seat's view."""
-        for connection in list(self.connections[table.id]):
-            await connection.send(view_frame(table, connection.seat))
+        """Queue every connection of ``table`` its seat's view (the table's lock held): each seat's built once."""
+        self.frames.pop(table.id, None)
+        for connection in list(self.connections.get(table.id, ())):
+            connection.push(self.build_view(table, connection.seat), view=True)
+
+
+def _stamp(table: Table) -> tuple[int, int, int]:
+    """What a table's frames were built from: they are built anew once it changes."""
+    return table.version, table.games, len(table.actors)
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as JSON text: UTF-8 as it is, or escaped where a text holds what UTF-8 cannot (a lone surrogate)."""
+    text = json.dumps(frame, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(frame)
+    return text
 
 
 class Connection:
-    """One page connected to a table as one seat (or a spectator)."""
+    """One page connected to a table as one seat (or a spectator), and the frames waiting to be sent to it.
 
-    def __init__(self, socket: WebSocket, seat: int) -> None:
+    ``push`` queues a frame and returns at once; a task of the connection's own sends them in
+    order. A view waiting is replaced by a newer one (only the table as it is now matters), so
+    the queue of a page that does not read holds one view and its refusals; past
+    ``max_waiting`` frames the page has fallen ``behind`` and its connection is closed.
+    """
+
+    def __init__(self, socket: WebSocket, seat: int, limits: ServeLimits | None = None) -> None:
         self.socket = socket
         self.seat = seat
+        self.limits = limits or ServeLimits()
+        self.waiting: deque[tuple[bool, str]] = deque()  # (a view?, the frame's text)
+        self.ready = asyncio.Event()
+        self.behind = False
+        self.messages = RateLimit(self.limits.messages_per_second, 2 * self.limits.messages_per_second)
+        self.sender = asyncio.get_running_loop().create_task(self._send_waiting())
+
+    def push(self, text: str, view: bool = False) -> None:
+        """Queue a frame's text (``view``: it replaces any view still waiting)."""
+        if view and self.view_waiting():
+            self.waiting = deque(waiting for waiting in self.waiting if not waiting[0])
+        self.waiting.append((view, text))
+        if len(self.waiting) > self.limits.max_waiting:
+            self.behind = True
+        self.ready.set()
 
     async def send(self, frame: dict[str, Any]) -> None:
+        """Queue ``frame`` (a view replaces the one waiting, if any)."""
+        self.push(encode(frame), view=frame.get("type") == "view")
+
+    def view_waiting(self) -> bool:
+        return any(view for view, _ in self.waiting)
+
+    async def _send_waiting(self) -> None:
         try:
-            await self.socket.send_text(json.dumps(frame, ensure_ascii=False))
+            while True:
+                await self.ready.wait()
+                self.ready.clear()
+                while self.waiting:
+                    _, text = self.waiting.popleft()
+                    await self.socket.send_text(text)
         except (RuntimeError, WebSocketDisconnect, OSError):
             pass  # gone: its handler removes it
+
+    async def stop(self) -> None:
+        """Stop sending (the page is gone or closed)."""
+        self.sender.cancel()
+        try:
+            await self.sender
+        except asyncio.CancelledError:
+            pass
 
 
 def create_app(
@@ -119,10 +260,12 @@ def create_app(
     seats: Sequence[str],
     tables: int = 1,
     log_dir: str | Path | None = None,
-    max_tables: int = DEFAULT_MAX_TABLES,
+    max_tables: int | None = None,
+    limits: ServeLimits | None = None,
 ) -> Starlette:
     """Build the server's ASGI app with ``tables`` tables open; ``app.state.server`` holds them."""
-    server = Server(game, seats, log_dir, max(max_tables, tables))
+    limits = limits or ServeLimits()
+    server = Server(game, seats, log_dir, max(max_tables or limits.max_tables, tables), limits)
     for _ in range(tables):
         server.open_table()
     app = Starlette(
@@ -132,7 +275,8 @@ def create_app(
             Route("/t/{table}/{token}", _table_page),
             WebSocketRoute("/t/{table}/{token}/ws", _table_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ]
+        ],
+        middleware=[Middleware(RequestGuard, hosts=limits.hosts)],
     )
     app.state.server = server
     return app
@@ -163,8 +307,13 @@ async def _lobby(request: Request) -> Response:
 
 async def _new_table(request: Request) -> Response:
     server: Server = request.app.state.server
+    wait = server.new_tables.wait(request.client.host if request.client else "")
+    if wait:
+        page = _page("Too many tables", "<p>This address has opened tables enough for now: try again later.</p>", 429)
+        page.headers["Retry-After"] = str(int(wait) + 1)
+        return page
     try:
-        table = server.open_table()
+        table = await server.open_table_aside()
     except LookupError as exc:
         return _page("No more tables", f"<p>{html.escape(str(exc))}</p>", 503)
     base = str(request.base_url).rstrip("/")
@@ -193,43 +342,82 @@ async def _table_page(request: Request) -> Response:
 
 async def _table_socket(socket: WebSocket) -> None:
     server: Server = socket.app.state.server
+    server.reap()
     try:
         table, seat = server.find(socket.path_params["table"], socket.path_params["token"])
     except (KeyError, PermissionError) as exc:
         await _deny(socket, 404 if isinstance(exc, KeyError) else 403)
         return
-    connections = server.connections[table.id]
-    if len(connections) >= MAX_CONNECTIONS:
+    if not server.admit(table, seat):
         await _deny(socket, 503)
         return
     await socket.accept()
-    connection = Connection(socket, seat)
-    connections.add(connection)
-    lock = server.locks[table.id]
+    connection = Connection(socket, seat, server.limits)
+    server.connections[table.id].add(connection)
+    server.active[table.id] = time.monotonic()
     try:
-        async with lock:
-            await connection.send(view_frame(table, seat))
-        while True:
-            message = await socket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            if server.tables.get(table.id) is not table or table.seat_of(socket.path_params["token"]) != seat:
-                await socket.close(code=1008)  # the table is closed, or the link no longer names this seat
-                return
-            try:
-                request = _read(message)
-                async with lock:
-                    changed = await _handle(table, seat, request)
-                    if changed:
-                        await server.broadcast(table)
-                    else:
-                        await connection.send(view_frame(table, seat))
-            except (BadMessage, MoveRefused) as refused:
-                await connection.send({"type": "error", "message": str(refused), "version": table.version})
+        connection.push(await _view(server, table, seat), view=True)
+        await _serve(server, table, connection)
     except WebSocketDisconnect:
         return
     finally:
-        connections.discard(connection)
+        server.connections.get(table.id, set()).discard(connection)
+        if table.id in server.active:
+            server.active[table.id] = time.monotonic()
+        await connection.stop()
+
+
+async def _serve(server: Server, table: Table, connection: Connection) -> None:
+    """Answer a connection's messages until it goes, the table is closed, or the page falls behind."""
+    socket, seat = connection.socket, connection.seat
+    while not connection.behind:
+        message = await socket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if server.tables.get(table.id) is not table or table.seat_of(socket.path_params["token"]) != seat:
+            await socket.close(code=1008)  # the table is closed, or the link no longer names this seat
+            return
+        server.active[table.id] = time.monotonic()
+        wait = connection.messages.wait()
+        if wait:
+            await asyncio.sleep(wait)  # more messages than a page sends: read them no faster than that
+        try:
+            await _answer(server, table, connection, _read(message))
+        except (BadMessage, MoveRefused) as refused:
+            await connection.send({"type": "error", "message": str(refused), "version": table.version})
+        except Exception:
+            _log.exception("a message to table %s could not be answered", table.id)
+            await socket.close(code=1011)  # the server's fault: said with a close frame, and logged
+            return
+    # Its frames pile up unread: close it (if it reads nothing at all, the transport drops it).
+    await connection.stop()
+    try:
+        await asyncio.wait_for(socket.close(code=1008, reason="too many frames unread"), server.limits.send_timeout)
+    except (TimeoutError, RuntimeError, OSError):
+        pass
+
+
+async def _answer(server: Server, table: Table, connection: Connection, request: dict[str, Any]) -> None:
+    """Answer one checked message: a view from the frames last built, a move or a rematch under the table's lock."""
+    seat = connection.seat
+    if request["type"] == "view":
+        if not connection.view_waiting():  # else the view waiting to be sent is the table as it is now
+            connection.push(await _view(server, table, seat), view=True)
+        return
+    async with server.locks[table.id]:
+        if await _handle(table, seat, request):
+            await server.broadcast(table)
+        else:
+            connection.push(server.build_view(table, seat), view=True)
+
+
+async def _view(server: Server, table: Table, seat: int) -> str:
+    """``seat``'s view of ``table`` now: as last built if it has not changed since, else built (locked)."""
+    text = server.view_text(table, seat)
+    if text is None:
+        async with server.locks[table.id]:
+            text = server.build_view(table, seat)
+    return text
 
 
 async def _deny(socket: WebSocket, status: int) -> None:
@@ -255,10 +443,12 @@ def _read(message: Mapping[str, Any]) -> dict[str, Any]:
         raise BadMessage(f"a message holds at most {MAX_MESSAGE} bytes")
     try:
         request = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the reader goes
         raise BadMessage("a message is a JSON object") from None
     if not isinstance(request, dict) or request.get("type") not in ("move", "rematch", "view"):
         raise BadMessage("a message is a JSON object whose 'type' is 'move', 'rematch' or 'view'")
+    if not all(_encodable(name) for name in request):
+        raise BadMessage("a message's fields are named in Unicode text (a lone surrogate is not)")
     allowed = {"move": {"type", "version", "index", "text"}}.get(request["type"], {"type"})
     if set(request) - allowed:
         raise BadMessage(f"a '{request['type']}' message has no field '{sorted(set(request) - allowed)[0]}'")
@@ -271,7 +461,18 @@ def _read(message: Mapping[str, Any]) -> dict[str, Any]:
             raise BadMessage("a move's 'index' is a whole number")
         if "text" in request and not (isinstance(request["text"], str) and 0 < len(request["text"]) <= MAX_TEXT):
             raise BadMessage(f"a move's 'text' is a text of 1 to {MAX_TEXT} characters")
+        if "text" in request and not _encodable(request["text"]):
+            raise BadMessage("a move's 'text' is Unicode text (a lone surrogate is not)")
     return request
+
+
+def _encodable(text: str) -> bool:
+    """Whether ``text`` can be written in UTF-8 (a lone surrogate, which JSON may escape, cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _whole(value: Any) -> bool:

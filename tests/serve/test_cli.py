@@ -39,6 +39,8 @@ def test_without_the_extra_it_says_what_to_install() -> None:
         (["--seats", "random,random"], "--seats names no 'human'"),
         (["--tables", "0"], "--tables takes 1 to 100 tables, not 0"),
         (["--port", "70000"], "--port takes a port from 1 to 65535, not 70000"),
+        (["--header-timeout", "0"], "--header-timeout takes a number above 0, not 0.0"),
+        (["--new-per-minute", "-1"], "--new-per-minute takes a number above 0, not -1"),
     ],
 )
 def test_mistakes_are_one_line_and_exit_2(argv: list[str], message: str) -> None:
