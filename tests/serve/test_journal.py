@@ -133,3 +133,21 @@ class TestKill:
         uninterrupted = Table(load_game("quasenbo", players=2), SEATS, tmp_path / "once", seed=end["seed"])
         play_first_actions(uninterrupted, 1000)
         assert (tmp_path / "once" / f"table-{uninterrupted.id}.jsonl").read_text(encoding="utf-8") == line + "\n"
+
+
+def test_a_table_the_reaper_closed_is_kept_closed_and_reopened_by_its_link(tmp_path: Path) -> None:
+    require("starlette", "serve")
+    from ruledsl.serve.app import Server
+
+    game = load_game("quasenbo", players=2)
+    server = Server(game, SEATS, journal=Journal(tmp_path))
+    table = server.open_table()
+    play_first_actions(table, 3)
+    token = table.tokens[0]
+    assert token is not None
+    assert server.reap(now=1e12) == [table.id]
+    restarted = Server(game, SEATS, journal=Journal(tmp_path))
+    assert restarted.restore() == 0  # kept closed: not dealt again until its link is visited
+    again, seat = restarted.find(table.id, token)
+    assert (seat, again.version, again.actors) == (0, table.version, table.actors)
+    assert not Journal(tmp_path).tables()[0].closed
