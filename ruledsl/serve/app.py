@@ -16,7 +16,6 @@ action of view V) or ``{"type": "move", "version": V, "text": "play the castle"}
 from __future__ import annotations
 
 import asyncio
-import functools
 import html
 import json
 import logging
@@ -42,7 +41,7 @@ from ruledsl.serve.tables import SPECTATOR, MoveRefused, Table
 
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
-    from ruledsl.serve.journal import Journal
+    from ruledsl.serve.journal import Journal, Stored
 
 STATIC = Path(__file__).parent / "static"
 #: The longest message a page may send, in bytes: a move is a few dozen.
@@ -103,7 +102,7 @@ class Server:
         self.new_tables = RateLimit(self.limits.new_per_minute / 60, self.limits.new_per_minute)
         self.dealer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ruledsl-deal")
         self.dealing = 0
-        self.stored: dict[str, Any] = {}  # the tables the store keeps closed: reopened when their link is visited
+        self.stored: dict[str, Stored] = {}  # the tables the store keeps closed: reopened when their link is visited
 
     def restore(self) -> int:
         """Open again the tables the store keeps (those closed: when their link is visited); return how many."""
@@ -138,7 +137,7 @@ class Server:
         self.dealing += 1
         try:
             table = await asyncio.get_running_loop().run_in_executor(
-                self.dealer, functools.partial(Table, self.game, self.seats, self.log_dir, journal=self.journal)
+                self.dealer, Table, self.game, self.seats, self.log_dir, None, self.journal
             )
         finally:
             self.dealing -= 1
