@@ -134,16 +134,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _journal(folder: str) -> Journal:
-    """The store in ``folder``; Usage, said plainly, if it cannot be opened and written."""
-    from ruledsl.serve.journal import Journal, StoreError
+    """The store in ``folder``; StoreError (E005, printed as a diagnostic) if it cannot be opened and written."""
+    from ruledsl.serve.journal import Journal
 
-    try:
-        return Journal(folder)
-    except StoreError as exc:
-        raise Usage(
-            f"--data {folder}: the tables cannot be kept there ({exc}); "
-            "give a folder this user may write in, on a disk with room, or leave --data out to keep them in memory"
-        ) from None
+    return Journal(folder)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -17,6 +17,9 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ruledsl.text.errors import Diagnostic, SourceError
+from ruledsl.text.source import Source
+
 FILE = "ruledsl-tables.sqlite3"
 
 _log = logging.getLogger("ruledsl.serve")
@@ -35,8 +38,16 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
-class StoreError(Exception):
-    """The store cannot be opened or written (a read-only folder, a full disk, a file that is not a store)."""
+#: The hint of E005: what to do about a folder the store cannot be kept in.
+HINT = "give --data a folder this user may write in, on a disk with room; or leave --data out to keep tables in memory"
+
+
+class StoreError(SourceError):
+    """E005: the store cannot be opened or written (a read-only folder, a full disk, a file that is not a store)."""
+
+    def __init__(self, folder: str, reason: str) -> None:
+        message = f"cannot keep the tables in '{folder}': {reason}"
+        super().__init__([Diagnostic("E005", message, None, HINT, source=Source(folder, ""))])
 
 
 @dataclass
@@ -62,6 +73,8 @@ class Journal:
         self.path = Path(folder) / FILE
         self.lock = threading.Lock()
         self.lost: set[str] = set()  # tables a write failed for: no longer kept (a gap would replay wrong)
+        if Path(folder).exists() and not Path(folder).is_dir():
+            raise StoreError(str(folder), "not a folder")
         try:
             Path(folder).mkdir(parents=True, exist_ok=True)
             fresh = not self.path.exists()
@@ -73,8 +86,10 @@ class Journal:
             self._schema()
             self.db.execute("BEGIN IMMEDIATE")  # a read-only file or folder fails here, not at the first move
             self.db.execute("ROLLBACK")
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"{self.path}: {exc}") from None
+        except OSError as exc:
+            raise StoreError(str(folder), exc.strerror or str(exc)) from None
+        except sqlite3.Error as exc:
+            raise StoreError(str(folder), f"{FILE}: {exc}") from None
 
     def _schema(self) -> None:
         for statement in filter(str.strip, _SCHEMA.split(";")):

@@ -87,8 +87,9 @@ def test_a_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> Non
     folder.chmod(0o555)
     where = "/proc/self" if os.geteuid() == 0 else str(folder)  # root writes anywhere but in /proc
     done = cli("serve", "quasenbo", "--data", where, "--port", "1")
-    assert done.returncode == 2
-    assert f"error: --data {where}: the tables cannot be kept there" in done.stderr
+    assert done.returncode == 65
+    assert f"{where}:1:1: error[E005]: cannot keep the tables in '{where}': " in done.stderr
+    assert "= hint: give --data a folder this user may write in" in done.stderr
     assert "Traceback" not in done.stderr
 
 
