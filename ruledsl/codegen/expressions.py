@@ -80,6 +80,16 @@ class Expressions(CompilerPart):
             return self.cards(e, scope)
         return self.ex(e, scope)
 
+    def gone_through(self, e: n.Expr, scope: Scope, sorted_: bool = False) -> str:
+        """Python for the elements of ``e`` an expression goes through (counts, sums, tests, searches,
+        shows), counted against the action's work (``op_work``: R511 past WORK_BUDGET), n·log2(n) for
+        a sort. The players (16 at most) and one card are not counted; nor is a label, worked out from
+        the values chosen (a handful), where no state is at hand."""
+        code = self.iterable(e, scope)
+        if self.cx.label_mode or (not sorted_ and self.type_of(e).kind in ("players", "card")):
+            return code
+        return f"op_work{'_sorted' if sorted_ else ''}(st, {code})"
+
     def _ex_Number(self, e: n.Number, scope: Scope) -> str:
         ref = self.ref(e)
         if isinstance(ref, MemberRef):
@@ -315,9 +325,24 @@ class Expressions(CompilerPart):
             test = f"op_has({self.ex(e.collection, scope)}, {x})"
         elif isinstance(e.collection, n.RangeLiteral):  # a test of bounds, however long the range
             test = f"({self.ex(e.collection.low, scope)} <= {x} <= {self.ex(e.collection.high, scope)})"
+        elif t.kind == "set":  # numbers, hashed: one look, however many
+            test = f"{x} in {self.ex(e.collection, scope)}"
+        elif (z := self._in_zone(e, x, scope)) is not None:
+            test = z
         else:
-            test = f"{x} in {self.iterable(e.collection, scope)}"
+            test = f"{x} in {self.gone_through(e.collection, scope)}"
         return f"not {test}" if e.negated else test
+
+    def _in_zone(self, e: n.Member, x: str, scope: Scope) -> str | None:
+        """Python testing that the card ``x`` lies in the zone ``e.collection`` by the zone it lies in
+        (one look, where looking through the zone goes through its cards: ``c in column1``), or None."""
+        element = self.type_of(e.element)
+        if self.type_of(e.collection).kind != "zone" or element.kind != "card" or self.cx.label_mode:
+            return None
+        z = self.ex(e.collection, scope)
+        if not element.nullable:
+            return f"st.loc[{x}] == {z}"
+        return f"({x} is not None and st.loc[{x}] == {z})" if simple_code(x) else None
 
     def _ex_Overlaps(self, e: n.Overlaps, scope: Scope) -> str:
         t = self.type_of(e.left)
@@ -379,7 +404,7 @@ class Expressions(CompilerPart):
 
     def _ex_Quantifier(self, e: n.Quantifier, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
-        gen = f"{self.ex(e.cond, inner)} for {v} in {self.iterable(e.iterable, scope)}"
+        gen = f"{self.ex(e.cond, inner)} for {v} in {self.gone_through(e.iterable, scope)}"
         if e.kind == "any":
             return f"any({gen})"
         if e.kind == "no":
@@ -390,24 +415,25 @@ class Expressions(CompilerPart):
         if e.where is None:
             return f"len({self.iterable(e.iterable, scope)})"
         v, inner = self.bind(e.var, scope)
-        return f"sum(1 for {v} in {self.iterable(e.iterable, scope)} if {self.ex(e.where, inner)})"
+        return f"sum(1 for {v} in {self.gone_through(e.iterable, scope)} if {self.ex(e.where, inner)})"
 
     def _ex_Filter(self, e: n.Filter, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
-        return f"[{v} for {v} in {self.iterable(e.iterable, scope)} if {self.ex(e.where, inner)}]"
+        return f"[{v} for {v} in {self.gone_through(e.iterable, scope)} if {self.ex(e.where, inner)}]"
 
     def _ex_First(self, e: n.First, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
-        return f"next(({v} for {v} in {self.iterable(e.iterable, scope)} if {self.ex(e.where, inner)}), None)"
+        return f"next(({v} for {v} in {self.gone_through(e.iterable, scope)} if {self.ex(e.where, inner)}), None)"
 
     def _ex_Topmost(self, e: n.Topmost, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
-        return f"next(({v} for {v} in reversed({self.cards(e.iterable, scope)}) if {self.ex(e.where, inner)}), None)"
+        cards = self.gone_through(e.iterable, scope)
+        return f"next(({v} for {v} in reversed({cards}) if {self.ex(e.where, inner)}), None)"
 
     def _ex_Aggregate(self, e: n.Aggregate, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
         cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
-        gen = f"{self.ex(e.value, inner)} for {v} in {self.iterable(e.iterable, scope)}{cond}"
+        gen = f"{self.ex(e.value, inner)} for {v} in {self.gone_through(e.iterable, scope)}{cond}"
         if e.op == "total":
             return f"sum({gen})"
         if e.op == "distinct":
@@ -420,7 +446,7 @@ class Expressions(CompilerPart):
     def _ex_Best(self, e: n.Best, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
         cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
-        pairs = f"(({self.ex(e.key, inner)}, {v}) for {v} in {self.iterable(e.iterable, scope)}{cond})"
+        pairs = f"(({self.ex(e.key, inner)}, {v}) for {v} in {self.gone_through(e.iterable, scope)}{cond})"
         fn = "op_best_of_tuples" if self.type_of(e.key).kind == "tuple" else "op_best"
         return f"{fn}({pairs}, {e.op == 'highest'})"
 
@@ -457,7 +483,7 @@ class Expressions(CompilerPart):
 
     def _ex_RunOf(self, e: n.RunOf, scope: Scope) -> str:
         ref = self.ref(e)
-        cards = self.cards(e.zone, scope)
+        cards = self.gone_through(e.zone, scope)
         if isinstance(ref, RunKeyAttrRef):
             attr = ref.attr
             if attr.type.kind == "set" and attr.type.of != "number":
