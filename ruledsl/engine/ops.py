@@ -96,8 +96,8 @@ def spend(st: Any, units: int) -> None:
 
 def too_much_work() -> None:
     raise TooMuchWork(
-        f"the expressions of this action went through more than {WORK_BUDGET:,} cards, players or numbers "
-        "(counted, summed, sorted, tested or searched)",
+        f"this action's rules went through more than {WORK_BUDGET:,} cards, players or numbers "
+        "(counting, summing, sorting, searching, moving or shuffling them)",
         "work a value out once (name it with 'let', or keep it in a variable) rather than again in each round "
         "of a loop, or go through fewer cards",
     )
@@ -185,6 +185,7 @@ def move(
     moved = list(cards)
     if not moved:
         return moved
+    spend(st, len(moved))  # 'move all of deck to pile' and back, in each round of a loop
     zones = st.zones
     loc = st.loc
     tracked = st.known is not None
@@ -239,7 +240,12 @@ def move_zone(st: Any, src: int, dst: int, face: bool | None = None, mover: int 
     return [] if src == dst else move(st, st.zones[src], dst, TOP, face, mover)
 
 
+#: What shuffling costs per card, in elements of work (``spend``): a draw of chance and a swap, in Python.
+_SHUFFLE_UNITS = 8
+
+
 def shuffle_zone(st: Any, z: int) -> None:
+    spend(st, _SHUFFLE_UNITS * len(st.zones[z]))
     st.rng = chance.shuffle(st.rng, st.zones[z])
 
 
