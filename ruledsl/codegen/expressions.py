@@ -334,15 +334,15 @@ class Expressions(CompilerPart):
         return f"not {test}" if e.negated else test
 
     def _in_zone(self, e: n.Member, x: str, scope: Scope) -> str | None:
-        """Python testing that the card ``x`` lies in the zone ``e.collection`` by the zone it lies in
-        (one look, where looking through the zone goes through its cards: ``c in column1``), or None."""
+        """Python testing that the card ``x`` (maybe none) lies in the zone ``e.collection`` by the zone it
+        lies in (one look, where looking through the zone goes through its cards: ``c in column1``), or None."""
         element = self.type_of(e.element)
         if self.type_of(e.collection).kind != "zone" or element.kind != "card" or self.cx.label_mode:
             return None
         z = self.ex(e.collection, scope)
         if not element.nullable:
             return f"st.loc[{x}] == {z}"
-        return f"({x} is not None and st.loc[{x}] == {z})" if simple_code(x) else None
+        return f"({x} is not None and st.loc[{x}] == {z})" if simple_code(x) else f"op_lies_in(st, {x}, {z})"
 
     def _ex_Overlaps(self, e: n.Overlaps, scope: Scope) -> str:
         t = self.type_of(e.left)

@@ -277,6 +277,11 @@ def all_but_top(cards: list[int], n: int) -> list[int]:
     return cards[: max(0, len(cards) - n)] if n > 0 else cards[:]
 
 
+def lies_in(st: Any, c: int | None, z: int) -> bool:
+    """Whether the card ``c`` (none lies nowhere) lies in zone ``z``: one look, not a search of the zone."""
+    return c is not None and st.loc[c] == z
+
+
 def one(c: int | None) -> list[int]:
     """A single card as cards (none is no card)."""
     return [] if c is None else [c]
