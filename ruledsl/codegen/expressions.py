@@ -25,6 +25,7 @@ from ruledsl.analysis.symbols import DefineSym, Type
 from ruledsl.codegen import computation, names
 from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
 from ruledsl.codegen.folding import PyName, simple_code
+from ruledsl.engine.ops import SHOWN_UNITS
 from ruledsl.syntax import nodes as n
 
 
@@ -38,6 +39,9 @@ class Expressions(CompilerPart):
         # 'say if X then "{c}" else ...' is read by every player, not by the actor alone.
         self.text_show: str | None = None
         self._inline_depth = 0
+        # Whether the elements expressions go through count against the action's work (not in a
+        # card's label, worked out once when the game is loaded: ``gone_through``).
+        self.counting = True
 
     # The computations on cards (sorting, the k-th element, sums of some cards) live in computation.py.
     _ex_Sorted = computation.write_sorted
@@ -80,15 +84,18 @@ class Expressions(CompilerPart):
             return self.cards(e, scope)
         return self.ex(e, scope)
 
-    def gone_through(self, e: n.Expr, scope: Scope, sorted_: bool = False) -> str:
+    def gone_through(self, e: n.Expr, scope: Scope, sorted_: bool = False, units: int = 1) -> str:
         """Python for the elements of ``e`` an expression goes through (counts, sums, tests, searches,
-        shows), counted against the action's work (``op_work``: R511 past WORK_BUDGET), n·log2(n) for
-        a sort. The players (16 at most) and one card are not counted; nor is a label, worked out from
-        the values chosen (a handful), where no state is at hand."""
+        shows), ``units`` each, counted against the action's work (``op_work``: R511 past WORK_BUDGET),
+        n·log2(n) for a sort. The players (16 at most) and one card are not counted; nor are an action's label, worked
+        out from the values chosen (a handful), and a card's, worked out when the game is loaded: no state
+        is at hand."""
         code = self.iterable(e, scope)
-        if self.cx.label_mode or (not sorted_ and self.type_of(e).kind in ("players", "card")):
+        if self.cx.label_mode or not self.counting or (not sorted_ and self.type_of(e).kind in ("players", "card")):
             return code
-        return f"op_work{'_sorted' if sorted_ else ''}(st, {code})"
+        if sorted_:
+            return f"op_work_sorted(st, {code})"
+        return f"op_work(st, {code})" if units == 1 else f"op_work(st, {code}, {units})"
 
     def _ex_Number(self, e: n.Number, scope: Scope) -> str:
         ref = self.ref(e)
@@ -138,7 +145,8 @@ class Expressions(CompilerPart):
             return show_card.format(x)
         if t.kind in ("cards", "zone"):
             v = self.fresh(names.SHOWN)
-            return "op_show_cards([" + show_card.format(v) + f" for {v} in {self.cards(e, scope)}])"
+            shown = self.gone_through(e, scope, units=SHOWN_UNITS)
+            return "op_show_cards([" + show_card.format(v) + f" for {v} in {shown}])"
         if t.kind == "player":
             return f"op_show_player({x})"
         if t.kind == "players":

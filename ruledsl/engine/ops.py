@@ -69,10 +69,15 @@ def text(s: str) -> str:
     raise TooLarge(too_long_text(len(s)), _TEXT_HINT)
 
 
-def work(st: Any, xs: Any) -> Any:
+#: What showing a card in a text costs, in elements of work: whether each reader sees it, and its name.
+SHOWN_UNITS = 10
+
+
+def work(st: Any, xs: Any, units: int = 1) -> Any:
     """Return ``xs``, a collection an expression goes through (counts, sums, tests, searches, shows),
-    its elements counted against the work of the action: TooMuchWork (R511) past WORK_BUDGET."""
-    st.work += len(xs)
+    its elements counted against the work of the action, ``units`` each: TooMuchWork (R511) past
+    WORK_BUDGET."""
+    st.work += len(xs) * units
     if st.work > WORK_BUDGET:
         too_much_work()
     return xs

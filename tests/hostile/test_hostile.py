@@ -107,6 +107,7 @@ WORK = {
     "work_picks.game": "14:5: error[R507]",
     "work_moves.game": "12:9: error[R511]",
     "work_shuffle.game": "11:9: error[R511]",
+    "work_say.game": "11:9: error[R511]",
 }
 
 #: A guard only: the budget stops each in about a second; before it, each ran for minutes.

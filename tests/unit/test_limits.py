@@ -177,7 +177,8 @@ setup:
 def work_of(tmp_path: Path, effects: str) -> int:
     """The work counted by an action of these effects (none by its listing: the action alone)."""
     body = "phase play:\n    action go:\n" + "".join(f"        {line}\n" for line in effects.splitlines())
-    state = ruledsl.load_game(write(tmp_path, body + "        end game, draw\n", WORK_HEAD)).new_initial_state(seed=0)
+    game = ruledsl.load_game(write(tmp_path, body + "        end game, draw\n", WORK_HEAD))
+    state = game.new_initial_state(seed=0, log=True)  # a log: 'say' is worked out
     state.apply_action(state.legal_actions()[0])
     return state.work
 
@@ -199,6 +200,7 @@ class TestWork:
             ("if (top of deck) in (cards c in deck where c.n > 0):\n    add 1 to k", 8),  # a list: gone through
             ("move all of deck to pile", 4),  # each card moved
             ("shuffle deck", 4 * 8),  # each card shuffled counts eight
+            ('say "{deck}"', 4 * 10 * 3),  # each card shown counts ten, to each of the players and the spectators
         ],
     )
     def test_what_counts(self, tmp_path: Path, effects: str, work: int) -> None:
@@ -235,3 +237,10 @@ class TestWork:
         )
         assert (state.zones, state.gv) == (before.zones, before.gv)  # rolled back whole
         assert limits.WORK_BUDGET == 5_000_000
+
+    def test_a_card_label_is_worked_out_with_no_work_counted(self, tmp_path: Path) -> None:
+        head = WORK_HEAD.replace("card n: number", "values suit: a, b, c\ncard n: number\ncard suits: set of suit")
+        head = head.replace('card "c{n}" for n in 1 to 8', 'card "x": n 1, suits {a, b}\n    card "y": n 2, suits {c}')
+        label = 'label card c as "{c} ({count s in c.suits where s != a})"\n'
+        path = write(tmp_path, label + "phase play:\n    action go:\n        end game, draw\n", head)
+        assert ruledsl.load_game(path).program.card_labels == ("x (1)", "y (1)")
