@@ -76,6 +76,7 @@ class StateFields:
         "next_goto",
         "steps",
         "calls",
+        "work",
         "opened",
         "memo",
         "_legal",
@@ -131,6 +132,7 @@ class StateFields:
     next_goto: tuple[int, int | None, Span | None] | None  # (phase, player, where) of a 'go to'
     steps: int
     calls: int
+    work: int  # the elements the action's expressions went through (sorted, counted, summed...)
     opened: Windows | None  # windows the action opened
     memo: dict[Any, Any] | None  # definitions' values while legal actions are listed
     _legal: list[Action] | None

@@ -13,7 +13,7 @@ from typing import Any
 
 from ruledsl.engine import chance, knowledge
 from ruledsl.engine.fields import Face
-from ruledsl.engine.limits import MAX_INTEGER, MAX_RANGE, MAX_TEXT, too_large_number, too_long_text
+from ruledsl.engine.limits import MAX_INTEGER, MAX_RANGE, MAX_TEXT, WORK_BUDGET, too_large_number, too_long_text
 from ruledsl.engine.values import HIDDEN_CARD, GameOver
 
 
@@ -42,6 +42,10 @@ class TooLarge(RuleFailed):
     """A number or a text beyond the limits of ``ruledsl.engine.limits`` (R510)."""
 
 
+class TooMuchWork(RuleFailed):
+    """The expressions of one action went through more than WORK_BUDGET elements (R511)."""
+
+
 _NUMBER_HINT = "numbers in a game are counts and scores: a product or sum this large is a mistake of the rules"
 _TEXT_HINT = 'a text is a line or two: one that grows each time it is set ("{t}{t}") must stop growing'
 
@@ -63,6 +67,45 @@ def text(s: str) -> str:
     if len(s) <= MAX_TEXT:
         return s
     raise TooLarge(too_long_text(len(s)), _TEXT_HINT)
+
+
+#: What showing a card in a text costs, in elements of work: whether each reader sees it, and its name.
+SHOWN_UNITS = 10
+
+
+def work(st: Any, xs: Any, units: int = 1) -> Any:
+    """Return ``xs``, a collection an expression goes through (counts, sums, tests, searches, shows),
+    its elements counted against the work of the action, ``units`` each: TooMuchWork (R511) past
+    WORK_BUDGET."""
+    st.work += len(xs) * units
+    if st.work > WORK_BUDGET:
+        too_much_work()
+    return xs
+
+
+def work_sorted(st: Any, xs: Any) -> Any:
+    """As ``work``, for a collection to be sorted: n·log2(n) for n elements (its keys and comparisons)."""
+    size = len(xs)
+    st.work += size * size.bit_length()
+    if st.work > WORK_BUDGET:
+        too_much_work()
+    return xs
+
+
+def spend(st: Any, units: int) -> None:
+    """Count ``units`` of work (a search's steps, a sum's tries) against the action's: R511 past WORK_BUDGET."""
+    st.work += units
+    if st.work > WORK_BUDGET:
+        too_much_work()
+
+
+def too_much_work() -> None:
+    raise TooMuchWork(
+        f"this action's rules went through more than {WORK_BUDGET:,} cards, players or numbers "
+        "(counting, summing, sorting, searching, moving or shuffling them)",
+        "work a value out once (name it with 'let', or keep it in a variable) rather than again in each round "
+        "of a loop, or go through fewer cards",
+    )
 
 
 def fail(message: str, hint: str | None = None) -> None:
@@ -147,6 +190,7 @@ def move(
     moved = list(cards)
     if not moved:
         return moved
+    spend(st, len(moved))  # 'move all of deck to pile' and back, in each round of a loop
     zones = st.zones
     loc = st.loc
     tracked = st.known is not None
@@ -201,7 +245,12 @@ def move_zone(st: Any, src: int, dst: int, face: bool | None = None, mover: int 
     return [] if src == dst else move(st, st.zones[src], dst, TOP, face, mover)
 
 
+#: What shuffling costs per card, in elements of work (``spend``): a draw of chance and a swap, in Python.
+_SHUFFLE_UNITS = 8
+
+
 def shuffle_zone(st: Any, z: int) -> None:
+    spend(st, _SHUFFLE_UNITS * len(st.zones[z]))
     st.rng = chance.shuffle(st.rng, st.zones[z])
 
 
@@ -231,6 +280,11 @@ def bottom_n(cards: list[int], n: int) -> list[int]:
 
 def all_but_top(cards: list[int], n: int) -> list[int]:
     return cards[: max(0, len(cards) - n)] if n > 0 else cards[:]
+
+
+def lies_in(st: Any, c: int | None, z: int) -> bool:
+    """Whether the card ``c`` (none lies nowhere) lies in zone ``z``: one look, not a search of the zone."""
+    return c is not None and st.loc[c] == z
 
 
 def one(c: int | None) -> list[int]:
@@ -412,17 +466,20 @@ def show_tuple(displays: tuple[tuple[str, ...] | None, ...], x: tuple[Any, ...] 
     return "(" + ", ".join(show_number(v) if d is None else show_value(d, v) for d, v in zip(displays, x)) + ")"
 
 
-def adds_up(keys: Iterable[Any], target: int) -> bool:
+def adds_up(st: Any, keys: Iterable[Any], target: int) -> bool:
     """Whether some of ``keys`` (one at least; none skipped) add up to ``target``.
 
     With no key negative and a target up to MAX_RANGE, the sums reachable so far are the
     bits of one integer (a card's key shifts them), which is quick whatever the number of
     cards. Otherwise they are kept as a set, trimmed above ``target`` when no key is
     negative; building it may take at most MAX_RANGE steps (RuleFailed: R504), so a rule
-    over a large zone with keys of every size stops with an error instead of for ever."""
+    over a large zone with keys of every size stops with an error instead of for ever.
+    Either way the sums tried count against the action's work (``spend``: R511): a key
+    shifts a table of ``target`` bits, a word of them costing about one element."""
     values = [k for k in keys if k is not None]
     trim = target >= 0 and all(v >= 0 for v in values)
     if trim and target <= MAX_RANGE:
+        spend(st, len(values) * (1 + target // _BITS_PER_UNIT))
         mask = (1 << (target + 1)) - 1
         bits = 0
         for v in values:
@@ -437,11 +494,16 @@ def adds_up(keys: Iterable[Any], target: int) -> bool:
                 f"adding up some of {len(values):,} cards took more than {MAX_RANGE:,} steps",
                 "add up fewer cards, or keys that repeat (card values of 1 to 10 add up quickly)",
             )
+        spend(st, len(reach) + 1)
         new = {v, *(s + v for s in reach)}
         reach |= {s for s in new if s <= target} if trim else new
         if target in reach:
             return True
     return False
+
+
+#: The bits of a table of sums (``adds_up``) that cost about as much to shift as one element to count.
+_BITS_PER_UNIT = 2048
 
 
 # ============================================================================ comparisons with none

@@ -89,6 +89,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         st.next_goto = None
         st.steps = 0
         st.calls = 0
+        st.work = 0
         st.opened = None
         st.memo = None
         st._legal = None
@@ -142,6 +143,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         c.next_goto = None
         c.steps = 0
         c.calls = 0
+        c.work = 0
         c.opened = None
         c.memo = None
         c._legal = self._legal  # never changed in place: legal_actions hands out copies
@@ -254,7 +256,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
             defn = action.defn
             self.next_kind = NEXT_TURN
             self.opened = None
-            self.steps = self.calls = 0
+            self.steps = self.calls = self.work = 0
             try:
                 if defn.is_held:
                     self._hold(p, action)
@@ -300,7 +302,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
             return False
         if self.prog.uses_memo:
             self.memo = {}
-        self.steps = self.calls = 0
+        self.steps = self.calls = self.work = 0
         try:
             return stepping.accepts_whole(self, action)
         except RULE_ERRORS as exc:
@@ -458,7 +460,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         if phase.is_auction and phase.pass_def is not None:
             return True
         prog = self.prog
-        self.steps = self.calls = 0  # as _compute_legal lists them
+        self.steps = self.calls = self.work = 0  # as _compute_legal lists them
         if prog.uses_memo:
             self.memo = {}
         try:
@@ -474,7 +476,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
             return []
         out: list[Action] = []
         prog = self.prog
-        self.steps = self.calls = 0  # the numbers chosen from count against it
+        self.steps = self.calls = self.work = 0  # the numbers chosen from count against it
         # While the actions are listed the state cannot change: definitions are memoised.
         if prog.uses_memo:
             self.memo = {}
