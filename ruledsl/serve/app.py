@@ -131,6 +131,7 @@ def create_app(
             Route("/new", _new_table, methods=["POST"]),
             Route("/t/{table}/{token}", _table_page),
             WebSocketRoute("/t/{table}/{token}/ws", _table_socket),
+            Route("/favicon.ico", _favicon),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
     )
@@ -142,11 +143,17 @@ def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width, initial-scale=1">'
-        f'<title>{html.escape(title)}</title><link rel=stylesheet href="/static/table.css"></head>'
+        f'<title>{html.escape(title)}</title><link rel=stylesheet href="/static/table.css">'
+        '<link rel="icon" type="image/svg+xml" href="/static/favicon.svg"></head>'
         f"<body class=lobby>{body}</body></html>",
         status_code=status,
         headers=_HEADERS,
     )
+
+
+async def _favicon(request: Request) -> Response:
+    """The icon a browser asks for at /favicon.ico, whatever page it shows."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
 async def _lobby(request: Request) -> Response:
@@ -208,7 +215,7 @@ async def _table_socket(socket: WebSocket) -> None:
     lock = server.locks[table.id]
     try:
         async with lock:
-            await connection.send(view_frame(table, seat))
+            await _arrive(server, table, connection, 1)
         while True:
             message = await socket.receive()
             if message["type"] == "websocket.disconnect":
@@ -230,6 +237,23 @@ async def _table_socket(socket: WebSocket) -> None:
         return
     finally:
         connections.discard(connection)
+        async with lock:
+            await _arrive(server, table, connection, -1)
+
+
+async def _arrive(server: Server, table: Table, connection: Connection, change: int) -> None:
+    """Count a page of a seat that opens (``change`` 1: it is sent its view) or closes (-1); when a seat comes
+    or goes (its first page opens, its last closes), every page is told (presence)."""
+    if connection.seat == SPECTATOR:
+        if change > 0:
+            await connection.send(view_frame(table, connection.seat))
+        return
+    before = table.present[connection.seat] > 0
+    table.present[connection.seat] += change
+    if before != (table.present[connection.seat] > 0):
+        await server.broadcast(table)
+    elif change > 0:
+        await connection.send(view_frame(table, connection.seat))
 
 
 async def _deny(socket: WebSocket, status: int) -> None:
@@ -286,7 +310,7 @@ async def _handle(table: Table, seat: int, request: dict[str, Any]) -> bool:
     if seat == SPECTATOR:
         raise MoveRefused("spectators watch the game; they do not play")
     if kind == "rematch":
-        await asyncio.to_thread(table.rematch)
+        await asyncio.to_thread(table.rematch, seat)
         return True
     # The rules and the bots run in a thread (a bot may think for a while), the table's lock held.
     await asyncio.to_thread(table.move, seat, request["version"], request.get("index"), request.get("text"))
