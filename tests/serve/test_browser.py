@@ -194,6 +194,7 @@ def test_two_humans_and_two_bots_play_hearts_by_clicking_to_the_end_banner() -> 
                     page.evaluate("window.scrollTo(0, 0)")
                     box = banner.bounding_box()
                     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (width, box)
+                    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (width, box)  # nothing cut off
             seed = table.seed
             pages[0].locator("#rematch").click()
             expect(pages[2].locator("#banner")).to_contain_text("rematch when P2 agree")
