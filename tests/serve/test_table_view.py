@@ -86,3 +86,16 @@ def test_every_page_has_a_favicon() -> None:
     for page in ("/", f"/t/{table.id}/{table.tokens[0]}"):
         icon = re.search(r'<link rel="?icon"? [^>]*href="([^"]+)"', client.get(page).text)
         assert icon and client.get(icon.group(1)).status_code == 200
+
+
+def test_a_set_picked_in_steps_is_shown_to_its_chooser_alone() -> None:
+    from pathlib import Path
+
+    game = load_game(str(Path(__file__).parents[1] / "steps" / "steps.game"))
+    table = Table(game, ["human", "human"], seed=1)
+    begin = next(a for a in view_frame(table, 0)["actions"] if a["label"] == "discard: pick the cards")
+    table.move(0, table.version, index=begin["index"])
+    pick = view_frame(table, 0)["actions"][0]
+    table.move(0, table.version, index=pick["index"])
+    assert view_frame(table, 0)["picking"] == {"action": "discard", "cards": pick["cards"]}
+    assert view_frame(table, 1)["picking"] is None and view_frame(table, -1)["picking"] is None

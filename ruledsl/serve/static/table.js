@@ -138,7 +138,12 @@ function cardEl(card, state) {
   c.style.color = colour;
   c.style.borderColor = colour;
   const naming = view.actions.filter((a) => !a.set && a.cards.includes(card.name));
-  if (state.picked.get(card.name) > 0) {
+  if (state.stepped.get(card.name) > 0) {
+    // Picked already, a step of a set chosen card by card: it stays picked until the set is done.
+    state.stepped.set(card.name, state.stepped.get(card.name) - 1);
+    c.classList.add("selected");
+    c.disabled = true;
+  } else if (state.picked.get(card.name) > 0) {
     // Picked for a group choice: a click puts it back.
     state.picked.set(card.name, state.picked.get(card.name) - 1);
     c.classList.add("selected");
@@ -208,7 +213,7 @@ function draw() {
   middle.replaceChildren();
   mine.replaceChildren();
   const zones = view.zones || [];
-  const theirs = { picked: new Map(), mine: false };
+  const theirs = { picked: new Map(), stepped: new Map(), mine: false };
   for (let q = 0; q < view.players; q++) {
     if (q === me) continue;
     const seat = el("div", "seat" + (view.current === q && !view.over ? " acting" : ""));
@@ -223,7 +228,7 @@ function draw() {
     others.appendChild(seat);
   }
   for (const zone of zones) if (zone.owner === null) middle.appendChild(zoneEl(zone, undefined, theirs));
-  const ours = { picked: counts(selected), mine: true };
+  const ours = { picked: counts(selected), stepped: counts(view.picking ? view.picking.cards : []), mine: true };
   for (const zone of zones) if (me !== null && zone.owner === me) mine.appendChild(zoneEl(zone, "your " + zone.name, ours));
   drawBanner();
 
@@ -262,6 +267,10 @@ function drawActions() {
     box.appendChild(back);
   }
   if (groupActions().length) drawPicking(box);
+  if (view.picking) {
+    const names = view.picking.cards.map(labelOf).join(" ") || "none yet";
+    box.prepend(el("span", "hint", "Picked to " + view.picking.action.replace(/_/g, " ") + ": " + names));
+  }
 }
 
 // A group choice: what is picked, and one button that plays it once it is a legal choice.
