@@ -187,7 +187,8 @@ def test_two_humans_and_two_bots_play_hearts_by_clicking_to_the_end_banner() -> 
             for seat, page in pages.items():
                 banner = page.locator("#banner")
                 text = banner.inner_text()
-                assert f"Seed {table.seed}" in text and not re.search(r"\d\.\d{3}", text)
+                shown = text + page.inner_text("#scores")  # the banner and the side panel's scores
+                assert f"Seed {table.seed}" in text and not re.search(r"\d\.\d{3}", shown)
                 assert ("You win" if returns[seat] == max(returns) else "Your place: ") in text
                 for width, height in ((1280, 800), (375, 667)):
                     page.set_viewport_size({"width": width, "height": height})

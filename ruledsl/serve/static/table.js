@@ -341,6 +341,8 @@ function show(value) {
   if (value === true) return "yes";
   if (value === false) return "no";
   if (Array.isArray(value)) return value.map(show).join(", ") || "–";
+  // A fraction reads with two decimals at most (a return of 2/3 is 0.67, not 0.6666666666666666).
+  if (typeof value === "number" && !Number.isInteger(value)) return String(Math.round(value * 100) / 100);
   return String(value);
 }
 
