@@ -10,7 +10,9 @@ The protocol: the server sends ``{"type": "view", ...}`` frames (``frames.view_f
 every change, and ``{"type": "error", "message": ...}`` to the one connection whose message
 changed nothing. A page sends ``{"type": "move", "version": V, "index": I}`` (the I-th legal
 action of view V) or ``{"type": "move", "version": V, "text": "play the castle"}``,
-``{"type": "rematch"}`` and ``{"type": "view"}`` (send the view again).
+``{"type": "rematch"}`` (this seat agrees to a new game: dealt once every human seat has) and
+``{"type": "view"}`` (send the view again). Every page is sent the view again when a seat's first page
+opens or its last closes (the frame's ``present``).
 """
 
 from __future__ import annotations

@@ -62,7 +62,10 @@ def view_frame(table: Table, seat: int) -> dict[str, Any]:
         auction=obs["auction"],
         window=obs["window"] if viewer is not None and obs["window"] and obs["window"]["player"] == viewer else None,
         finished=obs["finished"],
-        picking=obs.get("picking"),  # a set of cards picked in steps so far: its chooser's view alone has it
+        # A set of cards picked in steps so far: its chooser's view alone has it.
+        picking=obs.get("picking"),
+        # A phase played together: who has chosen (never what), who is awaited.
+        together=obs.get("together"),
         returns=obs["returns"],
     )
     # The actions listed are the real actor's: while a window is open to another seat, the

@@ -179,6 +179,8 @@ def test_two_humans_and_two_bots_play_hearts_by_clicking_to_the_end_banner() -> 
                     clicks += 1
                     page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
                     expect(page.locator("#refusal")).to_be_hidden()  # cleared by the next action
+                    if passes == 1 and page is pages[0]:  # passing together: P0 waits for the others
+                        expect(page.locator("#turn")).to_have_text("you have chosen; waiting for P2, P3")
                     assert clicks < 200
                 if not acted:
                     pages[0].wait_for_timeout(30)

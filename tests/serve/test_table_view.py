@@ -99,3 +99,9 @@ def test_a_set_picked_in_steps_is_shown_to_its_chooser_alone() -> None:
     table.move(0, table.version, index=pick["index"])
     assert view_frame(table, 0)["picking"] == {"action": "discard", "cards": pick["cards"]}
     assert view_frame(table, 1)["picking"] is None and view_frame(table, -1)["picking"] is None
+
+
+def test_a_phase_played_together_tells_who_has_chosen_and_who_is_awaited() -> None:
+    table = hearts_table(["human", "random", "human", "random"], seed=2027)
+    table.move(0, table.version, index=0)
+    assert view_frame(table, 0)["together"] == {"chosen": [0, 1], "waiting": [2, 3]}
