@@ -173,7 +173,7 @@ class _Play:
     none more: meanwhile ``need`` holds the outcomes of the chance node it waits on.
     """
 
-    __slots__ = ("params", "moves", "decisions", "before", "waiting", "drawer", "need")
+    __slots__ = ("params", "moves", "decisions", "before", "waiting", "drawer", "need", "fresh")
 
     def __init__(self, params: dict[str, Any]) -> None:
         self.params = params
@@ -183,7 +183,16 @@ class _Play:
         self.waiting = -1  # the id whose step waits on chance (-1: setup)
         self.drawer = Drawer()
         self.need: list[tuple[int, float]] | None = None
-        self._step()
+        # Setup is made when first asked about (``ready``): OpenSpiel's clone makes a new
+        # initial state, then copies the play into it, which would throw a setup away.
+        self.fresh = True
+
+    def ready(self) -> _Play:
+        """The play, setup made."""
+        if self.fresh:
+            self.fresh = False
+            self._step()
+        return self
 
     def _step(self) -> None:
         """Make the waiting step from where it began, with the outcomes given so far."""
@@ -225,9 +234,10 @@ class _Play:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
         copy = _Play.__new__(_Play)
         copy.params, copy.moves, copy.waiting, copy.need = self.params, self.moves[:], self.waiting, self.need
+        copy.fresh = self.fresh
         copy.drawer = Drawer(self.drawer.given[:])
-        copy.decisions = None if self.decisions is None else _fork(self.decisions, copy.drawer)
-        copy.before = None if self.before is None else self.before  # never changed: shared
+        # Never changed in place (a step makes a copy of them: _fork), so shared.
+        copy.decisions, copy.before = self.decisions, self.before
         return copy
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -246,7 +256,7 @@ def _fork(decisions: Decisions, drawer: Drawer) -> Decisions:
 
 
 def _replayed(params: dict[str, Any], moves: list[int]) -> _Play:
-    play = _Play(params)
+    play = _Play(params).ready()
     for move in moves:
         play.apply(move)
     return play
@@ -261,12 +271,17 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
         self._play = _Play(game.params)
 
     @property
+    def play(self) -> _Play:
+        """The play underneath, setup made."""
+        return self._play.ready()
+
+    @property
     def decisions(self) -> Decisions | None:
         """The play underneath, chosen id by id (its ``state`` is ruledsl's GameState); None before setup is made."""
-        return self._play.decisions
+        return self.play.decisions
 
     def current_player(self) -> int:
-        play = self._play
+        play = self.play
         if play.need is not None:
             return int(pyspiel.PlayerId.CHANCE)
         assert play.decisions is not None
@@ -275,7 +290,7 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
         return play.decisions.state.actor
 
     def _legal_actions(self, player: int) -> list[int]:
-        play = self._play
+        play = self.play
         if play.need is not None or play.decisions is None or play.decisions.state.actor != player:
             return []
         return play.decisions.legal_actions()
@@ -287,7 +302,7 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
         into Python (player, terminal, chance, player again, then the ids): called from
         Python, as IS-MCTS and a training loop do, it was a third of a step. Called from C++,
         OpenSpiel's goes on calling ``_legal_actions``."""
-        play = self._play
+        play = self.play
         if play.need is not None:  # whoever asks, as OpenSpiel's own
             return [o for o, _ in play.need]
         if player is not None and player < 0:
@@ -299,10 +314,10 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
         return play.decisions.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(self._play.need or [])
+        return list(self.play.need or [])
 
     def _apply_action(self, action: int) -> None:
-        self._play.apply(int(action))
+        self.play.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -310,11 +325,11 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
         return str(self.get_game().spaces.actions.describe(int(action)))
 
     def is_terminal(self) -> bool:
-        play = self._play
+        play = self.play
         return play.need is None and play.decisions is not None and play.decisions.state.terminal
 
     def returns(self) -> list[float]:
-        play = self._play
+        play = self.play
         if play.need is not None or play.decisions is None:
             return [0.0] * self.get_game().num_players()
         return play.decisions.state.returns()
@@ -328,7 +343,7 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
         really are: the same sampler gives the same result for any two states he cannot tell
         apart. A shuffle nobody has looked into stays undecided."""
         clone: RuledslState = self.clone()
-        play = clone._play
+        play = clone.play
         decisions = play.decisions if play.need is None else play.before
         if decisions is None:  # setup is still being made: nothing is dealt yet
             return clone
@@ -354,7 +369,7 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
         return clone
 
     def __str__(self) -> str:
-        play = self._play
+        play = self.play
         if play.need is not None:
             return f"chance node after {play.moves}"
         assert play.decisions is not None
@@ -378,7 +393,7 @@ class _Observer:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: RuledslState, player: int) -> None:
-        decisions = state._play.decisions  # at a chance node: as it stood before the step that draws
+        decisions = state.play.decisions  # at a chance node: as it stood before the step that draws
         if decisions is None:
             self.tensor.fill(0)
             return
@@ -390,7 +405,7 @@ class _Observer:
             write_entries(self.tensor, layout.observation_entries(obs))
 
     def string_from(self, state: RuledslState, player: int) -> str:
-        decisions = state._play.decisions
+        decisions = state.play.decisions
         if decisions is None:
             return "before setup"
         text = json.dumps(decisions.observation(None if self.public else player), sort_keys=True, ensure_ascii=False)

@@ -27,11 +27,16 @@ def ours(name: str) -> object:
 
 
 def tree(game: object) -> tuple[int, int]:
-    """The histories of ``game`` (chance and terminal ones included) and its information states."""
+    """The histories of ``game`` (chance and terminal ones included) and its information states.
+
+    Each information state is one tensor too: the tensor keeps apart what the string keeps apart."""
     from open_spiel.python.algorithms import get_all_states
 
     states = get_all_states.get_all_states(game, depth_limit=-1, include_terminals=True, include_chance_states=True)
-    infos = {s.information_state_string() for s in states.values() if not (s.is_chance_node() or s.is_terminal())}
+    acting = [s for s in states.values() if not (s.is_chance_node() or s.is_terminal())]
+    infos = {(s.current_player(), s.information_state_string()) for s in acting}
+    tensors = {(s.current_player(), tuple(s.information_state_tensor())) for s in acting}
+    assert len(tensors) == len(infos)
     return len(states), len(infos)
 
 
