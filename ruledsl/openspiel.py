@@ -7,15 +7,17 @@
 
 Parameters: ``game`` (a bundled game's name or a path to a .game file), ``players`` (0:
 the least the game allows), ``options`` (``"name:value;name:value"``: OpenSpiel's
-parameters are fixed per game type, a rule file's options are not), ``deals`` and
+parameters are fixed per game type, a rule file's options are not),
 ``max_actions`` (0: ruledsl's default), ``track`` (keep what each player saw of the cards, so
 that ``resample_from_infostate`` deals only where a card can be: on by default; off plays
 faster and resamples among all unseen cards).
 
-Chance: ruledsl deals and draws from one seed, so a play starts with one chance node whose
-``deals`` equally likely outcomes are the seeds 0 to deals-1; after it the game is
-deterministic, every later draw decided by that seed (which no player sees: the
-information states never show it). Actions are ``ruledsl.spaces.ActionSpace`` ids (a set
+Chance: each draw of the rules is a chance node with its exact outcomes, equally likely:
+a card dealt from a shuffled deck is one of the cards still in it, and a shuffle nobody sees
+into is decided card by card only as it is read (``ruledsl.engine.chance``: ``Drawer``,
+``LazyZone``), so Kuhn and Leduc poker have OpenSpiel's own trees. A step that draws is made
+again from where it began with each outcome chosen (``_Play``). Seeded play, elsewhere,
+draws from its seed as ever. Actions are ``ruledsl.spaces.ActionSpace`` ids (a set
 of cards is chosen card by card, then "done"); observations and information states come
 from ``observation(seat)`` alone (``ruledsl.spaces.TensorLayout``), the public observer's
 from a spectator's ``observation(None)``. An information state is the player's observation
@@ -36,8 +38,9 @@ except ImportError as error:  # the extra is not installed: say which
     raise ImportError(f"ruledsl.openspiel needs OpenSpiel ({error.name}): pip install 'ruledsl[openspiel]'") from None
 
 from ruledsl.agents.view import _canonical as canonical_view
-from ruledsl.engine.chance import ChanceNeeded, Drawer, LazyZone, seed_state
+from ruledsl.engine.chance import ChanceNeeded, Drawer, LazyZone, seed_state, seeded
 from ruledsl.engine.program import Utility
+from ruledsl.engine.state import GameState
 from ruledsl.spaces import Decisions, Spaces, spaces_for
 from ruledsl.spaces.tensors import write_entries
 
@@ -367,6 +370,16 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
             play.before = made
             play._step()
         return clone
+
+    def seeded_state(self, seed: int) -> GameState:
+        """ruledsl's state as it stands (after the last step made whole), drawing from ``seed``
+        from now on: for the engine's own agents (``ruledsl.agents``), which search by playing
+        copies of it. The cards of a shuffle not decided yet lie in an order drawn from the seed."""
+        decisions = self.play.decisions if self.play.need is None else self.play.before
+        if decisions is None:
+            raise ValueError("setup is not made yet: play its chance nodes first")
+        state: GameState = seeded(decisions.state, seed)
+        return state
 
     def __str__(self) -> str:
         play = self.play

@@ -231,3 +231,22 @@ class LazyZone(list[int]):
 def copy_zone(cards: list[int], drawer: Any) -> list[int]:
     """A copy of a zone's cards for a state drawing from ``drawer`` (a LazyZone stays one)."""
     return cards.copy_for(drawer) if type(cards) is LazyZone else cards[:]
+
+
+def seeded(st: Any, seed: int) -> Any:
+    """A copy of a state that draws from outside (a ``Drawer``) drawing from ``seed`` instead.
+
+    Each zone whose order is not decided yet is shuffled from the seed (every order of it is
+    as likely, as undecided), then the draws to come: a state for the engine's own agents."""
+    copy = st.clone()
+    rng = seed_state(seed)
+    for z, cards in enumerate(copy.zones):
+        if type(cards) is LazyZone:
+            plain = list.copy(cards)
+            undecided = plain[: cards.hidden]
+            rng = shuffle(rng, undecided)
+            plain[: cards.hidden] = undecided
+            copy.zones[z] = plain
+    copy.rng = rng
+    copy.rebase()  # a failed action rolls back to here, not through the outside draws
+    return copy

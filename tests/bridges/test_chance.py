@@ -172,3 +172,26 @@ def test_a_resample_depends_on_what_the_player_knows_alone(name: str) -> None:
     rng = random.Random(1)
     others = {tuple(laid(first.resample_from_infostate(player, rng.random))[1 + (1 - player)][0]) for _ in range(40)}
     assert len(others) > 1  # the other player's card does vary
+
+
+def test_the_engines_agents_play_a_bridge_state_drawing_from_a_seed() -> None:
+    """The engine's agents search by playing copies of a state: ``seeded_state`` gives one never asking for chance."""
+    from ruledsl.agents import decide, make_agent
+
+    game = pyspiel.load_game("ruledsl", {"game": "quasenbo", "players": 2})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    agent = make_agent("ismcts:iterations=8", 3)
+    moves = 0
+    while not state.is_terminal() and moves < 40:
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        engine = state.seeded_state(rng.getrandbits(63))
+        assert all(type(z) is list for z in engine.zones) and type(engine.rng) is int
+        assert engine.observation(state.current_player()) == state.decisions.state.observation(state.current_player())
+        action = decide(agent, engine, state.current_player())
+        for i in game.spaces.actions.tokens(action):
+            state.apply_action(i)
+        moves += 1
+    assert moves > 5
