@@ -390,6 +390,20 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
         return f"{state.n_actions} actions, phase {state.phase_name()}: {play.moves}"
 
 
+def _view(decisions: Decisions, seat: int | None) -> dict[str, Any]:
+    """``decisions.observation(seat)``, even where showing it draws.
+
+    While a window is open to another, a seat is shown play gone on as if it had passed
+    (``GameState.shown_to``), which may deal: then it is worked out on a copy drawing from a
+    fixed seed. What he is shown does not hang on the cards so drawn: any that would come into
+    his sight leave him the paused view instead, and the others he does not see."""
+    try:
+        return decisions.observation(seat)
+    except ChanceNeeded:
+        shown: dict[str, Any] = seeded(decisions.state, 0).observation(seat)
+        return shown
+
+
 class _Observer:
     """OpenSpiel's PyObserver: a seat's observation (or information state) as a tensor and a string.
 
@@ -410,7 +424,7 @@ class _Observer:
         if decisions is None:
             self.tensor.fill(0)
             return
-        obs = decisions.observation(None if self.public else player)
+        obs = _view(decisions, None if self.public else player)
         layout = self.spaces.tensors
         if self.perfect_recall:
             write_entries(self.tensor, layout.information_state_entries(obs, decisions.own[player]))
@@ -421,7 +435,7 @@ class _Observer:
         decisions = state.play.decisions
         if decisions is None:
             return "before setup"
-        text = json.dumps(decisions.observation(None if self.public else player), sort_keys=True, ensure_ascii=False)
+        text = json.dumps(_view(decisions, None if self.public else player), sort_keys=True, ensure_ascii=False)
         if self.perfect_recall:
             mine = decisions.own[player]
             text += f" own {mine} pending {list(decisions.pending) if decisions.state.actor == player else []}"

@@ -8,8 +8,10 @@ native kuhn_poker and leduc_poker. ``RULEDSL_SOLVERS=long`` runs the Leduc solve
 
 from __future__ import annotations
 
+import json
 import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -195,3 +197,19 @@ def test_the_engines_agents_play_a_bridge_state_drawing_from_a_seed() -> None:
             state.apply_action(i)
         moves += 1
     assert moves > 5
+
+
+def test_a_view_that_shows_play_gone_on_past_a_window_draws_from_no_chance_node() -> None:
+    """While a window is open to the other, the turn player sees play gone on as if it passed: it deals him a card."""
+    game = pyspiel.load_game("ruledsl", {"game": str(Path(__file__).with_name("window_draw.game")), "players": 2})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(1)
+    state.apply_action(state.legal_actions()[0])  # the first player lays his card: the window opens to the other
+    assert state.current_player() == 1
+    view = json.loads(state.information_state_string(0).split(" own ")[0])  # ChanceNeeded before
+    assert view["zones"]["pile"]["cards"] == ["c1"]
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    passing = [i for i in state.legal_actions() if "pass" in state.action_to_string(1, i)]
+    state.apply_action(passing[0])  # he lets it pass: the card dealt is a chance node among those left
+    assert state.is_chance_node() and [o for o, _ in state.chance_outcomes()] == [2, 3, 4, 5]
