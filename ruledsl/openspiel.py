@@ -220,7 +220,16 @@ class _Play:
         drawer.used = 0
 
     def apply(self, move: int) -> None:
-        """Take a player's id, or a chance outcome while ``need`` is set."""
+        """Take a player's id, or a chance outcome while ``need`` is set; a rule that fails changes nothing."""
+        kept = (self.before, self.waiting, self.need, len(self.drawer.given), len(self.moves))
+        try:
+            self._take(move)
+        except Exception:
+            self.before, self.waiting, self.need = kept[:3]
+            del self.drawer.given[kept[3] :], self.moves[kept[4] :]
+            raise
+
+    def _take(self, move: int) -> None:
         if self.need is not None:
             if move not in {o for o, _ in self.need}:
                 raise ValueError(f"chance outcome {move} is not one of {[o for o, _ in self.need]}")
