@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
+    from ruledsl.engine.chance import Drawer
     from ruledsl.engine.game import Game
     from ruledsl.engine.program import Program
     from ruledsl.engine.values import Action, Said
@@ -96,7 +97,7 @@ class StateFields:
     direction: int  # 1 clockwise, -1 counterclockwise
     out: list[bool]  # players out of the game
     finished: list[int]  # players in the order they finished
-    rng: int  # the state of ``chance``'s generator
+    rng: int | Drawer  # the state of ``chance``'s generator, or outcomes given from outside (the OpenSpiel bridge)
     _hist: History
     n_actions: int
     terminal: bool

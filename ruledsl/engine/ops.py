@@ -215,8 +215,7 @@ def move(
         target[0:0] = moved
     else:
         for c in moved:
-            st.rng, i = chance.below(st.rng, len(target) + 1)
-            target.insert(i, c)
+            target.insert(draw_below(st, len(target) + 1), c)
     for c in moved:
         loc[c] = dst
     if tracked:
@@ -249,16 +248,29 @@ def move_zone(st: Any, src: int, dst: int, face: bool | None = None, mover: int 
 _SHUFFLE_UNITS = 8
 
 
+def draw_below(st: Any, n: int) -> int:
+    """A uniformly random integer in 0..n-1: from the seed, or an outcome given (``chance.Drawer``)."""
+    rng = st.rng
+    if type(rng) is int:
+        st.rng, i = chance.below(rng, n)
+        return i
+    return int(rng.below(n))
+
+
 def shuffle_zone(st: Any, z: int) -> None:
     spend(st, _SHUFFLE_UNITS * len(st.zones[z]))
-    st.rng = chance.shuffle(st.rng, st.zones[z])
+    rng = st.rng
+    if type(rng) is int:
+        st.rng = chance.shuffle(rng, st.zones[z])
+    else:  # drawn from outside: lazily where no player sees a card of it
+        seen = any(st.sees(q, c) for c in list.__iter__(st.zones[z]) for q in range(st.n))
+        rng.shuffle(st.zones, z, seen)
 
 
 def cut_zone(st: Any, z: int) -> None:
     cards = st.zones[z]
     if len(cards) > 1:
-        st.rng, i = chance.below(st.rng, len(cards) - 1)
-        cut = i + 1
+        cut = draw_below(st, len(cards) - 1) + 1
         cards[:] = cards[cut:] + cards[:cut]
 
 

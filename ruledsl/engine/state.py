@@ -41,7 +41,15 @@ class GameState(TurnMachine, Together, Observer, Failures):
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, game: Game, seed: int, log: bool = False, track: bool = False, count: bool = False) -> GameState:
+    def new(
+        cls,
+        game: Game,
+        seed: int,
+        log: bool = False,
+        track: bool = False,
+        count: bool = False,
+        drawer: chance.Drawer | None = None,
+    ) -> GameState:
         prog = game.program
         st = cls.__new__(cls)
         st.game = game
@@ -60,7 +68,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         st.direction = 1
         st.out = [False] * prog.players
         st.finished = []
-        st.rng = chance.seed_state(seed)
+        st.rng = chance.seed_state(seed) if drawer is None else drawer
         st._hist = None  # the actions so far, newest first: (action, older) pairs, shared by clones
         st.n_actions = 0
         st.terminal = False
@@ -102,7 +110,11 @@ class GameState(TurnMachine, Together, Observer, Failures):
         c.game = self.game
         c.prog = self.prog
         c.n = self.n
-        c.zones = [z[:] for z in self.zones]
+        rng = c.rng = self.rng
+        if type(rng) is int:
+            c.zones = [z[:] for z in self.zones]
+        else:  # outcomes given from outside: a zone whose order is not decided yet stays so
+            c.zones = [chance.copy_zone(z, rng) for z in self.zones]
         c.loc = self.loc[:]
         c.gv = [v[:] if type(v) is list else v for v in self.gv]
         c.pv = [[v[:] if type(v) is list else v for v in row] for row in self.pv]
@@ -113,7 +125,6 @@ class GameState(TurnMachine, Together, Observer, Failures):
         c.direction = self.direction
         c.out = self.out[:]
         c.finished = self.finished[:]
-        c.rng = self.rng
         c._hist = self._hist  # never changed in place, so a clone shares it
         c.n_actions = self.n_actions
         c.terminal = self.terminal

@@ -7,8 +7,10 @@ from typing import Any
 
 from attrs import frozen
 
+from ruledsl.engine.chance import Drawer
 from ruledsl.engine.game import Game
 from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
+from ruledsl.engine.state import GameState
 from ruledsl.loading import load_game
 from ruledsl.spaces.actions import ActionSpace, Decisions
 from ruledsl.spaces.tensors import TensorLayout
@@ -22,9 +24,11 @@ class Spaces:
     actions: ActionSpace
     tensors: TensorLayout
 
-    def new_play(self, seed: int, track: bool = True) -> Decisions:
-        """Deal a play from ``seed``, chosen id by id (tracked by default: IS-MCTS resamples it)."""
-        return Decisions(self.actions, self.game.new_initial_state(seed=seed, track=track))
+    def new_play(self, seed: int, track: bool = True, drawer: Drawer | None = None) -> Decisions:
+        """Deal a play from ``seed``, chosen id by id (tracked by default: IS-MCTS resamples it).
+
+        With a ``drawer`` its draws are outcomes given from outside, not the seed's (``chance.Drawer``)."""
+        return Decisions(self.actions, GameState.new(self.game, seed, track=track, drawer=drawer))
 
 
 def spaces_for(
