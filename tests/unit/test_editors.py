@@ -212,3 +212,11 @@ def test_debian_neovim_shows_the_servers_diagnostics_with_the_documented_config(
     assert diagnostic["code"] == "E201" and diagnostic["severity"] == 1  # vim.diagnostic.severity.ERROR
     assert (diagnostic["line"], diagnostic["col"]) == (line, broken.split("\n")[line].index("hnad"))
     assert diagnostic["message"].startswith("unknown zone 'hnad'\nhint: did you mean 'hand'?"), diagnostic
+
+
+def test_the_latency_quoted_is_of_the_largest_shipped_game() -> None:
+    largest = max(SHIPPED, key=lambda p: p.stat().st_size)
+    assert largest == ROOT / "games" / "cartes_magiques.game"
+    lines = len(largest.read_text(encoding="utf-8").splitlines())
+    assert f"`games/cartes_magiques.game`, {lines} lines" in EDITORS_DOC.read_text(encoding="utf-8")
+    assert 'GAME = ROOT / "games" / "cartes_magiques.game"' in (ROOT / "benchmarks" / "lsp_latency.py").read_text()
