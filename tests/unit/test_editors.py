@@ -196,6 +196,9 @@ def test_debian_neovim_shows_the_servers_diagnostics_with_the_documented_config(
     bin_dir = Path(sys.executable).parent
     assert (bin_dir / "ruledsl").exists(), bin_dir
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "PYTHONPATH": str(ROOT)}
+    env |= {
+        f"XDG_{kind}_HOME": str(tmp_path / kind.lower()) for kind in ("CONFIG", "DATA", "STATE", "CACHE")
+    }  # lsp.log
     done = subprocess.run(
         [nvim, "--headless", "--clean", "-u", str(config), "--cmd", f"let g:out = '{out}'"]
         + ["-c", f"luafile {probe}", str(game)],
