@@ -35,6 +35,11 @@ from tests.unit.test_validate import DRIFT, HEAD
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """The address of a running Dask scheduler with two worker processes, as `dask scheduler` gives one."""
+    yield from _two_workers()
+
+
+def _two_workers(**settings: Any) -> Iterator[str]:
+    """Run a LocalCluster of two worker processes (with ``settings``) while the caller uses its address."""
     distributed = require("distributed", "cluster")
     cluster = distributed.LocalCluster(
         n_workers=2,
@@ -43,6 +48,7 @@ def scheduler() -> Iterator[str]:
         dashboard_address=None,
         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         silence_logs=logging.ERROR,
+        **settings,
     )
     try:
         yield cluster.scheduler_address
@@ -325,7 +331,7 @@ def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def tls_scheduler(certificates: dict[str, str]) -> Iterator[str]:
     """A Dask scheduler and two workers that speak only TLS, each side proving itself with the test's certificate."""
-    distributed = require("distributed", "cluster")
+    require("distributed", "cluster")
     from distributed.security import Security
 
     ca, cert, key = certificates["ca"], certificates["cert"], certificates["key"]
@@ -338,20 +344,7 @@ def tls_scheduler(certificates: dict[str, str]) -> Iterator[str]:
         },
         require_encryption=True,
     )
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        protocol="tls://",
-        security=security,
-        dashboard_address=None,
-        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-        silence_logs=logging.ERROR,
-    )
-    try:
-        yield cluster.scheduler_address
-    finally:
-        cluster.close()
+    yield from _two_workers(protocol="tls://", security=security)
 
 
 class TestSecurity:
