@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from typing import Any, BinaryIO, cast
+from urllib.parse import unquote
 
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcException
@@ -36,7 +37,7 @@ class RuleServer(LanguageServer):
         blocks the server, ``/dev/zero`` never ends, ``/proc/self/environ`` tells secrets), so
         the request fails without reading anything.
         """
-        if uri not in self.workspace.text_documents:
+        if unquote(uri) not in self.workspace.text_documents:  # pygls keeps them by their unquoted URI
             raise JsonRpcException(
                 f"'{uri}' is not open: the ruledsl server answers only about documents the editor opened",
                 code=t.LSPErrorCodes.RequestFailed.value,

@@ -378,6 +378,9 @@ class TestHostileClient:
             server.stdin.write(b"X-Junk: " + b"x" * 3_000_000 + b"\r\n")
             await self.alive(s)
             assert server.returncode is None
+            # An open document named with its URI percent-encoded is still the document opened.
+            quoted = t.DocumentSymbolParams(t.TextDocumentIdentifier(uri=URI.replace("_", "%5F")))
+            assert await asyncio.wait_for(s.client.text_document_document_symbol_async(quoted), 20)
 
         session()(body)
 
