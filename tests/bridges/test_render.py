@@ -14,23 +14,12 @@ from ruledsl.spaces import Decisions
 from ruledsl.tools import leaks
 from tests.extras import require
 
-pz_render = require("pettingzoo.test.render_test", "pettingzoo")
 gymnasium = require("gymnasium", "pettingzoo")
 bridge = require("ruledsl.pettingzoo", "pettingzoo")
 gym_bridge = require("ruledsl.gymnasium", "pettingzoo")
 
 # PettingZoo's api checks warn that a dict observation is no Box, as for its own classic games.
 pytestmark = pytest.mark.filterwarnings("ignore:Observation space for each agent:UserWarning")
-
-
-@pytest.mark.parametrize(("name", "players"), [("quasenbo", 3), ("kuhn_poker", 2)])
-def test_pettingzoo_render_test_passes(name: str, players: int, capsys: pytest.CaptureFixture[str]) -> None:
-    def make(render_mode: str | None = None) -> Any:
-        return bridge.env(name, players=players, render_mode=render_mode)
-
-    pz_render.render_test(make, custom_tests={"ansi": lambda text: "seen by P" in text})
-    assert set(make().metadata["render_modes"]) == {"human", "ansi"}
-    assert "seen by P" in capsys.readouterr().out  # "human" printed the view
 
 
 def test_human_mode_prints_the_view_of_the_agent_to_act_after_reset_and_each_step(
