@@ -46,6 +46,7 @@ class StateFields:
         "direction",
         "out",
         "finished",
+        "round_out",
         "rng",
         "_hist",
         "n_actions",
@@ -95,6 +96,7 @@ class StateFields:
     direction: int  # 1 clockwise, -1 counterclockwise
     out: list[bool]  # players out of the game
     finished: list[int]  # players in the order they finished
+    round_out: list[int]  # players out for this round only ('finish P for the round'), in that order
     rng: int  # the state of ``chance``'s generator
     _hist: History
     n_actions: int

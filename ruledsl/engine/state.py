@@ -60,6 +60,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         st.direction = 1
         st.out = [False] * prog.players
         st.finished = []
+        st.round_out = []
         st.rng = chance.seed_state(seed)
         st._hist = None  # the actions so far, newest first: (action, older) pairs, shared by clones
         st.n_actions = 0
@@ -112,6 +113,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         c.direction = self.direction
         c.out = self.out[:]
         c.finished = self.finished[:]
+        c.round_out = self.round_out[:]
         c.rng = self.rng
         c._hist = self._hist  # never changed in place, so a clone shares it
         c.n_actions = self.n_actions
