@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ruledsl
 from ruledsl.engine import ops
+from ruledsl.loading import check_source, load_checked
+from ruledsl.text.source import Source
 from ruledsl.tools.scenario import arrange
 from tests.scenarios.support import act
 
@@ -50,3 +52,32 @@ def test_finish_for_the_game_after_the_round_keeps_him_out() -> None:
     act(state, "lay 3♠")
     ops.finish(state, 1)  # 'finish P' on a player out for the round: out for the game now
     assert state.round_out == [] and state.finished == [1] and state.out[1]
+
+
+_ALL_OUT = """\
+game "g"
+players 2
+card rank: number
+zone deck: shared, hidden
+zone hand: per player, owner
+deck:
+    card "{rank}" for rank in 1 to 6
+setup:
+    shuffle deck
+    deal 1 from deck to each hand
+phase play:
+    action lay(c: card from hand):
+        move c to deck
+        finish player for the round
+round end:
+    if round == 2:
+        end game, draw
+"""
+
+
+def test_with_everybody_out_for_the_round_the_round_ends_not_the_game() -> None:
+    state = load_checked(check_source(Source("g.game", _ALL_OUT)), 2).new_initial_state(seed=1)
+    state.apply_action(state.legal_actions()[0])
+    assert state.out == [True, False] and state.current_player() == 1
+    state.apply_action(state.legal_actions()[0])  # nobody is left in: the round is over
+    assert state.round == 2 and state.out == [False, False] and not state.is_terminal()
