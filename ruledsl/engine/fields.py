@@ -47,6 +47,7 @@ class StateFields:
         "direction",
         "out",
         "finished",
+        "round_out",
         "rng",
         "_hist",
         "n_actions",
@@ -97,6 +98,7 @@ class StateFields:
     direction: int  # 1 clockwise, -1 counterclockwise
     out: list[bool]  # players out of the game
     finished: list[int]  # players in the order they finished
+    round_out: list[int]  # players out for this round only ('finish P for the round'), in that order
     rng: int | Drawer  # the state of ``chance``'s generator, or outcomes given from outside (the OpenSpiel bridge)
     _hist: History
     n_actions: int

@@ -14,7 +14,7 @@ from typing import Any
 from ruledsl.engine import chance, knowledge
 from ruledsl.engine.fields import Face
 from ruledsl.engine.limits import MAX_INTEGER, MAX_RANGE, MAX_TEXT, WORK_BUDGET, too_large_number, too_long_text
-from ruledsl.engine.values import HIDDEN_CARD, GameOver
+from ruledsl.engine.values import HIDDEN_CARD, GameOver, RoundOver
 
 
 class RangeTooLong(ValueError):
@@ -572,9 +572,12 @@ def step(st: Any, q: int, d: int) -> int:
 
 def next_to_act(st: Any, q: int) -> int:
     """The player the turn passes to after ``q``, skipping those out; once every player is out
-    the game is over (as 'end game' ends it: its ranking places them), for nobody is left to act."""
+    the round is over when some are out for the round only ('end round'), else the game is over
+    (as 'end game' ends it: its ranking places them), for nobody is left to act."""
     nxt = step(st, q, 1)
     if st.out[nxt]:
+        if st.round_out:
+            raise RoundOver()
         raise GameOver()
     return nxt
 
@@ -615,9 +618,20 @@ def seat(st: Any, i: int) -> int:
 
 
 def finish(st: Any, q: int) -> None:
+    """'finish P': out for the rest of the game (also when he was out for the round only)."""
+    if q in st.round_out:
+        st.round_out.remove(q)
+        st.out[q] = False
     if not st.out[q]:
         st.out[q] = True
         st.finished.append(q)
+
+
+def finish_round(st: Any, q: int) -> None:
+    """'finish P for the round': out until the next round starts, not in the game's finishing order."""
+    if not st.out[q]:
+        st.out[q] = True
+        st.round_out.append(q)
 
 
 # ============================================================================ choices of cards

@@ -68,6 +68,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         st.direction = 1
         st.out = [False] * prog.players
         st.finished = []
+        st.round_out = []
         st.rng = chance.seed_state(seed) if drawer is None else drawer
         st._hist = None  # the actions so far, newest first: (action, older) pairs, shared by clones
         st.n_actions = 0
@@ -125,6 +126,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         c.direction = self.direction
         c.out = self.out[:]
         c.finished = self.finished[:]
+        c.round_out = self.round_out[:]
         c._hist = self._hist  # never changed in place, so a clone shares it
         c.n_actions = self.n_actions
         c.terminal = self.terminal

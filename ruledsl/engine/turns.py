@@ -305,6 +305,9 @@ class TurnMachine(StateFields):
     # ------------------------------------------------------------------ rounds and the end
 
     def _start_round(self) -> None:
+        for q in self.round_out:  # out for the last round only: back in this one
+            self.out[q] = False
+        self.round_out = []
         self.steps = self.calls = self.work = 0
         self.next_kind = NEXT_TURN
         self.next_goto = None
