@@ -62,13 +62,21 @@ class Option:
 
 #: How much a bot may do for each second of its ``budget`` (an option of greedy and ismcts): work
 #: counted, never timed, so that a seed replays the same game on any machine. A unit of work is
-#: one legal action listed (each listing counts its length); a deal COPY_WORK, a copy CLONE_WORK.
-#: Calibrated on Hearts' pass, the costliest listing of the bundled games (286 ways to pass three
-#: cards): on the reference machine (2 cores shared by many jobs) 30,000 units took 0.6-0.9 s.
+#: one legal action listed (each listing counts its length); a deal of the hidden cards counts
+#: ``deal_work``, a copy of a state CLONE_WORK. Calibrated on Hearts' pass, the costliest move of
+#: the bundled games (286 ways to pass three cards): on the reference machine (2 cores shared by
+#: many jobs) 30,000 units took 0.6-0.9 s of CPU; elsewhere a unit costs less.
 WORK_PER_SECOND = 30_000
-#: The work of dealing the hidden cards anew (a resample), and of copying a state (a clone).
-COPY_WORK = 250
+#: The work of dealing the hidden cards anew (a resample) beside the listing it makes, and of
+#: copying a state (a clone).
+COPY_WORK = 25
 CLONE_WORK = 2
+
+
+def deal_work(state: GameState) -> int:
+    """The work of a deal of the hidden cards, ``state``: COPY_WORK, and the listing of its legal
+    actions that dealing makes (as costly again where they are many: Hearts' pass)."""
+    return COPY_WORK + len(state.legal_actions())
 
 
 def work_budget(seconds: float) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, ClassVar
 
-from ruledsl.agents.base import COPY_WORK, Option, budget_option, evaluate, rollout, work_budget
+from ruledsl.agents.base import Option, budget_option, deal_work, evaluate, rollout, work_budget
 
 if TYPE_CHECKING:
     from ruledsl.agents.view import SeatView
@@ -62,7 +62,7 @@ class GreedyAgent:
             samples = self._samples(todo, i)
             if samples == 0:
                 break
-            total, counted = self._probe(view, todo[i], samples)
+            total, counted = self._probe(view, todo[i], samples, len(todo) - i)
             if counted < self.samples:  # scaled to the deals of an action legal in all
                 total = total / counted * self.samples if counted else float("-inf")
             if total > best_score + 1e-9 or not best:
@@ -91,16 +91,19 @@ class GreedyAgent:
             waiting = drawn
         return max(1, min(self.samples, affordable // waiting))
 
-    def _probe(self, view: SeatView, action: Action, samples: int) -> tuple[float, int]:
-        """Judge ``action`` on up to ``samples`` deals; return the total and the deals counted."""
+    def _probe(self, view: SeatView, action: Action, samples: int, actions: int) -> tuple[float, int]:
+        """Judge ``action`` (one of ``actions`` waiting) on up to ``samples`` deals; return the total
+        and the deals counted."""
         rng = self.rng
         total, counted = 0.0, 0
-        for _ in range(samples):
+        done = 0
+        while done < samples:
+            done += 1
             if self.last_probes and self.last_work >= self.work:
                 break  # the budget is spent: what is judged so far decides
             state = view.resample(rng)
             legal = state.legal_actions()
-            work = COPY_WORK + len(legal)
+            work = deal_work(state) + len(legal)
             # A deal may not allow what the true one does (legality that hangs on cards the
             # seat cannot see): such deals are not the seat's to meet, and are not counted.
             if action in legal:
@@ -111,4 +114,6 @@ class GreedyAgent:
             self.last_probes += 1
             self.last_work += work
             self.last_probe_most = max(self.last_probe_most, work)
+            if self.last_probes == 1 and work * self.samples * actions > self.work:
+                samples = min(samples, FEWEST_SAMPLES)  # the first probe tells all cannot have their deals
         return total, counted

@@ -25,7 +25,16 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ruledsl.agents.base import COPY_WORK, Option, budget_option, evaluate, rollout, rollout_by_standing, work_budget
+from ruledsl.agents.base import (
+    CLONE_WORK,
+    Option,
+    budget_option,
+    deal_work,
+    evaluate,
+    rollout,
+    rollout_by_standing,
+    work_budget,
+)
 
 if TYPE_CHECKING:
     from ruledsl.agents.view import SeatView
@@ -127,12 +136,15 @@ class IsmctsAgent:
         work = most = 0
         while done < self.iterations and work < self.work:
             if reuse == 1:
-                spent = COPY_WORK + self._iterate(root, view.resample(rng), rng)
+                deal = view.resample(rng)
+                spent = deal_work(deal) + self._iterate(root, deal, rng)
             else:
+                spent = 0
                 if done % reuse == 0:
                     deal = view.resample(rng)
+                    spent = deal_work(deal)
                 assert deal is not None
-                spent = COPY_WORK + self._iterate(root, deal.clone(), rng)
+                spent += CLONE_WORK + self._iterate(root, deal.clone(), rng)
             done += 1
             work += spent
             most = max(most, spent)

@@ -127,7 +127,8 @@ class TestSpecs:
             ("minimax", "unknown agent 'minimax'; known agents: cheat, first, greedy, human, ismcts, process, random"),
             (
                 "ismcts:iters=5",
-                "agent 'ismcts' has no option 'iters'; its options: iterations, budget, time, c, depth, reuse, policy, others",
+                "agent 'ismcts' has no option 'iters'; its options: "
+                "iterations, budget, time, c, depth, reuse, policy, others",
             ),
             ("ismcts:iterations=many", "ismcts option 'iterations' takes a whole number, not 'many'"),
             ("ismcts:iterations=0", "ismcts option 'iterations' must be at least 1, not 0"),
