@@ -64,15 +64,11 @@ def ways(name: str, players: int) -> dict[str, Way]:
     def ids(seed: int, rng: random.Random) -> int:
         return random_playout(spaces.new_play(seed, track=False), rng)
 
-    def openspiel(seed: int, rng: random.Random) -> int:
-        state = spiel.new_initial_state()
-        state.apply_action(seed % 1000)
-        return random_playout(state, rng)
+    def openspiel(seed: int, rng: random.Random) -> int:  # chance nodes' outcomes picked by rng too
+        return random_playout(spiel.new_initial_state(), rng)
 
     def openspiel_untracked(seed: int, rng: random.Random) -> int:
-        state = untracked.new_initial_state()
-        state.apply_action(seed % 1000)
-        return random_playout(state, rng)
+        return random_playout(untracked.new_initial_state(), rng)
 
     def pettingzoo(seed: int, rng: random.Random) -> int:
         aec.reset(seed=seed)
@@ -145,7 +141,7 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def ismcts_match(games: int, iterations: int, seed: int, first: int = 0) -> dict[str, object]:
     from open_spiel.python.algorithms import ismcts, mcts
 
-    spiel = pyspiel.load_game("ruledsl", {"game": "quasenbo", "players": 2, "deals": 1_000_000})
+    spiel = pyspiel.load_game("ruledsl", {"game": "quasenbo", "players": 2})
     space = spiel.spaces.actions
     score = 0.0
     start = time.perf_counter()
@@ -155,10 +151,13 @@ def ismcts_match(games: int, iterations: int, seed: int, first: int = 0) -> dict
         theirs = ismcts.ISMCTSBot(spiel, mcts.RandomRolloutEvaluator(1, rng), 2.0, iterations, random_state=rng)
         agent = make_agent(f"ismcts:iterations={iterations}", seed + g)
         state = spiel.new_initial_state()
-        state.apply_action(seed + g)
+        deal = random.Random(seed + g)
         while not state.is_terminal():
-            if state.current_player() == ours:
-                action = decide(agent, state.decisions.state, ours)
+            if state.is_chance_node():
+                state.apply_action(deal.choice(state.chance_outcomes())[0])
+            elif state.current_player() == ours:
+                # Our agent searches by playing copies of the engine's state: one drawing from a seed.
+                action = decide(agent, state.seeded_state(deal.getrandbits(63)), ours)
                 # Apply through OpenSpiel, id by id, so both bots see the same state.
                 for i in space.tokens(action):
                     state.apply_action(i)

@@ -1,5 +1,7 @@
 """How long the language server takes to publish diagnostics after an edit of le Jeu des Cartes Magiques.
 
+The largest shipped game, so the slowest to check after an edit.
+
     python benchmarks/lsp_latency.py [--edits 30] [--debounce 0]
 
 Starts a real ``python -m ruledsl lsp --debounce MS`` over stdio (pygls's client), opens
@@ -7,7 +9,7 @@ games/cartes_magiques.game, then makes ``--edits`` edits one at a time (a variab
 value changed, a whole-document change each, as an editor sends after a pause) and times
 each from sending didChange to receiving publishDiagnostics for that version. With the
 default ``--debounce 0`` the figure is the server's own work (reading the change, parsing,
-checking, indexing, answering); the debounce (150 ms by default in ``ruledsl lsp``) comes on
+checking, indexing, answering); the debounce (100 ms by default in ``ruledsl lsp``) comes on
 top, and is reported apart: a second run with it shows it. Also prints the median time of
 the analysis alone, in this process (``Document``), for comparison: wall-clock
 and CPU time (the steadier figure on a loaded machine). Needs ``ruledsl[lsp]``.

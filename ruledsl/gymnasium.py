@@ -6,13 +6,17 @@
     obs, info = env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
-The observation is the seat's observation tensor (``ruledsl.spaces.TensorLayout``); the
+The observation is the seat's observation tensor (``ruledsl.spaces.TensorLayout``), or with
+``observation="infostate"`` his information-state tensor (the observation tensor followed by
+the counts of the ids he took so far, as OpenSpiel's ``information_state_tensor``); the
 legal ids are ``info["action_mask"]`` (``ruledsl.spaces.ActionSpace``). The reward is the
 seat's return, given at the end. ``opponents`` names the bots of the other seats as
 ``--seats`` does (``random``, ``greedy``, ``ismcts:iterations=200``...; one name for all
 or a list, one per other seat), seeded from the deal. An id outside the mask ends the
 episode with ``illegal_reward`` (-1) and ``info["illegal"]``, as PettingZoo's
 TerminateIllegalWrapper does: a learner that samples from the mask never meets it.
+``render()`` writes the learning seat's view alone: printed after each reset and step with
+``render_mode="human"``, returned as text with ``"ansi"``; with no render mode it warns.
 """
 
 from __future__ import annotations
@@ -28,14 +32,17 @@ except ImportError as error:  # the extra is not installed: say which
     raise ImportError(f"ruledsl.gymnasium needs Gymnasium ({error.name}): pip install 'ruledsl[pettingzoo]'") from None
 
 from ruledsl.agents import decide, make_agent, needs_tracking, seat_agent
-from ruledsl.spaces import Decisions, spaces_for, view_text
+from ruledsl.spaces import RENDER_MODES, Decisions, checked_render_mode, render_view, spaces_for
 from ruledsl.spaces.tensors import BOUND, write_entries
+
+#: What ``observation=`` may ask for: the observation tensor, or the information-state tensor.
+OBSERVATIONS = ("observation", "infostate")
 
 
 class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One seat of a rule file's game as a Gymnasium environment."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 4}
 
     def __init__(
         self,
@@ -47,10 +54,13 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
         render_mode: str | None = None,
         illegal_reward: float = -1.0,
         max_actions: int = 0,
+        observation: str = "observation",
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is 'ansi' (text) or None, not {render_mode!r}")
+        self.render_mode = checked_render_mode(render_mode)
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation is one of {', '.join(map(repr, OBSERVATIONS))}, not {observation!r}")
+        self.infostate = observation == "infostate"
         self.spaces = spaces_for(game, players, options, max_actions)
         n = self.spaces.game.players
         if not 0 <= seat < n:
@@ -61,10 +71,11 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ValueError(f"opponents names {n - 1} bots (one per other seat), not {len(specs)}")
         self.specs = specs
         make_agent(specs[0], 0) if specs else None  # a bad name fails here, not at reset
-        self.render_mode = render_mode
         self.illegal_reward = illegal_reward
         size = self.spaces.actions.num_distinct_actions
-        self.observation_space = spaces.Box(-BOUND, BOUND, (self.spaces.tensors.observation_size,), np.float32)
+        layout = self.spaces.tensors
+        width = layout.information_state_size if self.infostate else layout.observation_size
+        self.observation_space = spaces.Box(-BOUND, BOUND, (width,), np.float32)
         self.action_space = spaces.Discrete(size)
         self._seeds = random.Random()
         self.play: Decisions | None = None
@@ -81,6 +92,8 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.bots = {q: seat_agent(spec, deal, q) for q, spec in zip(others, self.specs)}
         self.play = self.spaces.new_play(deal, track=needs_tracking(self.bots.values()))
         self._others_play()
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -91,13 +104,13 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._others_play()
         state = play.state
         reward = state.returns()[self.seat] if state.terminal else 0.0
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), reward, state.terminal and not state.truncated, state.truncated, self._info()
 
     def render(self) -> str | None:
-        """Write the learning seat's view as text (render mode ``ansi``)."""
-        if self.render_mode is None:
-            return None
-        return view_text(self._play().observation(self.seat))
+        """Print (``human``) or return (``ansi``) the learning seat's view as text: his observation only."""
+        return render_view(self.render_mode, lambda: self._play().observation(self.seat))
 
     def _others_play(self) -> None:
         play = self._play()
@@ -106,8 +119,15 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
             play.apply_engine_action(decide(self.bots[state.actor], state, state.actor))
 
     def _observation(self) -> np.ndarray:
-        tensor = np.empty(self.spaces.tensors.observation_size, np.float32)
-        write_entries(tensor, self.spaces.tensors.observation_entries(self._play().observation(self.seat)))
+        play = self._play()
+        layout = self.spaces.tensors
+        obs = play.observation(self.seat)
+        if self.infostate:
+            tensor = np.empty(layout.information_state_size, np.float32)
+            write_entries(tensor, layout.information_state_entries(obs, play.own[self.seat]))
+        else:
+            tensor = np.empty(layout.observation_size, np.float32)
+            write_entries(tensor, layout.observation_entries(obs))
         return tensor
 
     def _info(self) -> dict[str, Any]:

@@ -7,15 +7,17 @@
 
 Parameters: ``game`` (a bundled game's name or a path to a .game file), ``players`` (0:
 the least the game allows), ``options`` (``"name:value;name:value"``: OpenSpiel's
-parameters are fixed per game type, a rule file's options are not), ``deals`` and
+parameters are fixed per game type, a rule file's options are not),
 ``max_actions`` (0: ruledsl's default), ``track`` (keep what each player saw of the cards, so
 that ``resample_from_infostate`` deals only where a card can be: on by default; off plays
 faster and resamples among all unseen cards).
 
-Chance: ruledsl deals and draws from one seed, so a play starts with one chance node whose
-``deals`` equally likely outcomes are the seeds 0 to deals-1; after it the game is
-deterministic, every later draw decided by that seed (which no player sees: the
-information states never show it). Actions are ``ruledsl.spaces.ActionSpace`` ids (a set
+Chance: each draw of the rules is a chance node with its exact outcomes, equally likely:
+a card dealt from a shuffled deck is one of the cards still in it, and a shuffle nobody sees
+into is decided card by card only as it is read (``ruledsl.engine.chance``: ``Drawer``,
+``LazyZone``), so Kuhn and Leduc poker have OpenSpiel's own trees. A step that draws is made
+again from where it began with each outcome chosen (``_Play``). Seeded play, elsewhere,
+draws from its seed as ever. Actions are ``ruledsl.spaces.ActionSpace`` ids (a set
 of cards is chosen card by card, then "done"); observations and information states come
 from ``observation(seat)`` alone (``ruledsl.spaces.TensorLayout``), the public observer's
 from a spectator's ``observation(None)``. An information state is the player's observation
@@ -35,7 +37,10 @@ try:
 except ImportError as error:  # the extra is not installed: say which
     raise ImportError(f"ruledsl.openspiel needs OpenSpiel ({error.name}): pip install 'ruledsl[openspiel]'") from None
 
+from ruledsl.agents.view import _canonical as canonical_view
+from ruledsl.engine.chance import ChanceNeeded, Drawer, LazyZone, seed_state, seeded
 from ruledsl.engine.program import Utility
+from ruledsl.engine.state import GameState
 from ruledsl.spaces import Decisions, Spaces, spaces_for
 from ruledsl.spaces.tensors import write_entries
 
@@ -44,7 +49,6 @@ _DEFAULTS: dict[str, Any] = {
     "game": "",
     "players": 0,
     "options": "",
-    "deals": 1000,
     "max_actions": 0,
     "track": True,
 }
@@ -104,14 +108,12 @@ class RuledslGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
         given = {**_DEFAULTS, **(params or {})}
         if not given["game"]:
             raise ValueError('say which game: pyspiel.load_game("ruledsl", {"game": NAME_OR_PATH, ...})')
-        if int(given["deals"]) < 1:
-            raise ValueError(f"deals must be at least 1, not {given['deals']}")
         space = _spaces(given).actions
         longest = max([1, *(1 + (space.game.program.n_cards + 1) * _groups(b) for b in space.blocks)])
         kind, low, high, total = _utility(space.game.program.utility)
         info = pyspiel.GameInfo(
             num_distinct_actions=space.num_distinct_actions,
-            max_chance_outcomes=int(given["deals"]),
+            max_chance_outcomes=max(1, space.game.program.n_cards),  # a card, or a place below it
             num_players=space.game.players,
             min_utility=low,
             max_utility=high,
@@ -132,15 +134,11 @@ class RuledslGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
         return _spaces(self.params)
 
     @property
-    def deals(self) -> int:
-        return int(self.params["deals"])
-
-    @property
     def track(self) -> bool:
         return bool(self.params["track"])
 
     def new_initial_state(self) -> RuledslState:
-        """Return a state before the deal: a chance node."""
+        """Return a state before setup: a chance node if setup draws (most often: a card to deal)."""
         return RuledslState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer | None:
@@ -170,57 +168,142 @@ def _groups(block: Any) -> int:
 
 
 class _Play:
-    """The play inside a RuledslState: copied by ``clone`` (deepcopy), pickled as its deal and ids."""
+    """The play inside a RuledslState: copied by ``clone`` (deepcopy), pickled as its moves.
 
-    __slots__ = ("params", "deal", "decisions")
+    ``decisions`` is the play as it stands after the last step made whole (None before setup
+    is); a step (setup, or a player's id) that draws is made again from ``before`` (None:
+    setup) with the outcomes the chance nodes gave since (``drawer.given``), until it asks for
+    none more: meanwhile ``need`` holds the outcomes of the chance node it waits on.
+    """
 
-    def __init__(self, params: dict[str, Any], deal: int, decisions: Decisions) -> None:
+    __slots__ = ("params", "moves", "decisions", "before", "waiting", "drawer", "need", "fresh")
+
+    def __init__(self, params: dict[str, Any]) -> None:
         self.params = params
-        self.deal = deal
-        self.decisions = decisions
+        self.moves: list[int] = []  # every id and chance outcome so far, in order
+        self.decisions: Decisions | None = None
+        self.before: Decisions | None = None
+        self.waiting = -1  # the id whose step waits on chance (-1: setup)
+        self.drawer = Drawer()
+        self.need: list[tuple[int, float]] | None = None
+        # Setup is made when first asked about (``ready``): OpenSpiel's clone makes a new
+        # initial state, then copies the play into it, which would throw a setup away.
+        self.fresh = True
 
-    def ids(self) -> list[int]:
-        tokens = self.decisions.space.tokens
-        return [i for a in self.decisions.state.history() for i in tokens(a)] + list(self.decisions.pending)
+    def ready(self) -> _Play:
+        """The play, setup made."""
+        if self.fresh:
+            self.fresh = False
+            self._step()
+        return self
+
+    def _step(self) -> None:
+        """Make the waiting step from where it began, with the outcomes given so far."""
+        drawer = self.drawer
+        drawer.used = 0
+        try:
+            before = self.before
+            if before is None:
+                made = _spaces(self.params).new_play(0, bool(self.params["track"]), drawer)
+            else:
+                made = _fork(before, drawer)
+                # A step cut short rolls back to where it began, not from the first deal.
+                made.state.origin = (before.state, len(before.state.history()))
+                made.apply_action(self.waiting)
+            if not made.state.terminal:
+                made.legal_actions()  # the rules that list them may read cards: drawn here too
+        except ChanceNeeded as needed:
+            self.need = needed.outcomes
+            return
+        self.decisions, self.before, self.need = made, None, None
+        drawer.given = []
+        drawer.used = 0
+
+    def apply(self, move: int) -> None:
+        """Take a player's id, or a chance outcome while ``need`` is set; a rule that fails changes nothing."""
+        kept = (self.before, self.waiting, self.need, len(self.drawer.given), len(self.moves))
+        try:
+            self._take(move)
+        except Exception:
+            self.before, self.waiting, self.need = kept[:3]
+            del self.drawer.given[kept[3] :], self.moves[kept[4] :]
+            raise
+
+    def _take(self, move: int) -> None:
+        if self.need is not None:
+            if move not in {o for o, _ in self.need}:
+                raise ValueError(f"chance outcome {move} is not one of {[o for o, _ in self.need]}")
+            self.drawer.given.append(move)
+        else:
+            decisions = self.decisions
+            assert decisions is not None
+            if move not in decisions.legal_actions():  # refused before anything is made
+                raise decisions._illegal(move)
+            self.before, self.waiting = decisions, move
+        self.moves.append(move)
+        self._step()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
-        return _Play(self.params, self.deal, self.decisions.clone())
+        copy = _Play.__new__(_Play)
+        copy.params, copy.moves, copy.waiting, copy.need = self.params, self.moves[:], self.waiting, self.need
+        copy.fresh = self.fresh
+        copy.drawer = Drawer(self.drawer.given[:])
+        # Never changed in place (a step makes a copy of them: _fork), so shared.
+        copy.decisions, copy.before = self.decisions, self.before
+        return copy
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_replayed, (self.params, self.deal, self.ids()))
+        return (_replayed, (self.params, self.moves))
 
 
-def _replayed(params: dict[str, Any], deal: int, ids: list[int]) -> _Play:
-    decisions = _spaces(params).new_play(deal, bool(params["track"]))
-    for i in ids:
-        decisions.apply_action(i)
-    return _Play(params, deal, decisions)
+def _fork(decisions: Decisions, drawer: Drawer) -> Decisions:
+    """A copy of ``decisions`` whose state draws from ``drawer``."""
+    copy = decisions.clone()
+    state = copy.state
+    state.rng = drawer
+    for z in state.zones:
+        if type(z) is LazyZone:
+            z.drawer = drawer
+    return copy
+
+
+def _replayed(params: dict[str, Any], moves: list[int]) -> _Play:
+    play = _Play(params).ready()
+    for move in moves:
+        play.apply(move)
+    return play
 
 
 class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
-    """One play: a chance node (the deal), then the rule file's game chosen id by id."""
+    """One play: the rule file's game chosen id by id, each draw of its rules a chance node."""
 
     def __init__(self, game: RuledslGame) -> None:
         super().__init__(game)
         # OpenSpiel copies a state by deep-copying its attributes: one, the play (see _Play).
-        self._play: _Play | None = None
+        self._play = _Play(game.params)
+
+    @property
+    def play(self) -> _Play:
+        """The play underneath, setup made."""
+        return self._play.ready()
 
     @property
     def decisions(self) -> Decisions | None:
-        """The play underneath, chosen id by id (its ``state`` is ruledsl's GameState); None before the deal."""
-        return None if self._play is None else self._play.decisions
+        """The play underneath, chosen id by id (its ``state`` is ruledsl's GameState); None before setup is made."""
+        return self.play.decisions
 
     def current_player(self) -> int:
-        play = self._play
-        if play is None:
+        play = self.play
+        if play.need is not None:
             return int(pyspiel.PlayerId.CHANCE)
+        assert play.decisions is not None
         if play.decisions.state.terminal:
             return int(pyspiel.PlayerId.TERMINAL)
         return play.decisions.state.actor
 
     def _legal_actions(self, player: int) -> list[int]:
-        play = self._play
-        if play is None or play.decisions.state.actor != player:
+        play = self.play
+        if play.need is not None or play.decisions is None or play.decisions.state.actor != player:
             return []
         return play.decisions.legal_actions()
 
@@ -231,59 +314,103 @@ class RuledslState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types
         into Python (player, terminal, chance, player again, then the ids): called from
         Python, as IS-MCTS and a training loop do, it was a third of a step. Called from C++,
         OpenSpiel's goes on calling ``_legal_actions``."""
-        play = self._play
-        if play is None or (player is not None and player < 0):
-            ids: list[int] = super().legal_actions() if player is None else super().legal_actions(player)
-            return ids
+        play = self.play
+        if play.need is not None:  # whoever asks, as OpenSpiel's own
+            return [o for o, _ in play.need]
+        if player is not None and player < 0:
+            return []
+        assert play.decisions is not None
         state = play.decisions.state
         if state.terminal or (player is not None and player != state.actor):
             return []
         return play.decisions.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        deals = self.get_game().deals
-        return [(i, 1.0 / deals) for i in range(deals)]
+        return list(self.play.need or [])
 
     def _apply_action(self, action: int) -> None:
-        if self._play is None:
-            params = self.get_game().params
-            self._play = _Play(params, int(action), _spaces(params).new_play(int(action), bool(params["track"])))
-        else:
-            self._play.decisions.apply_action(int(action))
+        self.play.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            return f"chance outcome {action}"
         return str(self.get_game().spaces.actions.describe(int(action)))
 
     def is_terminal(self) -> bool:
-        return self._play is not None and self._play.decisions.state.terminal
+        play = self.play
+        return play.need is None and play.decisions is not None and play.decisions.state.terminal
 
     def returns(self) -> list[float]:
-        if self._play is None:
+        play = self.play
+        if play.need is not None or play.decisions is None:
             return [0.0] * self.get_game().num_players()
-        return self._play.decisions.state.returns()
+        return play.decisions.state.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RuledslState:
-        """Return a state ``player_id`` cannot tell from this one: the cards he cannot see dealt anew
-        (the engine's resampler), the draws to come from a new seed."""
+        """Return a state ``player_id`` cannot tell from this one, made from what he knows alone.
+
+        The cards he cannot see are dealt anew from ``probability_sampler`` (a callable giving
+        a number in [0, 1); none: Python's ``random``) starting from the copy the engine deals
+        from his knowledge alone (``agents.view``'s canonical state), never from where they
+        really are: the same sampler gives the same result for any two states he cannot tell
+        apart. A shuffle nobody has looked into stays undecided."""
         clone: RuledslState = self.clone()
-        play = clone._play
-        if play is None:
+        play = clone.play
+        decisions = play.decisions if play.need is None else play.before
+        if decisions is None:  # setup is still being made: nothing is dealt yet
             return clone
+        play.drawer.given = []  # the outcomes drawn for the true cards: drawn anew for these
         seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else random.getrandbits(31)
-        decisions = play.decisions
-        decisions.state = decisions.state.resample(player_id, random.Random(seed))
+        state = decisions.state
+        lazy = {z: cards.hidden for z, cards in enumerate(state.zones) if type(cards) is LazyZone}
+        plain = state.clone()
+        plain.zones = [list.copy(z) for z in plain.zones]
+        plain.rng = seed_state(0)
+        resampled = canonical_view(plain, player_id).resample(player_id, random.Random(seed))
+        resampled.rng = play.drawer
+        for z, hidden in lazy.items():
+            resampled.zones[z] = LazyZone(resampled.zones[z], hidden, play.drawer)
         # The others' own moves belong to the true deal: he knows only his own.
-        decisions.own = [ids if q == player_id else [] for q, ids in enumerate(decisions.own)]
+        own = [ids if q == player_id else [] for q, ids in enumerate(decisions.own)]
+        made = Decisions(decisions.space, resampled, decisions.pending, own)
+        if play.need is None:
+            play.decisions = made
+        else:
+            play.before = made
+            play._step()
         return clone
 
+    def seeded_state(self, seed: int) -> GameState:
+        """ruledsl's state as it stands (after the last step made whole), drawing from ``seed``
+        from now on: for the engine's own agents (``ruledsl.agents``), which search by playing
+        copies of it. The cards of a shuffle not decided yet lie in an order drawn from the seed."""
+        decisions = self.play.decisions if self.play.need is None else self.play.before
+        if decisions is None:
+            raise ValueError("setup is not made yet: play its chance nodes first")
+        state: GameState = seeded(decisions.state, seed)
+        return state
+
     def __str__(self) -> str:
-        play = self._play
-        if play is None:
-            return "before the deal"
+        play = self.play
+        if play.need is not None:
+            return f"chance node after {play.moves}"
+        assert play.decisions is not None
         state = play.decisions.state
-        return f"deal {play.deal}, {state.n_actions} actions, phase {state.phase_name()}: {play.ids()}"
+        return f"{state.n_actions} actions, phase {state.phase_name()}: {play.moves}"
+
+
+def _view(decisions: Decisions, seat: int | None) -> dict[str, Any]:
+    """``decisions.observation(seat)``, even where showing it draws.
+
+    While a window is open to another, a seat is shown play gone on as if it had passed
+    (``GameState.shown_to``), which may deal: then it is worked out on a copy drawing from a
+    fixed seed. What he is shown does not hang on the cards so drawn: any that would come into
+    his sight leave him the paused view instead, and the others he does not see."""
+    try:
+        return decisions.observation(seat)
+    except ChanceNeeded:
+        shown: dict[str, Any] = seeded(decisions.state, 0).observation(seat)
+        return shown
 
 
 class _Observer:
@@ -302,26 +429,23 @@ class _Observer:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: RuledslState, player: int) -> None:
-        play = state._play
-        if play is None:
+        decisions = state.play.decisions  # at a chance node: as it stood before the step that draws
+        if decisions is None:
             self.tensor.fill(0)
             return
-        obs = play.decisions.observation(None if self.public else player)
+        obs = _view(decisions, None if self.public else player)
         layout = self.spaces.tensors
         if self.perfect_recall:
-            write_entries(self.tensor, layout.information_state_entries(obs, play.decisions.own[player]))
+            write_entries(self.tensor, layout.information_state_entries(obs, decisions.own[player]))
         else:
             write_entries(self.tensor, layout.observation_entries(obs))
 
     def string_from(self, state: RuledslState, player: int) -> str:
-        play = state._play
-        if play is None:
-            return "before the deal"
-        text = json.dumps(
-            play.decisions.observation(None if self.public else player), sort_keys=True, ensure_ascii=False
-        )
+        decisions = state.play.decisions
+        if decisions is None:
+            return "before setup"
+        text = json.dumps(_view(decisions, None if self.public else player), sort_keys=True, ensure_ascii=False)
         if self.perfect_recall:
-            decisions = play.decisions
             mine = decisions.own[player]
             text += f" own {mine} pending {list(decisions.pending) if decisions.state.actor == player else []}"
         return text

@@ -16,7 +16,9 @@ are the game's returns, given at its end. ``reset(seed=s)`` deals from seed ``s`
 reset without a seed deals the next seed of the last one's sequence. ``max_cycles``
 truncates the game after that many steps of each agent. An action outside the mask
 raises ``IllegalActionError`` (wrap the env in PettingZoo's ``TerminateIllegalWrapper`` to
-end the game with a penalty instead). ``render()`` writes the view of the agent to act.
+end the game with a penalty instead). ``render()`` writes the view of the agent to act, his
+alone: ``render_mode="human"`` prints it after each reset and step (and ``render()`` returns
+None), ``"ansi"`` returns it as text, and with no render mode ``render()`` warns.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ except ImportError as error:  # the extra is not installed: say which
         f"ruledsl.pettingzoo needs PettingZoo ({error.name}): pip install 'ruledsl[pettingzoo]'"
     ) from None
 
-from ruledsl.spaces import Decisions, spaces_for, view_text
+from ruledsl.spaces import RENDER_MODES, Decisions, checked_render_mode, render_view, spaces_for
 from ruledsl.spaces.tensors import BOUND, write_entries
 
 
@@ -45,7 +47,7 @@ def env(game: str, **kwargs: Any) -> RuledslEnv:
 class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
     """A rule file as a PettingZoo AEC environment (one loaded game: its players and options)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "ruledsl_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "name": "ruledsl_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -57,10 +59,8 @@ class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
         max_actions: int = 0,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is 'ansi' (text) or None, not {render_mode!r}")
+        self.render_mode = checked_render_mode(render_mode)
         self.spaces = spaces_for(game, players, options, max_actions)
-        self.render_mode = render_mode
         self.max_cycles = max_cycles
         n = self.spaces.game.players
         self.possible_agents = [f"player_{q}" for q in range(n)]
@@ -97,6 +97,8 @@ class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.play.state.actor]
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         play = self._play()
@@ -130,12 +132,12 @@ class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
                 self.truncations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.possible_agents[state.actor]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
-        """Write the view of the agent to act as text (render mode ``ansi``)."""
-        if self.render_mode is None:
-            return None
-        return view_text(self._play().observation(self._index[self.agent_selection]))
+        """Print (``human``) or return (``ansi``) the view of the agent to act as text: his observation only."""
+        return render_view(self.render_mode, lambda: self._play().observation(self._index[self.agent_selection]))
 
     def close(self) -> None:
         pass

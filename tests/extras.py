@@ -1,6 +1,6 @@
 """Tests of optional front doors: skip on a machine without the extra, fail in CI.
 
-`.ci/run` installs every extra and Debian's chromium and sets RULEDSL_CI=1, so there a missing
+`.ci/run` installs every extra, Debian's chromium and neovim, and sets RULEDSL_CI=1, so there a missing
 part is a failure, never a silent skip (a test that cannot fail is a defect).
 """
 
@@ -28,11 +28,16 @@ def require(module: str, extra: str) -> ModuleType:
         pytest.skip(f"needs ruledsl[{extra}] ({module})", allow_module_level=True)
 
 
-def require_chromium() -> str:
-    """The path of Debian's chromium for Playwright, or skip outside CI."""
-    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+def require_program(name: str, package: str) -> str:
+    """The path of the program `name` from Debian's `package` (installed by `.ci/run`), or skip outside CI."""
+    path = shutil.which(name) or (f"/usr/bin/{name}" if os.path.exists(f"/usr/bin/{name}") else None)
     if path is None:
         if IN_CI:
-            raise AssertionError(".ci/run installs Debian's chromium, yet it is missing")
-        pytest.skip("needs Debian's chromium (apt-get install chromium)", allow_module_level=True)
+            raise AssertionError(f".ci/run installs Debian's {package}, yet {name} is missing")
+        pytest.skip(f"needs Debian's {package} (apt-get install {package})", allow_module_level=True)
     return path
+
+
+def require_chromium() -> str:
+    """The path of Debian's chromium for Playwright, or skip outside CI."""
+    return require_program("chromium", "chromium")

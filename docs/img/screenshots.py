@@ -1,15 +1,17 @@
-"""Remake the screenshots of docs/serve.md: a Quäsenbö and a Cartes Magiques table, mid-game, in headless Chromium.
+"""Remake the screenshots of docs/serve.md in headless Chromium: a Quäsenbö and a Cartes Magiques table mid-game, and
+a Hearts table mid-pass and at its end banner, each on a desktop's and a phone's screen.
 
     .venv/bin/python docs/img/screenshots.py      (needs ruledsl[serve,test] and Debian's chromium)
 
-The deals are fixed (seeds 7 and 11) and the humans' first few moves are played by the
-table itself, so the pictures come out the same each time.
+The deals are fixed (seeds 7, 11 and 2027) and the humans' moves are played by the table
+itself (Hearts' pass: two cards picked by clicks), so the pictures come out the same each time.
 """
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import sync_playwright
 
@@ -46,7 +48,35 @@ def main() -> None:
                 page.screenshot(path=str(HERE / file))
                 page.close()
             print(f"wrote {HERE / file}")
+        hearts(browser)
         browser.close()
+
+
+def hearts(browser: Any) -> None:
+    """Hearts (goal 10: one deal) mid-pass with two cards picked, and at its end banner, at 1100 px and 375 px."""
+    app = create_app(load_game("hearts", players=4, options={"goal": 10}), ["human", "random", "human", "random"])
+    table = next(iter(app.state.server.tables.values()))
+    table.deal(2027)
+    with BackgroundServer(app) as server:
+        for suffix, size in (("", (1100, 860)), ("-phone", (375, 740))):
+            page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            page.goto(f"{server.base}/t/{table.id}/{table.tokens[0]}")
+            page.wait_for_selector("body[data-version]")
+            for _ in range(2):
+                page.locator("#mine .card.selectable").nth(1).click()
+            page.screenshot(path=str(HERE / f"serve-hearts-pass{suffix}.png"))
+            page.close()
+        while not table.is_over():
+            seat = table.to_act()
+            assert seat is not None
+            table.move(seat, table.version, index=0)
+        for suffix, size in (("", (1100, 860)), ("-phone", (375, 740))):
+            page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            page.goto(f"{server.base}/t/{table.id}/{table.tokens[0]}")
+            page.wait_for_selector("#banner:not([hidden])")
+            page.screenshot(path=str(HERE / f"serve-hearts-end{suffix}.png"))
+            page.close()
+    print(f"wrote {HERE}/serve-hearts-*.png")
 
 
 if __name__ == "__main__":

@@ -60,6 +60,35 @@ class Option:
         return value
 
 
+#: How much a bot may do for each second of its ``budget`` (an option of greedy and ismcts): work
+#: counted, never timed, so that a seed replays the same game on any machine. A unit of work is
+#: one legal action listed (each listing counts its length); a deal of the hidden cards counts
+#: ``deal_work``, a copy of a state CLONE_WORK. Calibrated on Hearts' pass, the costliest move of
+#: the bundled games (286 ways to pass three cards): on the reference machine (2 cores shared by
+#: many jobs) 30,000 units took 0.6-0.9 s of CPU; elsewhere a unit costs less.
+WORK_PER_SECOND = 30_000
+#: The work of dealing the hidden cards anew (a resample) beside the listing it makes, and of
+#: copying a state (a clone).
+COPY_WORK = 25
+CLONE_WORK = 2
+
+
+def deal_work(state: GameState) -> int:
+    """The work of a deal of the hidden cards, ``state``: COPY_WORK, and the listing of its legal
+    actions that dealing makes (as costly again where they are many: Hearts' pass)."""
+    return COPY_WORK + len(state.legal_actions())
+
+
+def work_budget(seconds: float) -> int:
+    """The work a bot may do in a move of ``seconds`` (``WORK_PER_SECOND`` a second)."""
+    return int(seconds * WORK_PER_SECOND)
+
+
+def budget_option() -> Option:
+    """The ``budget`` option of the bots that search: seconds a move, counted as work."""
+    return Option(float, 1.0, "seconds a move, counted as work (the same game on any machine)", low=0)
+
+
 def evaluate(state: GameState) -> list[float]:
     """Return each player's value of a state, from -1 (worst) to +1 (best).
 
@@ -75,39 +104,43 @@ def evaluate(state: GameState) -> list[float]:
     return [0.5 * v for v in place_values(groups, state.n)]
 
 
-def rollout(state: GameState, rng: random.Random, depth: int) -> None:
-    """Play random legal actions on ``state`` until the end, or for ``depth`` actions (0: no limit)."""
+def rollout(state: GameState, rng: random.Random, depth: int) -> int:
+    """Play random legal actions on ``state`` until the end, or for ``depth`` actions (0: no limit).
+
+    Return the work done: the actions listed (see ``WORK_PER_SECOND``)."""
     choice = rng.choice
-    steps = 0
+    steps = work = 0
     while not state.terminal:
         legal = state.legal_actions()
+        work += len(legal)
         if not legal:  # a resampled state whose player to move is stuck: judge it as it is
-            return
+            return work
         state.apply_action(choice(legal))
         steps += 1
         if steps == depth:
-            return
+            return work
+    return work
 
 
 def rollout_by_standing(
     state: GameState, rng: random.Random, depth: int, tries: int = 3, only: int | None = None
-) -> None:
+) -> int:
     """Like ``rollout``, but each player keeps the best for his standing of a few random actions.
 
     At each step up to ``tries`` legal actions, drawn at random, are tried on copies; the
     mover takes the first after which he stands best (a win beats any standing). A cheap
     default policy: it avoids the plain blunders (a penalty, a card given away) that make
     random playouts a noisy judge. With ``only``, that seat alone chooses so and the
-    others play at random. A game without 'standing:' gets random actions.
+    others play at random. A game without 'standing:' gets random actions. Return the work done.
     """
     if state.standings() is None:
-        rollout(state, rng, depth)
-        return
-    steps = 0
+        return rollout(state, rng, depth)
+    steps = work = 0
     while not state.terminal:
         legal = state.legal_actions()
+        work += len(legal)
         if not legal:
-            return
+            return work
         mover = state.current_player()
         if len(legal) == 1:
             state.apply_action(legal[0])
@@ -118,6 +151,7 @@ def rollout_by_standing(
             best = picks[0]
             best_place = None
             for action in picks:
+                work += CLONE_WORK
                 trial = state.clone()
                 trial.apply_action(action)
                 if trial.terminal:
@@ -130,4 +164,5 @@ def rollout_by_standing(
             state.apply_action(best)
         steps += 1
         if steps == depth:
-            return
+            return work
+    return work

@@ -25,7 +25,16 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ruledsl.agents.base import Option, evaluate, rollout, rollout_by_standing
+from ruledsl.agents.base import (
+    CLONE_WORK,
+    Option,
+    budget_option,
+    deal_work,
+    evaluate,
+    rollout,
+    rollout_by_standing,
+    work_budget,
+)
 
 if TYPE_CHECKING:
     from ruledsl.agents.view import SeatView
@@ -58,7 +67,10 @@ class IsmctsAgent:
     resamples: ClassVar[bool] = True
     OPTIONS: ClassVar[dict[str, Option]] = {
         "iterations": Option(int, DEFAULT_ITERATIONS, "search iterations per move", low=1),
-        "time": Option(float, 0.0, "seconds per move; when given, search stops at whichever budget ends first", low=0),
+        "budget": budget_option(),
+        "time": Option(
+            float, 0.0, "wall-clock seconds a move, as well (a game then depends on the machine's speed)", low=0
+        ),
         "c": Option(float, 0.7, "UCB1 exploration constant (rewards run from 0 to 1)", low=0),
         "depth": Option(
             int, DEFAULT_DEPTH, "playout actions after the tree before judging by the standing (0: to the end)", low=0
@@ -82,6 +94,7 @@ class IsmctsAgent:
         self,
         seed: int = 0,
         iterations: int = DEFAULT_ITERATIONS,
+        budget: float = 1.0,
         time: float = 0.0,
         c: float = 0.7,
         depth: int = DEFAULT_DEPTH,
@@ -91,6 +104,7 @@ class IsmctsAgent:
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
+        self.work = work_budget(budget)
         self.time = time
         self.c = c
         self.depth = depth
@@ -100,6 +114,8 @@ class IsmctsAgent:
         #: Iterations run and seconds spent over all moves (for measuring the cost).
         self.total_iterations = 0
         self.total_seconds = 0.0
+        #: The iterations (probes) and work of the last search, and the most work one took.
+        self.last_probes = self.last_work = self.last_probe_most = 0
 
     def choose(self, view: SeatView) -> Action:
         legal = view.legal_actions()
@@ -117,22 +133,30 @@ class IsmctsAgent:
         done = 0
         reuse = self.reuse
         deal = None
-        while done < self.iterations:
+        work = most = 0
+        while done < self.iterations and work < self.work:
             if reuse == 1:
-                self._iterate(root, view.resample(rng), rng)
+                deal = view.resample(rng)
+                spent = deal_work(deal) + self._iterate(root, deal, rng)
             else:
+                spent = 0
                 if done % reuse == 0:
                     deal = view.resample(rng)
+                    spent = deal_work(deal)
                 assert deal is not None
-                self._iterate(root, deal.clone(), rng)
+                spent += CLONE_WORK + self._iterate(root, deal.clone(), rng)
             done += 1
+            work += spent
+            most = max(most, spent)
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+        self.last_probes, self.last_work, self.last_probe_most = done, work, most
         self.total_iterations += done
         self.total_seconds += time.perf_counter() - started
         return root
 
-    def _iterate(self, root: _Node, state: Any, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, state: Any, rng: random.Random) -> int:
+        """One iteration on a deal; return its work (the actions listed, see ``base.WORK_PER_SECOND``)."""
         c = self.c
         log = math.log
         sqrt = math.sqrt
@@ -140,9 +164,11 @@ class IsmctsAgent:
         others_random = self.others == "random"
         node = root
         path = [root]
+        work = 0
         # Selection and expansion, through the actions legal in this deal.
         while not state.terminal:
             legal = state.legal_actions()
+            work += len(legal)
             if not legal:
                 break
             children = node.children
@@ -186,13 +212,14 @@ class IsmctsAgent:
             path.append(child)
             node = child
         if self.policy == "random":
-            rollout(state, rng, self.depth)
+            work += rollout(state, rng, self.depth)
         else:
-            rollout_by_standing(state, rng, self.depth, only=me if others_random else None)
+            work += rollout_by_standing(state, rng, self.depth, only=me if others_random else None)
         values = evaluate(state)
         for n in path[1:]:
             n.visits += 1
             n.reward += (values[n.player] + 1.0) * 0.5
+        return work
 
 
 class CheatAgent(IsmctsAgent):

@@ -28,6 +28,7 @@ class StatementChecker(CheckerPart):
         self.opened_windows: set[str] = set()
         self.end_game_seen = False
         self.first_end_round: n.EndRound | None = None
+        self.first_finish_for_round: n.Finish | None = None  # E410 without 'round end:'
         self.move_targets: set[str] = set()
 
     def check_procedure(self, d: n.ProcedureDecl, params: tuple[tuple[str, Type], ...], scope: Scope) -> None:
@@ -242,6 +243,8 @@ class StatementChecker(CheckerPart):
 
     def _stmt_Finish(self, s: n.Finish, scope: Scope) -> None:
         self.ctx.exprs.expect(s.player, scope, PLAYER)
+        if s.for_round and self.first_finish_for_round is None:
+            self.first_finish_for_round = s
 
     def _stmt_Say(self, s: n.Say, scope: Scope) -> None:
         self.ctx.exprs.check(s.message, scope)

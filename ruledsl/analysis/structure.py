@@ -388,6 +388,13 @@ class StructureChecker(CheckerPart):
         """Check the game as a whole, once every rule is checked: its end, what is never reached, cycles, seats."""
         sy = self.symbols
         has_round_end = any(isinstance(d, n.RoundEndDecl) for d in self.ctx.file.decls)
+        if self.ctx.stmts.first_finish_for_round is not None and not has_round_end:
+            self.error(
+                "E410",
+                "'finish ... for the round' in a game of one round: there is no 'round end:' section",
+                self.ctx.stmts.first_finish_for_round,
+                "add 'round end:' to play more rounds, or write 'finish P' to put the player out for the game",
+            )
         if self.ctx.stmts.first_end_round is not None and not has_round_end:
             # The runtime ends the game there (by the ranking); a designer who wrote 'end round'
             # most likely meant another round to follow.

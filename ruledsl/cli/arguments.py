@@ -12,7 +12,7 @@ from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
 
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
-    from ruledsl.tools.executors import Executor
+    from ruledsl.tools.executors import ClusterSecurity, Executor
 
 #: The most games one batch plays: their results are held until the statistics are taken (a few KB a game).
 MAX_GAMES = 1_000_000
@@ -68,7 +68,20 @@ def add_placement_arguments(p: argparse.ArgumentParser) -> None:
         "--cluster",
         metavar="ADDRESS",
         help="play on Dask instead (needs ruledsl[cluster]): local:N starts N worker processes here, "
-        "tcp://HOST:8786 joins a running scheduler; the results are those of --jobs 1 (see docs/cluster.md)",
+        "tls://HOST:8786 joins a running scheduler (tcp:// only on this machine, or with --insecure-cluster); "
+        "the results are those of --jobs 1 (see docs/cluster.md)",
+    )
+    tls = "for --cluster tls://: the PEM file of"
+    p.add_argument(
+        "--tls-ca-file", metavar="FILE", help=f"{tls} the authority the scheduler's certificate is signed by"
+    )
+    p.add_argument("--tls-cert", metavar="FILE", help=f"{tls} this machine's certificate")
+    p.add_argument("--tls-key", metavar="FILE", help=f"{tls} this machine's private key (if not in --tls-cert)")
+    p.add_argument(
+        "--insecure-cluster",
+        action="store_true",
+        help="allow --cluster tcp:// to another machine: no encryption nor authentication, and Dask sends pickles, "
+        "so everyone who can reach the scheduler and workers can run code here",
     )
 
 
@@ -85,13 +98,24 @@ def check_placement(args: argparse.Namespace) -> None:
         raise Usage("--jobs must be at least 1")
     if args.jobs > MAX_JOBS:
         raise Usage(f"--jobs takes at most {MAX_JOBS} processes, not {args.jobs:,}")
+    remote = args.cluster is not None and args.cluster.startswith(("tcp://", "tls://"))
+    for flag in ("--tls-ca-file", "--tls-cert", "--tls-key", "--insecure-cluster"):
+        if getattr(args, flag[2:].replace("-", "_")) not in (None, False) and not remote:
+            raise Usage(f"{flag} goes with --cluster tls://HOST:PORT or tcp://HOST:PORT (a scheduler to join)")
     if args.cluster is not None:
         from ruledsl.tools.executors import ClusterError, parse_address
 
         try:
-            parse_address(args.cluster, MAX_JOBS)
+            parse_address(args.cluster, MAX_JOBS, cluster_security(args))  # an UnsafeCluster goes through: E70x
         except ClusterError as exc:
             raise Usage(str(exc)) from None
+
+
+def cluster_security(args: argparse.Namespace) -> ClusterSecurity:
+    """How --cluster reaches a remote scheduler: the --tls-* files and --insecure-cluster."""
+    from ruledsl.tools.executors import ClusterSecurity
+
+    return ClusterSecurity(args.tls_ca_file, args.tls_cert, args.tls_key, args.insecure_cluster)
 
 
 def open_executor(args: argparse.Namespace) -> Executor:
@@ -99,7 +123,7 @@ def open_executor(args: argparse.Namespace) -> Executor:
     from ruledsl.tools.executors import ClusterError, open_executor
 
     try:
-        return open_executor(args.jobs, args.cluster, MAX_JOBS)
+        return open_executor(args.jobs, args.cluster, MAX_JOBS, cluster_security(args))
     except ClusterError as exc:
         raise Usage(str(exc)) from None
 

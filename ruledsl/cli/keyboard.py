@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ruledsl.cli.menu import Entry, Group, line_of, menu_entries, reading_in_any_order
+from ruledsl.cli.menu import Entry, Group, Picker, line_of, menu_entries, reading_in_any_order
+from ruledsl.cli.picking import pick, pickers
 from ruledsl.engine.limits import MAX_MOVE_TEXT
 from ruledsl.engine.reading import NO_REASON, normalise, shown_action
 from ruledsl.text.errors import IllegalActionError
@@ -48,7 +49,8 @@ def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
     def shown(a: Any) -> str:
         return shown_action(a, state.prog)
 
-    menus: list[tuple[str, list[Entry]]] = [("", menu_entries(legal, shown))]  # the menus opened, the last shown
+    listed, picked = pickers(legal)  # a set of many cards is chosen card by card
+    menus: list[tuple[str, list[Entry]]] = [("", [*menu_entries(listed, shown), *picked])]  # opened, the last shown
     _print_menu(menus, shown, out)
     while True:
         entries = menus[-1][1]
@@ -68,6 +70,8 @@ def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
                 if len(menus) > 1 or any(isinstance(e, Group) for e in entries)
                 else ""
             )
+            if picked:
+                groups += " A line 'choose N cards one by one' opens the cards: toggle them, then 'done'."
             if any(a.defn.step_role is not None for a in legal):
                 groups += (
                     " Cards chosen one by one ('pick', then 'done') may also be typed at once, "
@@ -95,6 +99,12 @@ def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:
                 continue
             if 1 <= i <= len(entries):
                 entry = entries[i - 1]
+                if isinstance(entry, Picker):
+                    chosen = pick(state, entry, out, inp, f"P{seat} (you)> ")
+                    if chosen is not None:
+                        return chosen
+                    _print_menu(menus, shown, out)
+                    continue
                 if not isinstance(entry, Group):
                     return entry
                 menus.append((entry.title, list(entry.entries)))

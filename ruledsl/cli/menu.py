@@ -31,7 +31,16 @@ class Group:
     entries: tuple[Entry, ...]
 
 
-Entry = Action | Group
+@frozen
+class Picker:
+    """The sets of cards one action may choose, too many to list: chosen card by card instead
+    (``ruledsl.cli.picking``), its line read as ``title``."""
+
+    title: str
+    sets: tuple[Action, ...]
+
+
+Entry = Action | Group | Picker
 
 
 def menu_entries(actions: Sequence[Action], shown: Callable[[Action], str]) -> list[Entry]:
@@ -55,7 +64,7 @@ def menu_entries(actions: Sequence[Action], shown: Callable[[Action], str]) -> l
 
 def line_of(entry: Entry, shown: Callable[[Action], str]) -> str:
     """How a menu line reads: an action as shown, a group by its title and a mark that it opens."""
-    return f"{entry.title} ›" if isinstance(entry, Group) else shown(entry)
+    return f"{entry.title} ›" if isinstance(entry, Group | Picker) else shown(entry)
 
 
 def reading_in_any_order(text: str, actions: Sequence[Action], shown: Callable[[Action], str]) -> list[Action]:

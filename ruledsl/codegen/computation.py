@@ -16,14 +16,14 @@ if TYPE_CHECKING:
 
 def write_sorted(self: Expressions, e: n.Sorted, scope: Scope) -> str:
     v, inner = self.bind(e.var, scope)
-    pairs = f"(({self.ex(e.key, inner)}, {v}) for {v} in {self.iterable(e.iterable, scope)})"
+    pairs = f"(({self.ex(e.key, inner)}, {v}) for {v} in {self.gone_through(e.iterable, scope, sorted_=True)})"
     return f"op_sorted_by({pairs}, {e.descending})"
 
 
 def write_subset_sum(self: Expressions, e: n.SubsetSum, scope: Scope) -> str:
     v, inner = self.bind(e.var, scope)
     keys = f"({self.ex(e.key, inner)} for {v} in {self.iterable(e.iterable, scope)})"
-    return f"op_adds_up({keys}, {self.ex(e.target, scope)})"
+    return f"op_adds_up(st, {keys}, {self.ex(e.target, scope)})"
 
 
 def write_item_of(self: Expressions, e: n.ItemOf, scope: Scope) -> str:

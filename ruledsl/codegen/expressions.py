@@ -25,6 +25,7 @@ from ruledsl.analysis.symbols import DefineSym, Type
 from ruledsl.codegen import computation, names
 from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
 from ruledsl.codegen.folding import PyName, simple_code
+from ruledsl.engine.ops import SHOWN_UNITS
 from ruledsl.syntax import nodes as n
 
 
@@ -38,6 +39,9 @@ class Expressions(CompilerPart):
         # 'say if X then "{c}" else ...' is read by every player, not by the actor alone.
         self.text_show: str | None = None
         self._inline_depth = 0
+        # Whether the elements expressions go through count against the action's work (not in a
+        # card's label, worked out once when the game is loaded: ``gone_through``).
+        self.counting = True
 
     # The computations on cards (sorting, the k-th element, sums of some cards) live in computation.py.
     _ex_Sorted = computation.write_sorted
@@ -79,6 +83,19 @@ class Expressions(CompilerPart):
         if t.kind in ("zone", "card", "cards"):
             return self.cards(e, scope)
         return self.ex(e, scope)
+
+    def gone_through(self, e: n.Expr, scope: Scope, sorted_: bool = False, units: int = 1) -> str:
+        """Python for the elements of ``e`` an expression goes through (counts, sums, tests, searches,
+        shows), ``units`` each, counted against the action's work (``op_work``: R511 past WORK_BUDGET),
+        n·log2(n) for a sort. The players (16 at most) and one card are not counted; nor are an action's label, worked
+        out from the values chosen (a handful), and a card's, worked out when the game is loaded: no state
+        is at hand."""
+        code = self.iterable(e, scope)
+        if self.cx.label_mode or not self.counting or (not sorted_ and self.type_of(e).kind in ("players", "card")):
+            return code
+        if sorted_:
+            return f"op_work_sorted(st, {code})"
+        return f"op_work(st, {code})" if units == 1 else f"op_work(st, {code}, {units})"
 
     def _ex_Number(self, e: n.Number, scope: Scope) -> str:
         ref = self.ref(e)
@@ -128,7 +145,8 @@ class Expressions(CompilerPart):
             return show_card.format(x)
         if t.kind in ("cards", "zone"):
             v = self.fresh(names.SHOWN)
-            return "op_show_cards([" + show_card.format(v) + f" for {v} in {self.cards(e, scope)}])"
+            shown = self.gone_through(e, scope, units=SHOWN_UNITS)
+            return "op_show_cards([" + show_card.format(v) + f" for {v} in {shown}])"
         if t.kind == "player":
             return f"op_show_player({x})"
         if t.kind == "players":
@@ -315,9 +333,24 @@ class Expressions(CompilerPart):
             test = f"op_has({self.ex(e.collection, scope)}, {x})"
         elif isinstance(e.collection, n.RangeLiteral):  # a test of bounds, however long the range
             test = f"({self.ex(e.collection.low, scope)} <= {x} <= {self.ex(e.collection.high, scope)})"
+        elif t.kind == "set":  # numbers, hashed: one look, however many
+            test = f"{x} in {self.ex(e.collection, scope)}"
+        elif (z := self._in_zone(e, x, scope)) is not None:
+            test = z
         else:
-            test = f"{x} in {self.iterable(e.collection, scope)}"
+            test = f"{x} in {self.gone_through(e.collection, scope)}"
         return f"not {test}" if e.negated else test
+
+    def _in_zone(self, e: n.Member, x: str, scope: Scope) -> str | None:
+        """Python testing that the card ``x`` (maybe none) lies in the zone ``e.collection`` by the zone it
+        lies in (one look, where looking through the zone goes through its cards: ``c in column1``), or None."""
+        element = self.type_of(e.element)
+        if self.type_of(e.collection).kind != "zone" or element.kind != "card" or self.cx.label_mode:
+            return None
+        z = self.ex(e.collection, scope)
+        if not element.nullable:
+            return f"st.loc[{x}] == {z}"
+        return f"({x} is not None and st.loc[{x}] == {z})" if simple_code(x) else f"op_lies_in(st, {x}, {z})"
 
     def _ex_Overlaps(self, e: n.Overlaps, scope: Scope) -> str:
         t = self.type_of(e.left)
@@ -379,7 +412,7 @@ class Expressions(CompilerPart):
 
     def _ex_Quantifier(self, e: n.Quantifier, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
-        gen = f"{self.ex(e.cond, inner)} for {v} in {self.iterable(e.iterable, scope)}"
+        gen = f"{self.ex(e.cond, inner)} for {v} in {self.gone_through(e.iterable, scope)}"
         if e.kind == "any":
             return f"any({gen})"
         if e.kind == "no":
@@ -390,24 +423,25 @@ class Expressions(CompilerPart):
         if e.where is None:
             return f"len({self.iterable(e.iterable, scope)})"
         v, inner = self.bind(e.var, scope)
-        return f"sum(1 for {v} in {self.iterable(e.iterable, scope)} if {self.ex(e.where, inner)})"
+        return f"sum(1 for {v} in {self.gone_through(e.iterable, scope)} if {self.ex(e.where, inner)})"
 
     def _ex_Filter(self, e: n.Filter, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
-        return f"[{v} for {v} in {self.iterable(e.iterable, scope)} if {self.ex(e.where, inner)}]"
+        return f"[{v} for {v} in {self.gone_through(e.iterable, scope)} if {self.ex(e.where, inner)}]"
 
     def _ex_First(self, e: n.First, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
-        return f"next(({v} for {v} in {self.iterable(e.iterable, scope)} if {self.ex(e.where, inner)}), None)"
+        return f"next(({v} for {v} in {self.gone_through(e.iterable, scope)} if {self.ex(e.where, inner)}), None)"
 
     def _ex_Topmost(self, e: n.Topmost, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
-        return f"next(({v} for {v} in reversed({self.cards(e.iterable, scope)}) if {self.ex(e.where, inner)}), None)"
+        cards = self.gone_through(e.iterable, scope)
+        return f"next(({v} for {v} in reversed({cards}) if {self.ex(e.where, inner)}), None)"
 
     def _ex_Aggregate(self, e: n.Aggregate, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
         cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
-        gen = f"{self.ex(e.value, inner)} for {v} in {self.iterable(e.iterable, scope)}{cond}"
+        gen = f"{self.ex(e.value, inner)} for {v} in {self.gone_through(e.iterable, scope)}{cond}"
         if e.op == "total":
             return f"sum({gen})"
         if e.op == "distinct":
@@ -420,7 +454,7 @@ class Expressions(CompilerPart):
     def _ex_Best(self, e: n.Best, scope: Scope) -> str:
         v, inner = self.bind(e.var, scope)
         cond = f" if {self.ex(e.where, inner)}" if e.where is not None else ""
-        pairs = f"(({self.ex(e.key, inner)}, {v}) for {v} in {self.iterable(e.iterable, scope)}{cond})"
+        pairs = f"(({self.ex(e.key, inner)}, {v}) for {v} in {self.gone_through(e.iterable, scope)}{cond})"
         fn = "op_best_of_tuples" if self.type_of(e.key).kind == "tuple" else "op_best"
         return f"{fn}({pairs}, {e.op == 'highest'})"
 
@@ -457,7 +491,7 @@ class Expressions(CompilerPart):
 
     def _ex_RunOf(self, e: n.RunOf, scope: Scope) -> str:
         ref = self.ref(e)
-        cards = self.cards(e.zone, scope)
+        cards = self.gone_through(e.zone, scope)
         if isinstance(ref, RunKeyAttrRef):
             attr = ref.attr
             if attr.type.kind == "set" and attr.type.of != "number":

@@ -293,5 +293,9 @@ class Phases(CompilerPart):
         self.em.line(f"def {names.CARD_LABEL()}(st, p, c):")
         with self.em.block():
             self.em.at(decl.text.span)
-            self.em.line(f"return {self.exprs.ex(decl.text, scope)}")
+            self.exprs.counting = False  # worked out once, with no state whose work could count
+            try:
+                self.em.line(f"return {self.exprs.ex(decl.text, scope)}")
+            finally:
+                self.exprs.counting = True
         self.em.line("")

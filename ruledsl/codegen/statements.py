@@ -336,7 +336,8 @@ class Statements(CompilerPart):
         self.em.line("st.direction = -st.direction")
 
     def _st_Finish(self, s: n.Finish, scope: Scope) -> None:
-        self.em.line(f"op_finish(st, {self.exprs.ex(s.player, scope)})")
+        op = "op_finish_round" if s.for_round else "op_finish"
+        self.em.line(f"{op}(st, {self.exprs.ex(s.player, scope)})")
 
     def _st_Say(self, s: n.Say, scope: Scope) -> None:
         line = s.span.start.line if s.span is not None else 0

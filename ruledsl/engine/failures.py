@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import ops
 from ruledsl.engine.fields import StateFields
-from ruledsl.engine.limits import MAX_OFFERED, STEP_BUDGET
+from ruledsl.engine.limits import MAX_OFFERED, STEP_BUDGET, WORK_BUDGET
 from ruledsl.text.errors import Diagnostic, IllegalActionError, RuleDslError, RuleRuntimeError, Severity
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ class Failures(StateFields):
         span = spans[-1] if spans else None
         if span is None:
             return exc
-        code = "R510" if isinstance(exc, ops.TooLarge) else "R504"
+        code = "R510" if isinstance(exc, ops.TooLarge) else "R511" if isinstance(exc, ops.TooMuchWork) else "R504"
         return RuleRuntimeError(
             [Diagnostic(code, _runtime_message(exc), span, _runtime_hint(exc), source=self.game.source)]
         )
@@ -139,10 +139,12 @@ class Failures(StateFields):
         )
 
     def too_many_steps(self, defn: Any) -> RuleRuntimeError:
-        """R507: finding which cards may still complete a set chosen card by card took more than the step budget."""
+        """R507: finding which cards may still complete a set chosen card by card took more than the step
+        budget, or looked through more cards than the work budget."""
         return self._at_action(
             defn,
-            f"the sets of cards this action may take are too many to search: more than {self._budget()}",
+            f"the sets of cards this action may take are too many to search: more than {self._budget()} steps, "
+            f"or {WORK_BUDGET:,} cards looked through",
             "give the choice a shape that narrows it (a size, 'of one ATTR'), or conditions a set can fail "
             "card by card",
         )

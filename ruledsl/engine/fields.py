@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
+    from ruledsl.engine.chance import Drawer
     from ruledsl.engine.game import Game
     from ruledsl.engine.program import Program
     from ruledsl.engine.values import Action, Said
@@ -46,6 +47,7 @@ class StateFields:
         "direction",
         "out",
         "finished",
+        "round_out",
         "rng",
         "_hist",
         "n_actions",
@@ -76,6 +78,7 @@ class StateFields:
         "next_goto",
         "steps",
         "calls",
+        "work",
         "opened",
         "memo",
         "_legal",
@@ -95,7 +98,8 @@ class StateFields:
     direction: int  # 1 clockwise, -1 counterclockwise
     out: list[bool]  # players out of the game
     finished: list[int]  # players in the order they finished
-    rng: int  # the state of ``chance``'s generator
+    round_out: list[int]  # players out for this round only ('finish P for the round'), in that order
+    rng: int | Drawer  # the state of ``chance``'s generator, or outcomes given from outside (the OpenSpiel bridge)
     _hist: History
     n_actions: int
     terminal: bool
@@ -131,6 +135,7 @@ class StateFields:
     next_goto: tuple[int, int | None, Span | None] | None  # (phase, player, where) of a 'go to'
     steps: int
     calls: int
+    work: int  # the elements the action's expressions went through (sorted, counted, summed...)
     opened: Windows | None  # windows the action opened
     memo: dict[Any, Any] | None  # definitions' values while legal actions are listed
     _legal: list[Action] | None

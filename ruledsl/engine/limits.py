@@ -17,6 +17,14 @@ from __future__ import annotations
 #: the compiled rules.
 STEP_BUDGET = 100_000
 
+#: The elements the expressions of one action may go through (R511): each card, player or number
+#: counted, summed, tested, searched or shown counts one; a sort of n elements n·log2(n); a sum of
+#: some cards (``some cards ... with total``) the sums it tries. Statements' loop rounds are counted
+#: apart (STEP_BUDGET): a count over a 10,000-card deck in each of 100,000 rounds is 10^9 elements,
+#: minutes of work, each round within that budget. Far above what any shipped game works out in one
+#: action (docs/limits.md, Costs); about a second of work at most.
+WORK_BUDGET = 5_000_000
+
 #: The most numbers a range in a rule ('1 to n') may hold (R504): a rule goes through each.
 MAX_RANGE = STEP_BUDGET
 

@@ -187,7 +187,9 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
                 if st.zone_visible(player, z):
                     entry["cards"] = [names[c] for c in cards]
             else:
-                shown = [names[c] if st.sees(player, c) else None for c in cards]
+                # (As the cards lie: a zone shuffled out of everyone's sight, whose order is not
+                # decided yet, chance.LazyZone, shows None for each of them, in any order.)
+                shown = [names[c] if st.sees(player, c) else None for c in list.__iter__(cards)]
                 # Listed, as without turned cards, where he sees the zone (even empty) or any card in it.
                 if st.zone_visible(player, z) or any(s is not None for s in shown):
                     entry["cards"] = shown

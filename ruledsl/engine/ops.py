@@ -13,8 +13,8 @@ from typing import Any
 
 from ruledsl.engine import chance, knowledge
 from ruledsl.engine.fields import Face
-from ruledsl.engine.limits import MAX_INTEGER, MAX_RANGE, MAX_TEXT, too_large_number, too_long_text
-from ruledsl.engine.values import HIDDEN_CARD, GameOver
+from ruledsl.engine.limits import MAX_INTEGER, MAX_RANGE, MAX_TEXT, WORK_BUDGET, too_large_number, too_long_text
+from ruledsl.engine.values import HIDDEN_CARD, GameOver, RoundOver
 
 
 class RangeTooLong(ValueError):
@@ -42,6 +42,10 @@ class TooLarge(RuleFailed):
     """A number or a text beyond the limits of ``ruledsl.engine.limits`` (R510)."""
 
 
+class TooMuchWork(RuleFailed):
+    """The expressions of one action went through more than WORK_BUDGET elements (R511)."""
+
+
 _NUMBER_HINT = "numbers in a game are counts and scores: a product or sum this large is a mistake of the rules"
 _TEXT_HINT = 'a text is a line or two: one that grows each time it is set ("{t}{t}") must stop growing'
 
@@ -63,6 +67,45 @@ def text(s: str) -> str:
     if len(s) <= MAX_TEXT:
         return s
     raise TooLarge(too_long_text(len(s)), _TEXT_HINT)
+
+
+#: What showing a card in a text costs, in elements of work: whether each reader sees it, and its name.
+SHOWN_UNITS = 10
+
+
+def work(st: Any, xs: Any, units: int = 1) -> Any:
+    """Return ``xs``, a collection an expression goes through (counts, sums, tests, searches, shows),
+    its elements counted against the work of the action, ``units`` each: TooMuchWork (R511) past
+    WORK_BUDGET."""
+    st.work += len(xs) * units
+    if st.work > WORK_BUDGET:
+        too_much_work()
+    return xs
+
+
+def work_sorted(st: Any, xs: Any) -> Any:
+    """As ``work``, for a collection to be sorted: n·log2(n) for n elements (its keys and comparisons)."""
+    size = len(xs)
+    st.work += size * size.bit_length()
+    if st.work > WORK_BUDGET:
+        too_much_work()
+    return xs
+
+
+def spend(st: Any, units: int) -> None:
+    """Count ``units`` of work (a search's steps, a sum's tries) against the action's: R511 past WORK_BUDGET."""
+    st.work += units
+    if st.work > WORK_BUDGET:
+        too_much_work()
+
+
+def too_much_work() -> None:
+    raise TooMuchWork(
+        f"this action's rules went through more than {WORK_BUDGET:,} cards, players or numbers "
+        "(counting, summing, sorting, searching, moving or shuffling them)",
+        "work a value out once (name it with 'let', or keep it in a variable) rather than again in each round "
+        "of a loop, or go through fewer cards",
+    )
 
 
 def fail(message: str, hint: str | None = None) -> None:
@@ -147,6 +190,7 @@ def move(
     moved = list(cards)
     if not moved:
         return moved
+    spend(st, len(moved))  # 'move all of deck to pile' and back, in each round of a loop
     zones = st.zones
     loc = st.loc
     tracked = st.known is not None
@@ -171,8 +215,7 @@ def move(
         target[0:0] = moved
     else:
         for c in moved:
-            st.rng, i = chance.below(st.rng, len(target) + 1)
-            target.insert(i, c)
+            target.insert(draw_below(st, len(target) + 1), c)
     for c in moved:
         loc[c] = dst
     if tracked:
@@ -201,15 +244,33 @@ def move_zone(st: Any, src: int, dst: int, face: bool | None = None, mover: int 
     return [] if src == dst else move(st, st.zones[src], dst, TOP, face, mover)
 
 
+#: What shuffling costs per card, in elements of work (``spend``): a draw of chance and a swap, in Python.
+_SHUFFLE_UNITS = 8
+
+
+def draw_below(st: Any, n: int) -> int:
+    """A uniformly random integer in 0..n-1: from the seed, or an outcome given (``chance.Drawer``)."""
+    rng = st.rng
+    if type(rng) is int:
+        st.rng, i = chance.below(rng, n)
+        return i
+    return int(rng.below(n))
+
+
 def shuffle_zone(st: Any, z: int) -> None:
-    st.rng = chance.shuffle(st.rng, st.zones[z])
+    spend(st, _SHUFFLE_UNITS * len(st.zones[z]))
+    rng = st.rng
+    if type(rng) is int:
+        st.rng = chance.shuffle(rng, st.zones[z])
+    else:  # drawn from outside: lazily where no player sees a card of it
+        seen = any(st.sees(q, c) for c in list.__iter__(st.zones[z]) for q in range(st.n))
+        rng.shuffle(st.zones, z, seen)
 
 
 def cut_zone(st: Any, z: int) -> None:
     cards = st.zones[z]
     if len(cards) > 1:
-        st.rng, i = chance.below(st.rng, len(cards) - 1)
-        cut = i + 1
+        cut = draw_below(st, len(cards) - 1) + 1
         cards[:] = cards[cut:] + cards[:cut]
 
 
@@ -231,6 +292,11 @@ def bottom_n(cards: list[int], n: int) -> list[int]:
 
 def all_but_top(cards: list[int], n: int) -> list[int]:
     return cards[: max(0, len(cards) - n)] if n > 0 else cards[:]
+
+
+def lies_in(st: Any, c: int | None, z: int) -> bool:
+    """Whether the card ``c`` (none lies nowhere) lies in zone ``z``: one look, not a search of the zone."""
+    return c is not None and st.loc[c] == z
 
 
 def one(c: int | None) -> list[int]:
@@ -412,17 +478,20 @@ def show_tuple(displays: tuple[tuple[str, ...] | None, ...], x: tuple[Any, ...] 
     return "(" + ", ".join(show_number(v) if d is None else show_value(d, v) for d, v in zip(displays, x)) + ")"
 
 
-def adds_up(keys: Iterable[Any], target: int) -> bool:
+def adds_up(st: Any, keys: Iterable[Any], target: int) -> bool:
     """Whether some of ``keys`` (one at least; none skipped) add up to ``target``.
 
     With no key negative and a target up to MAX_RANGE, the sums reachable so far are the
     bits of one integer (a card's key shifts them), which is quick whatever the number of
     cards. Otherwise they are kept as a set, trimmed above ``target`` when no key is
     negative; building it may take at most MAX_RANGE steps (RuleFailed: R504), so a rule
-    over a large zone with keys of every size stops with an error instead of for ever."""
+    over a large zone with keys of every size stops with an error instead of for ever.
+    Either way the sums tried count against the action's work (``spend``: R511): a key
+    shifts a table of ``target`` bits, a word of them costing about one element."""
     values = [k for k in keys if k is not None]
     trim = target >= 0 and all(v >= 0 for v in values)
     if trim and target <= MAX_RANGE:
+        spend(st, len(values) * (1 + target // _BITS_PER_UNIT))
         mask = (1 << (target + 1)) - 1
         bits = 0
         for v in values:
@@ -437,11 +506,16 @@ def adds_up(keys: Iterable[Any], target: int) -> bool:
                 f"adding up some of {len(values):,} cards took more than {MAX_RANGE:,} steps",
                 "add up fewer cards, or keys that repeat (card values of 1 to 10 add up quickly)",
             )
+        spend(st, len(reach) + 1)
         new = {v, *(s + v for s in reach)}
         reach |= {s for s in new if s <= target} if trim else new
         if target in reach:
             return True
     return False
+
+
+#: The bits of a table of sums (``adds_up``) that cost about as much to shift as one element to count.
+_BITS_PER_UNIT = 2048
 
 
 # ============================================================================ comparisons with none
@@ -498,9 +572,12 @@ def step(st: Any, q: int, d: int) -> int:
 
 def next_to_act(st: Any, q: int) -> int:
     """The player the turn passes to after ``q``, skipping those out; once every player is out
-    the game is over (as 'end game' ends it: its ranking places them), for nobody is left to act."""
+    the round is over when some are out for the round only ('end round'), else the game is over
+    (as 'end game' ends it: its ranking places them), for nobody is left to act."""
     nxt = step(st, q, 1)
     if st.out[nxt]:
+        if st.round_out:
+            raise RoundOver()
         raise GameOver()
     return nxt
 
@@ -541,9 +618,20 @@ def seat(st: Any, i: int) -> int:
 
 
 def finish(st: Any, q: int) -> None:
+    """'finish P': out for the rest of the game (also when he was out for the round only)."""
+    if q in st.round_out:
+        st.round_out.remove(q)
+        st.out[q] = False
     if not st.out[q]:
         st.out[q] = True
         st.finished.append(q)
+
+
+def finish_round(st: Any, q: int) -> None:
+    """'finish P for the round': out until the next round starts, not in the game's finishing order."""
+    if not st.out[q]:
+        st.out[q] = True
+        st.round_out.append(q)
 
 
 # ============================================================================ choices of cards

@@ -41,7 +41,15 @@ class GameState(TurnMachine, Together, Observer, Failures):
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, game: Game, seed: int, log: bool = False, track: bool = False, count: bool = False) -> GameState:
+    def new(
+        cls,
+        game: Game,
+        seed: int,
+        log: bool = False,
+        track: bool = False,
+        count: bool = False,
+        drawer: chance.Drawer | None = None,
+    ) -> GameState:
         prog = game.program
         st = cls.__new__(cls)
         st.game = game
@@ -60,7 +68,8 @@ class GameState(TurnMachine, Together, Observer, Failures):
         st.direction = 1
         st.out = [False] * prog.players
         st.finished = []
-        st.rng = chance.seed_state(seed)
+        st.round_out = []
+        st.rng = chance.seed_state(seed) if drawer is None else drawer
         st._hist = None  # the actions so far, newest first: (action, older) pairs, shared by clones
         st.n_actions = 0
         st.terminal = False
@@ -89,6 +98,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         st.next_goto = None
         st.steps = 0
         st.calls = 0
+        st.work = 0
         st.opened = None
         st.memo = None
         st._legal = None
@@ -101,7 +111,11 @@ class GameState(TurnMachine, Together, Observer, Failures):
         c.game = self.game
         c.prog = self.prog
         c.n = self.n
-        c.zones = [z[:] for z in self.zones]
+        rng = c.rng = self.rng
+        if type(rng) is int:
+            c.zones = [z[:] for z in self.zones]
+        else:  # outcomes given from outside: a zone whose order is not decided yet stays so
+            c.zones = [chance.copy_zone(z, rng) for z in self.zones]
         c.loc = self.loc[:]
         c.gv = [v[:] if type(v) is list else v for v in self.gv]
         c.pv = [[v[:] if type(v) is list else v for v in row] for row in self.pv]
@@ -112,7 +126,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         c.direction = self.direction
         c.out = self.out[:]
         c.finished = self.finished[:]
-        c.rng = self.rng
+        c.round_out = self.round_out[:]
         c._hist = self._hist  # never changed in place, so a clone shares it
         c.n_actions = self.n_actions
         c.terminal = self.terminal
@@ -142,6 +156,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         c.next_goto = None
         c.steps = 0
         c.calls = 0
+        c.work = 0
         c.opened = None
         c.memo = None
         c._legal = self._legal  # never changed in place: legal_actions hands out copies
@@ -254,7 +269,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
             defn = action.defn
             self.next_kind = NEXT_TURN
             self.opened = None
-            self.steps = self.calls = 0
+            self.steps = self.calls = self.work = 0
             try:
                 if defn.is_held:
                     self._hold(p, action)
@@ -300,7 +315,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
             return False
         if self.prog.uses_memo:
             self.memo = {}
-        self.steps = self.calls = 0
+        self.steps = self.calls = self.work = 0
         try:
             return stepping.accepts_whole(self, action)
         except RULE_ERRORS as exc:
@@ -458,7 +473,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         if phase.is_auction and phase.pass_def is not None:
             return True
         prog = self.prog
-        self.steps = self.calls = 0  # as _compute_legal lists them
+        self.steps = self.calls = self.work = 0  # as _compute_legal lists them
         if prog.uses_memo:
             self.memo = {}
         try:
@@ -474,7 +489,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
             return []
         out: list[Action] = []
         prog = self.prog
-        self.steps = self.calls = 0  # the numbers chosen from count against it
+        self.steps = self.calls = self.work = 0  # the numbers chosen from count against it
         # While the actions are listed the state cannot change: definitions are memoised.
         if prog.uses_memo:
             self.memo = {}

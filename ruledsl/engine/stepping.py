@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ruledsl.engine import ops
 from ruledsl.engine.fields import StateFields
-from ruledsl.engine.limits import STEP_BUDGET
+from ruledsl.engine.limits import STEP_BUDGET, WORK_BUDGET
 from ruledsl.engine.values import Action, ActionDef
 
 if TYPE_CHECKING:
@@ -130,9 +130,13 @@ class _Search:
         )
 
     def _count(self) -> None:
+        """Count one step of the search against the step budget, and its look through the pool
+        (``find_kinds``) against the action's work: R507 past either (a hand of 5,000 different cards
+        would take 5,000 searches, each through 5,000 cards)."""
         st = self.st
         st.steps += 1
-        if st.steps > STEP_BUDGET:
+        st.work += len(self.pool)
+        if st.steps > STEP_BUDGET or st.work > WORK_BUDGET:
             raise st.too_many_steps(self.defn)
 
     def is_whole(self, kinds: tuple[int, ...]) -> bool:

@@ -305,7 +305,10 @@ class TurnMachine(StateFields):
     # ------------------------------------------------------------------ rounds and the end
 
     def _start_round(self) -> None:
-        self.steps = self.calls = 0
+        for q in self.round_out:  # out for the last round only: back in this one
+            self.out[q] = False
+        self.round_out = []
+        self.steps = self.calls = self.work = 0
         self.next_kind = NEXT_TURN
         self.next_goto = None
         self.opened = None
@@ -367,7 +370,7 @@ class TurnMachine(StateFields):
         """End the game with these returns, or with the payoffs of a game that declares them."""
         payoff = self.prog.payoff
         if payoff is not None:
-            self.calls = 0  # worked out after the last action ran
+            self.calls = self.work = 0  # worked out after the last action ran
             returns = [float(self._run(payoff, self, q)) for q in range(self.n)]
         self.terminal = True
         self.ret = returns
@@ -402,12 +405,12 @@ class TurnMachine(StateFields):
         key = self.prog.score_key
         if key is None:
             return None
-        self.calls = 0  # asked for at any time, not only while an action runs
+        self.calls = self.work = 0  # asked for at any time, not only while an action runs
         return key(self, seat)
 
     def _grouped(self, key: Any) -> list[list[int]]:
         """Players sorted by ``key(state, player)``, best (smallest) first, equal keys grouped."""
-        self.calls = 0  # asked for at any time (standings), not only while an action runs
+        self.calls = self.work = 0  # asked for at any time (standings), not only while an action runs
         keys = {q: key(self, q) for q in range(self.n)}
         groups: list[list[int]] = []
         for q in sorted(range(self.n), key=lambda q: keys[q]):

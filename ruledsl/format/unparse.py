@@ -1014,7 +1014,7 @@ STATEMENT_WRITERS: dict[type, Callable[[_Writer, Any, int, int], str | None]] = 
     n.EndGame: _line_of(_end_game),
     n.GoTo: _line_of(lambda s: f"go to {s.phase}" + ("" if s.player is None else f" with {_expr(s.player)}")),
     n.Open: _line_of(lambda s: f"open {s.window}"),
-    n.Finish: _line_of(lambda s: f"finish {_expr(s.player)}"),
+    n.Finish: _line_of(lambda s: f"finish {_expr(s.player)}{' for the round' if s.for_round else ''}"),
     n.Say: _line_of(lambda s: f"say {_expr(s.message)}"),
     n.CallStmt: _line_of(lambda s: s.name + (f"({_args(s.args)})" if s.args else "")),
     n.Stop: _line_of(lambda s: "stop"),

@@ -17,7 +17,7 @@ from ruledsl.analysis.checked import CheckedGame
 from ruledsl.analysis.checker import analyse
 from ruledsl.lsp.index import NameIndex
 from ruledsl.lsp.positions import Lines
-from ruledsl.syntax.parser import parse_source
+from ruledsl.syntax.parser import check_size, parse_source
 from ruledsl.text.errors import Diagnostic, ParseError, RuleDslError, sort_diagnostics
 from ruledsl.text.source import Source
 
@@ -32,12 +32,22 @@ class Document:
     """One version of a rule file's text, analysed: diagnostics, the checked game and its name index."""
 
     def __init__(self, path: str, text: str) -> None:
-        self.source = Source(path, text[1:] if text.startswith("\ufeff") else text)
-        self.lines = Lines(self.source)
+        self.text = text[1:] if text.startswith("\ufeff") else text  # the text analysed (without a BOM)
+        self.source = Source(path, self.text)
         self.has_syntax_error = False
         self.checked: CheckedGame | None = None
         self.index: NameIndex | None = None
         self.blanked: list[tuple[int, int]] = []  # the offsets of the blocks set aside
+        try:
+            check_size(self.source)  # first: even the line table of 20 MB takes seconds
+        except ParseError as exc:
+            # Too large: nothing of it is analysed, nor answered about (an empty text to the features).
+            self.source = Source(path, "")
+            self.lines = Lines(self.source)
+            self.has_syntax_error = True
+            self.diagnostics: tuple[Diagnostic, ...] = tuple(_placed(d, self.source) for d in exc.diagnostics)
+            return
+        self.lines = Lines(self.source)
         self.diagnostics = self._analyse()
 
     def text_before(self, offset: int) -> str:

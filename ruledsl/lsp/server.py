@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import sys
+from typing import Any, BinaryIO, cast
+from urllib.parse import unquote
 
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcException
@@ -13,6 +15,7 @@ from pygls.uris import to_fs_path
 from ruledsl import __version__
 from ruledsl.lsp import features
 from ruledsl.lsp.document import Document
+from ruledsl.lsp.framing import BoundedInput
 
 #: How long the text must stay unchanged before it is checked again: typing is not slowed by checks.
 DEFAULT_DEBOUNCE = 0.15
@@ -28,10 +31,20 @@ class RuleServer(LanguageServer):
         self.pending: dict[str, asyncio.Task[None]] = {}
 
     def document(self, uri: str) -> Document:
-        """Return the analysis of the document's current text (made now if the text changed since)."""
+        """Return the analysis of the document's current text (made now if the text changed since).
+
+        Only a document the client opened: for any other URI pygls would read the disk (a FIFO
+        blocks the server, ``/dev/zero`` never ends, ``/proc/self/environ`` tells secrets), so
+        the request fails without reading anything.
+        """
+        if unquote(uri) not in self.workspace.text_documents:  # pygls keeps them by their unquoted URI
+            raise JsonRpcException(
+                f"'{uri}' is not open: the ruledsl server answers only about documents the editor opened",
+                code=t.LSPErrorCodes.RequestFailed.value,
+            )
         text = self.workspace.get_text_document(uri)
         known = self.analysed.get(uri)
-        if known is None or known.source.text != text.source.removeprefix("\ufeff"):
+        if known is None or known.text != text.source.removeprefix("\ufeff"):
             known = self.analysed[uri] = Document(_path(uri), text.source)
         return known
 
@@ -131,6 +144,7 @@ def build_server(debounce: float = DEFAULT_DEBOUNCE) -> RuleServer:
     return server
 
 
-def serve(debounce: float = DEFAULT_DEBOUNCE, **kwargs: Any) -> None:
-    """Run the language server on stdin and stdout until the client says exit."""
-    build_server(debounce).start_io(**kwargs)
+def serve(debounce: float = DEFAULT_DEBOUNCE, stdin: BinaryIO | None = None, **kwargs: Any) -> None:
+    """Run the language server on stdin and stdout until the client says exit; the framing bounded (BoundedInput)."""
+    bounded = BoundedInput(stdin or sys.stdin.buffer)
+    build_server(debounce).start_io(stdin=cast(BinaryIO, bounded), **kwargs)  # pygls calls readline() and read(n)

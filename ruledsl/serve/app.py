@@ -10,7 +10,9 @@ The protocol: the server sends ``{"type": "view", ...}`` frames (``frames.view_f
 every change, and ``{"type": "error", "message": ...}`` to the one connection whose message
 changed nothing. A page sends ``{"type": "move", "version": V, "index": I}`` (the I-th legal
 action of view V) or ``{"type": "move", "version": V, "text": "play the castle"}``,
-``{"type": "rematch"}`` and ``{"type": "view"}`` (send the view again).
+``{"type": "rematch"}`` (this seat agrees to a new game: dealt once every human seat has) and
+``{"type": "view"}`` (send the view again). Every page is sent the view again when a seat's first page
+opens or its last closes (the frame's ``present``).
 """
 
 from __future__ import annotations
@@ -303,6 +305,7 @@ def create_app(
             Route("/new", _new_table, methods=["POST"]),
             Route("/t/{table}/{token}", _table_page),
             WebSocketRoute("/t/{table}/{token}/ws", _table_socket),
+            Route("/favicon.ico", _favicon),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         middleware=[Middleware(RequestGuard, hosts=limits.hosts)],
@@ -315,11 +318,17 @@ def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width, initial-scale=1">'
-        f'<title>{html.escape(title)}</title><link rel=stylesheet href="/static/table.css"></head>'
+        f'<title>{html.escape(title)}</title><link rel=stylesheet href="/static/table.css">'
+        '<link rel="icon" type="image/svg+xml" href="/static/favicon.svg"></head>'
         f"<body class=lobby>{body}</body></html>",
         status_code=status,
         headers=_HEADERS,
     )
+
+
+async def _favicon(request: Request) -> Response:
+    """The icon a browser asks for at /favicon.ico, whatever page it shows."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
 async def _lobby(request: Request) -> Response:
@@ -385,14 +394,17 @@ async def _table_socket(socket: WebSocket) -> None:
     server.connections[table.id].add(connection)
     server.active[table.id] = time.monotonic()
     try:
-        connection.push(await _view(server, table, seat), view=True)
+        async with server.locks[table.id]:
+            await _arrive(server, table, connection, 1)
         await _serve(server, table, connection)
     except WebSocketDisconnect:
         return
     finally:
         server.connections.get(table.id, set()).discard(connection)
-        if table.id in server.active:
+        if table.id in server.active:  # still open: the others are told if its seat has gone
             server.active[table.id] = time.monotonic()
+            async with server.locks[table.id]:
+                await _arrive(server, table, connection, -1)
         await connection.stop()
 
 
@@ -447,6 +459,21 @@ async def _view(server: Server, table: Table, seat: int) -> str:
         async with server.locks[table.id]:
             text = server.build_view(table, seat)
     return text
+
+
+async def _arrive(server: Server, table: Table, connection: Connection, change: int) -> None:
+    """Count a page of a seat that opens (``change`` 1: it is sent its view) or closes (-1); when a seat comes
+    or goes (its first page opens, its last closes), every page is told (presence). The table's lock held."""
+    if connection.seat == SPECTATOR:
+        if change > 0:
+            connection.push(server.build_view(table, connection.seat), view=True)
+        return
+    before = table.present[connection.seat] > 0
+    table.present[connection.seat] += change
+    if before != (table.present[connection.seat] > 0):
+        await server.broadcast(table)  # the frames carry who is here: built anew for every page
+    elif change > 0:
+        connection.push(server.build_view(table, connection.seat), view=True)
 
 
 async def _deny(socket: WebSocket, status: int) -> None:
@@ -516,7 +543,7 @@ async def _handle(table: Table, seat: int, request: dict[str, Any]) -> bool:
     if seat == SPECTATOR:
         raise MoveRefused("spectators watch the game; they do not play")
     if kind == "rematch":
-        await asyncio.to_thread(table.rematch)
+        await asyncio.to_thread(table.rematch, seat)
         return True
     # The rules and the bots run in a thread (a bot may think for a while), the table's lock held.
     await asyncio.to_thread(table.move, seat, request["version"], request.get("index"), request.get("text"))

@@ -40,8 +40,13 @@ def view_frame(table: Table, seat: int) -> dict[str, Any]:
         "error": table.error,
         "actions": [],
     }
+    # Who is here: a human seat while a page of it is open, a bot always.
+    frame["present"] = [q not in table.humans or table.present[q] > 0 for q in range(len(table.seats))]
+    frame["humans"] = list(table.humans)
+    frame["rematch"] = sorted(table.rematch_asked)
     if table.is_over():
         frame["seed"] = table.seed
+        frame["result"] = _result(table, viewer)
     if state is None:
         return frame
     obs = state.observation(viewer)
@@ -57,6 +62,10 @@ def view_frame(table: Table, seat: int) -> dict[str, Any]:
         auction=obs["auction"],
         window=obs["window"] if viewer is not None and obs["window"] and obs["window"]["player"] == viewer else None,
         finished=obs["finished"],
+        # A set of cards picked in steps so far: its chooser's view alone has it.
+        picking=obs.get("picking"),
+        # A phase played together: who has chosen (never what), who is awaited.
+        together=obs.get("together"),
         returns=obs["returns"],
     )
     # The actions listed are the real actor's: while a window is open to another seat, the
@@ -142,5 +151,55 @@ def _actions(state: Any, seat: int, zones: list[dict[str, Any]]) -> list[dict[st
     for i, action in enumerate(state.legal_actions()):
         label = shown_action(action, state.prog)
         named = [name for name in sorted(deck.cards_in(str(action), label)) if name in visible]
-        actions.append({"index": i, "label": label, "cards": named})
+        entry: dict[str, Any] = {"index": i, "label": label, "cards": named}
+        chosen = _group(action, state.prog)
+        if chosen is not None and set(chosen) <= visible:
+            # A group of cards chosen at once: the page lets them be picked card by card, and
+            # offers this action once its cards are the ones picked.
+            entry["group"] = action.defn.name
+            entry["set"] = chosen
+        actions.append(entry)
     return actions
+
+
+def _group(action: Any, prog: Program) -> list[str] | None:
+    """The names of the cards of ``action`` when its one choice is a group of cards (None for any other action)."""
+    if action.defn.step_role is not None or len(action.key) != 1 or type(action.key[0]) is not tuple:
+        return None
+    kinds = action.key[0]
+    if not all(type(k) is int and k >= 0 for k in kinds):
+        return None  # cards chosen by their place: not seen
+    return [prog.card_names[k] for k in kinds]
+
+
+def shown_number(value: Any) -> str:
+    """A score as a person reads it: a whole number as such, any other with at most two decimals."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "–" if value is None else str(value)
+    if float(value).is_integer():
+        return f"{int(value):+d}" if value else "0"
+    return f"{value:+.2f}".rstrip("0").rstrip(".")
+
+
+def _result(table: Table, viewer: int | None) -> dict[str, Any]:
+    """The end of the game as the banner shows it: the winners, each seat's place, the scores, the seed."""
+    from ruledsl.engine.ops import winners_of
+    from ruledsl.tools.records import result_lines
+
+    state = table.state
+    result: dict[str, Any] = {"seed": table.seed, "winners": [], "places": [], "scores": [], "text": ""}
+    if state is None or table.error is not None:
+        result["text"] = f"The game stopped: {table.error}"
+        return result
+    returns = state.returns()
+    result["winners"] = list(winners_of(returns))
+    places = [0] * len(returns)
+    done = 0
+    for group in state.ranking():
+        for q in group:
+            places[q] = done + 1
+        done += len(group)
+    result["places"] = places
+    result["scores"] = [shown_number(r) for r in returns]
+    result["text"] = result_lines(state)[0]
+    return result

@@ -59,6 +59,8 @@ class Table:
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.version = 0
         self.games = 0
+        self.present = [0] * len(self.seats)  # the pages open of each seat (app.py counts them)
+        self.rematch_asked: set[int] = set()
         self.replaying = False
         if stored is not None:
             self._restore(stored)
@@ -113,6 +115,7 @@ class Table:
 
         self.seed = secrets.randbits(64) if seed is None else seed
         self.games += 1
+        self.rematch_asked = set()
         self.version += 1
         self.agents = {q: seat_agent(spec, self.seed, q) for q, spec in enumerate(self.seats) if q not in self.humans}
         self.actors: list[int] = []
@@ -187,11 +190,14 @@ class Table:
                 return
             self._apply(seat, decide(self.agents[seat], self.state, seat))
 
-    def rematch(self) -> None:
-        """Deal a new game at this table, once this one is over; the links stay the same."""
+    def rematch(self, seat: int) -> None:
+        """``seat`` asks for a new game at this table, once this one is over: it is dealt when every human
+        seat has asked; the links stay the same."""
         if not self.is_over():
             raise MoveRefused("the game is not over yet")
-        self.deal()
+        self.rematch_asked.add(seat)
+        if self.rematch_asked >= set(self.humans):
+            self.deal()
 
     def _apply(self, seat: int, action: Any) -> None:
         """Apply one action and tell every viewer what it may know of it."""

@@ -8,16 +8,27 @@ of numbers (``ruledsl.spaces.tensors``). Plain Python, no numpy: the bridges add
 from __future__ import annotations
 
 from ruledsl.spaces.actions import ActionSpace, Decisions, SpaceError
-from ruledsl.spaces.loaded import Spaces, options_from_text, spaces_for, view_text
+from ruledsl.spaces.loaded import (
+    RENDER_MODES,
+    Spaces,
+    checked_render_mode,
+    options_from_text,
+    render_view,
+    spaces_for,
+    view_text,
+)
 from ruledsl.spaces.tensors import TensorLayout
 
 __all__ = [
+    "RENDER_MODES",
     "ActionSpace",
     "Decisions",
     "SpaceError",
     "Spaces",
     "TensorLayout",
+    "checked_render_mode",
     "options_from_text",
+    "render_view",
     "spaces_for",
     "view_text",
 ]

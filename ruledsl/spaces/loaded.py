@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from attrs import frozen
 
+from ruledsl.engine.chance import Drawer
 from ruledsl.engine.game import Game
 from ruledsl.engine.limits import DEFAULT_MAX_ACTIONS
+from ruledsl.engine.state import GameState
 from ruledsl.loading import load_game
 from ruledsl.spaces.actions import ActionSpace, Decisions
 from ruledsl.spaces.tensors import TensorLayout
@@ -22,9 +25,11 @@ class Spaces:
     actions: ActionSpace
     tensors: TensorLayout
 
-    def new_play(self, seed: int, track: bool = True) -> Decisions:
-        """Deal a play from ``seed``, chosen id by id (tracked by default: IS-MCTS resamples it)."""
-        return Decisions(self.actions, self.game.new_initial_state(seed=seed, track=track))
+    def new_play(self, seed: int, track: bool = True, drawer: Drawer | None = None) -> Decisions:
+        """Deal a play from ``seed``, chosen id by id (tracked by default: IS-MCTS resamples it).
+
+        With a ``drawer`` its draws are outcomes given from outside, not the seed's (``chance.Drawer``)."""
+        return Decisions(self.actions, GameState.new(self.game, seed, track=track, drawer=drawer))
 
 
 def spaces_for(
@@ -78,3 +83,29 @@ def view_text(obs: dict[str, Any]) -> str:
     if shown:
         lines.append("  " + ", ".join(f"{k}={v}" for k, v in shown.items()))
     return "\n".join(lines)
+
+
+#: The render modes of the PettingZoo and Gymnasium environments: ``human`` prints the view, ``ansi`` returns it.
+RENDER_MODES = ["human", "ansi"]
+
+
+def checked_render_mode(mode: str | None) -> str | None:
+    """Return ``mode`` if the bridges render in it (None: they do not render); raise ValueError if not."""
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"render_mode is 'human' (print the view), 'ansi' (return it) or None, not {mode!r}")
+    return mode
+
+
+def render_view(mode: str | None, view: Callable[[], dict[str, Any]]) -> str | None:
+    """A bridge's ``render()`` of one seat's observation (``view()``): printed (``human``), returned
+    as text (``ansi``) or, with no mode, a warning as PettingZoo's and Gymnasium's own environments give."""
+    if mode is None:
+        from gymnasium import logger  # only the bridges call this, and they have Gymnasium
+
+        logger.warn("You are calling render method without specifying any render mode.")
+        return None
+    text = view_text(view())
+    if mode == "ansi":
+        return text
+    print(text)
+    return None

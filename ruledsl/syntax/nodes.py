@@ -865,12 +865,14 @@ class Reverse(Stmt):
 
 @frozen(kw_only=True)
 class Finish(Stmt):
-    """A player goes out: he is skipped from now on, and his place in the finishing order is kept.
+    """A player goes out: he is skipped from now on, and his place in the finishing order is kept;
+    ``for the round``: only until the round ends (he plays again from the next round's setup).
 
-    Example: ``finish player``
+    Example: ``finish player for the round``
     """
 
     player: Expr
+    for_round: bool = False
 
 
 @frozen(kw_only=True)

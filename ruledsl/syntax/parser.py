@@ -46,8 +46,8 @@ def parse(text: str, path: str = "<input>") -> n.GameFile:
     return parse_source(Source(path, text))
 
 
-def parse_source(source: Source) -> n.GameFile:
-    """Parse a Source into a GameFile node, or raise ParseError."""
+def check_size(source: Source) -> None:
+    """Raise ParseError (E002) for a text of more than MAX_SOURCE_BYTES bytes: it is refused, not parsed."""
     size = len(source.text.encode("utf-8", "surrogatepass"))
     if size > MAX_SOURCE_BYTES:
         raise ParseError(
@@ -60,6 +60,11 @@ def parse_source(source: Source) -> n.GameFile:
                 )
             ]
         )
+
+
+def parse_source(source: Source) -> n.GameFile:
+    """Parse a Source into a GameFile node, or raise ParseError."""
+    check_size(source)
     unshowable = UNSHOWABLE.search(source.text)
     if unshowable:
         raise ParseError(

@@ -285,6 +285,9 @@ class _Declarations(_Tokens):
     def unlisted(self, children: list[Token]) -> bool:
         return True
 
+    def for_the_round(self, children: list[Token]) -> bool:
+        return True
+
     @_with_meta
     def var_decl(
         self,
@@ -711,8 +714,8 @@ class _Statements(_Tokens):
         return n.Reverse(span=self._span(meta))
 
     @_with_meta
-    def finish_stmt(self, meta: Any, player: n.Expr) -> n.Finish:
-        return n.Finish(player=player, span=self._span(meta))
+    def finish_stmt(self, meta: Any, player: n.Expr, for_round: bool | None = None) -> n.Finish:
+        return n.Finish(player=player, for_round=bool(for_round), span=self._span(meta))
 
     @_with_meta
     def say_stmt(self, meta: Any, message: n.Expr) -> n.Say:

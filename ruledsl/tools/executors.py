@@ -11,6 +11,7 @@ cluster is asked for.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import itertools
 import multiprocessing
 import re
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import frozen
 
 from ruledsl.loading import check_source, load_checked
+from ruledsl.text.errors import Diagnostic, OptionError
 from ruledsl.text.source import Source
 from ruledsl.tools import simulate  # play_game through its module: tests replace it there
 from ruledsl.tools.simulate import GameRecord
@@ -48,11 +50,89 @@ _Task = TypeVar("_Task")
 _Result = TypeVar("_Result")
 _Future = TypeVar("_Future")
 _LOCAL = re.compile(r"local:(\d+)")
-_REMOTE = re.compile(r"(tcp|tls)://[^\s/:]+:\d+")
+_REMOTE = re.compile(r"(tcp|tls)://([^\s/:]+):\d+")
 
 
 class ClusterError(Exception):
     """A cluster that cannot be used: a bad address, no scheduler there, Dask missing, or the cluster failing."""
+
+
+class UnsafeCluster(OptionError):
+    """A --cluster address ruledsl will not speak to as asked (E701, E702): refused before any connection.
+
+    Shown as ``--cluster:1:1: error[E70x]: ...`` with a hint; the exit code of a bad option (2).
+    """
+
+    def __init__(self, code: str, message: str, hint: str) -> None:
+        super().__init__([Diagnostic(code, message, hint=hint, source=Source("--cluster", ""))])
+
+
+@frozen
+class ClusterSecurity:
+    """How to reach a remote scheduler: TLS files (each one left out is taken from Dask's configuration), or
+    ``insecure``: plain tcp:// to another machine, as the user said (``--insecure-cluster``)."""
+
+    ca_file: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    insecure: bool = False
+
+    def dask(self, distributed: Any) -> Any:
+        """The ``distributed.security.Security`` of a tls:// scheduler: encryption required, on every link."""
+        return distributed.security.Security(
+            tls_ca_file=self.ca_file, tls_client_cert=self.cert, tls_client_key=self.key, require_encryption=True
+        )
+
+
+def _is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine for sure: ``localhost`` or a loopback IP; a name is not looked up."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _tls_files(security: ClusterSecurity) -> bool:
+    """Whether a tls:// connection has a CA to check the scheduler against and a certificate to show it
+    (each from its --tls-* option, else from Dask's configuration)."""
+    try:
+        from dask import config
+    except ImportError:  # no configuration to look in (DaskCluster will say what to install)
+        return bool(security.ca_file and security.cert)
+    ca = security.ca_file or config.get("distributed.comm.tls.ca-file", None)
+    cert = security.cert or config.get("distributed.comm.tls.client.cert", None)
+    return bool(ca and cert)
+
+
+def check_security(address: str, security: ClusterSecurity) -> None:
+    """Refuse to speak to a remote scheduler in a way that lets a stranger run code here (Dask sends pickles).
+
+    Plain tcp:// only to this machine (loopback) unless ``security.insecure``; tls:// only with a CA to check
+    the scheduler against. Nothing is connected to, nor any name looked up.
+    """
+    remote = _REMOTE.fullmatch(address)
+    if remote is None:
+        return
+    protocol, host = remote.groups()
+    if protocol == "tcp" and not security.insecure and not _is_loopback(host):
+        raise UnsafeCluster(
+            "E701",
+            f"plain tcp:// to {host} is neither encrypted nor authenticated: Dask exchanges pickles, so whoever "
+            "answers there, or sits on the way, could run code on this machine",
+            "use a scheduler started with TLS (--cluster tls://HOST:PORT --tls-ca-file CA --tls-cert CERT "
+            "--tls-key KEY; docs/cluster.md), or, on a network where you trust everyone who can reach the "
+            "scheduler and workers, say so with --insecure-cluster",
+        )
+    if protocol == "tls" and not _tls_files(security):
+        raise UnsafeCluster(
+            "E702",
+            f"tls:// to {host} needs the certificate authority to check the scheduler against, and this "
+            "machine's certificate and key to prove itself",
+            "give --tls-ca-file CA --tls-cert CERT --tls-key KEY, or set distributed.comm.tls in a Dask "
+            "configuration file (docs/cluster.md)",
+        )
 
 
 @frozen
@@ -204,14 +284,17 @@ class ProcessPool(Executor):
 
 
 class DaskCluster(Executor):
-    """A Dask cluster: ``local:N`` starts N worker processes for the run, ``tcp://host:port`` joins a scheduler.
+    """A Dask cluster: ``local:N`` starts N worker processes for the run, ``tls://host:port`` joins a scheduler
+    (``tcp://`` too: to another machine only with ``security.insecure``; ``check_security``).
 
     Each chunk (of up to ``MAX_DASK_CHUNK`` games) is one Dask task with a key of its own,
     so a chunk Dask runs again after losing a worker still gives exactly one result; the
     scheduler's log tells which of this run's chunks were lost with a worker (``notes()``).
     """
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, security: ClusterSecurity | None = None) -> None:
+        security = security or ClusterSecurity()
+        check_security(address, security)  # before anything is imported or connected to
         try:
             import dask
             import distributed
@@ -229,6 +312,9 @@ class DaskCluster(Executor):
                 if local is not None:
                     self._cluster = _local_cluster(distributed, int(local.group(1)))
                     self.client = distributed.Client(self._cluster)
+                elif address.startswith("tls://"):
+                    tls = security.dask(distributed)
+                    self.client = distributed.Client(address, timeout=CONNECT_TIMEOUT, security=tls)
                 else:
                     self.client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
@@ -336,8 +422,11 @@ def _reason(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def parse_address(address: str, max_workers: int) -> str:
-    """Check a --cluster address: ``local:N`` (1 to ``max_workers``) or ``tcp://HOST:PORT``; raise ClusterError."""
+def parse_address(address: str, max_workers: int, security: ClusterSecurity | None = None) -> str:
+    """Check a --cluster address: ``local:N`` (1 to ``max_workers``) or ``tls://HOST:PORT``, ``tcp://HOST:PORT``.
+
+    Raise ClusterError for an address that is none of these, UnsafeCluster for one ``check_security`` refuses.
+    """
     local = _LOCAL.fullmatch(address)
     if local is not None:
         n = int(local.group(1))
@@ -345,16 +434,20 @@ def parse_address(address: str, max_workers: int) -> str:
             raise ClusterError(f"--cluster local:N starts 1 to {max_workers} worker processes, not {n}")
         return address
     if _REMOTE.fullmatch(address):
+        check_security(address, security or ClusterSecurity())
         return address
     raise ClusterError(
-        f"--cluster takes local:N (N worker processes here) or tcp://HOST:PORT (a Dask scheduler), not '{address}'"
+        f"--cluster takes local:N (N worker processes here) or tls://HOST:PORT, tcp://HOST:PORT (a Dask scheduler), "
+        f"not '{address}'"
     )
 
 
-def open_executor(jobs: int = 1, cluster: str | None = None, max_workers: int = 64) -> Executor:
+def open_executor(
+    jobs: int = 1, cluster: str | None = None, max_workers: int = 64, security: ClusterSecurity | None = None
+) -> Executor:
     """The executor a command's --jobs or --cluster asks for; raise ClusterError for a cluster that cannot be used."""
     if cluster is not None:
-        return DaskCluster(parse_address(cluster, max_workers))
+        return DaskCluster(parse_address(cluster, max_workers, security), security)
     return ProcessPool(jobs) if jobs > 1 else InProcess()
 
 

@@ -70,7 +70,7 @@ def _place(state: GameState, p: int) -> tuple[object, ...] | None:
     key = prog.standing_key if prog.standing_key is not None else prog.rank_key
     if key is None:
         return None
-    state.calls = 0
+    state.calls = state.work = 0
     try:
         return tuple(key(state, p))
     except Exception:  # a rule that fails in the key is found where it runs for real; here it only ranks

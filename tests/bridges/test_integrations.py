@@ -19,13 +19,14 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", DOC, re.S)
 
 
 def test_there_is_an_example_for_each_bridge() -> None:
-    assert len(EXAMPLES) == 6
+    assert len(EXAMPLES) == 7
     assert [("pyspiel" in e, "ismcts" in e, "pettingzoo" in e, "gymnasium" in e) for e in EXAMPLES] == [
         (True, False, False, False),
         (True, True, False, False),
         (True, False, False, False),
         (True, False, False, False),
         (False, False, True, False),
+        (False, False, False, True),
         (False, False, False, True),
     ]
 
@@ -38,7 +39,8 @@ def test_there_is_an_example_for_each_bridge() -> None:
         (2, r"^public view \(352,\) True$"),
         (3, r"^seat 0 recalls \d+ views and choices$"),
         (4, r"'player_0': -?[01]\.0"),
-        (5, r"^trained on \d+ steps"),
+        (5, r"^43 45 \(45,\)$"),  # Kuhn poker: the information state adds its two action ids
+        (6, r"^trained on \d+ steps"),
     ],
 )
 def test_the_example_runs(index: int, expected: str, tmp_path: Path) -> None:

@@ -31,9 +31,16 @@ def load(name: str, players: int = 0, **params: object) -> object:
     )
 
 
+def deal(state: object, k: int) -> None:
+    """Play the chance nodes ``state`` begins with (setup's draws), each outcome picked by a generator seeded ``k``."""
+    rng = random.Random(k)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_random_sim_test_passes(name: str) -> None:
-    pyspiel.random_sim_test(load(name, deals=50), num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(load(name), num_sims=2, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -67,12 +74,14 @@ def test_a_game_small_enough_is_enumerated_and_passes_the_full_tree_checks(monke
 
     # api_test's tables of what each game's tree holds, for this one: (chance, playable, terminal)
     # states, and the (infostate, player) pairs met: the first player's three cards.
-    monkeypatch.setitem(api_test.TOTAL_NUM_STATES, "ruledsl", (1, 6, 12))
+    monkeypatch.setitem(api_test.TOTAL_NUM_STATES, "ruledsl", (4, 6, 12))
     monkeypatch.setitem(api_test.PERFECT_RECALL_NUM_STATES, "ruledsl", 3)
 
-    game = load(str(TINY), 2, deals=6)
+    game = load(str(TINY), 2)
     states = get_all_states.get_all_states(game, depth_limit=-1, include_terminals=True, include_chance_states=True)
-    assert len(states) == 1 + 6 + 6 * 2  # the deal, each deal's first move, keep or swap
+    # The first card dealt (any of three), the second (any of two left), the first move, keep or
+    # swap: the third card, the one left in the stock, comes with no chance node (none is left to choose).
+    assert len(states) == 1 + 3 + 6 + 6 * 2
     assert game.num_distinct_actions() == 2  # keep, swap: a flat game has no picks
     assert len({s.information_state_string(0) for s in states.values() if s.current_player() == 0}) == 3
     # Left out: one GameType serves every rule file, general-sum (three players end +1, -1, -1),
@@ -83,7 +92,7 @@ def test_a_game_small_enough_is_enumerated_and_passes_the_full_tree_checks(monke
 def test_a_state_comes_back_from_pickle_and_from_serialize() -> None:
     game = load("katzenjammer_blues", 3)
     state = game.new_initial_state()
-    state.apply_action(7)
+    deal(state, 7)
     for _ in range(30):
         if state.is_terminal():
             break
@@ -95,14 +104,15 @@ def test_a_state_comes_back_from_pickle_and_from_serialize() -> None:
 
 
 def test_options_players_and_bad_parameters() -> None:
-    game = load("cartes_magiques", 4, options="decks:2;opening:race", deals=10)
+    game = load("cartes_magiques", 4, options="decks:2;opening:race")
     assert game.spaces.game.options["decks"] == 2 and game.spaces.game.options["opening"] == "race"
     again = pickle.loads(pickle.dumps(game))  # through its game string
     assert str(again) == str(game) and again.spaces.game.options == game.spaces.game.options
-    game = load("quasenbo", 3, options="", deals=10)
-    assert game.num_players() == 3 and game.max_chance_outcomes() == 10
-    state = game.new_initial_state()
-    assert state.is_chance_node() and len(state.chance_outcomes()) == 10
+    game = load("quasenbo", 3, options="")
+    cards = game.spaces.game.program.n_cards
+    assert game.num_players() == 3 and game.max_chance_outcomes() == cards
+    state = game.new_initial_state()  # setup deals from the deck it shuffled: the top card is any of them
+    assert state.is_chance_node() and state.chance_outcomes() == [(c, 1 / cards) for c in range(cards)]
     with pytest.raises(Exception, match="no_such_game"):
         pyspiel.load_game("ruledsl", {"game": "no_such_game"})
     with pytest.raises(Exception, match="name:value"):
@@ -112,7 +122,7 @@ def test_options_players_and_bad_parameters() -> None:
 def test_the_hidden_cards_are_not_in_the_information_state() -> None:
     game = load("quasenbo", 2)
     state = game.new_initial_state()
-    state.apply_action(5)
+    deal(state, 5)
     seen = state.information_state_string(0)
     other = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert other.information_state_string(0) == seen
@@ -128,7 +138,7 @@ def test_openspiels_ismcts_bot_plays_two_player_quasenbo() -> None:
     rng = np.random.RandomState(7)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, max_simulations=20, random_state=rng)
     state = game.new_initial_state()
-    state.apply_action(11)
+    deal(state, 11)
     moves = 0
     while not state.is_terminal():
         if state.current_player() == 0:
@@ -153,7 +163,7 @@ def test_a_players_view_and_the_public_view_are_offered_and_no_other() -> None:
     assert make_observation(game, iig_type(public=False, private=True)) is None  # private alone: ruledsl has none
     assert make_observation(game, iig_type(public=True, private=False, perfect_recall=True)) is None
     state = game.new_initial_state()
-    state.apply_action(2)
+    deal(state, 2)
     observer = make_observation(game)
     observer.set_from(state, 1)
     assert list(observer.tensor) == state.observation_tensor(1)
@@ -166,7 +176,7 @@ def test_the_public_observer_shows_every_player_what_a_spectator_sees() -> None:
     game = load("quasenbo", 2)
     public = make_observation(game, iig_type(public=True, private=False))
     state = game.new_initial_state()
-    state.apply_action(2)
+    deal(state, 2)
     for _ in range(3):
         state.apply_action(state.legal_actions()[0])
     texts, tensors = [], []
@@ -189,21 +199,23 @@ def test_the_public_observer_shows_every_player_what_a_spectator_sees() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=5, deadline=None)
-@given(deal=st.integers(0, 999), steps=st.integers(0, 150))
-def test_the_public_view_does_not_change_when_hidden_cards_are_dealt_anew(name: str, deal: int, steps: int) -> None:
+@given(seed=st.integers(0, 999), steps=st.integers(0, 150))
+def test_the_public_view_does_not_change_when_hidden_cards_are_dealt_anew(name: str, seed: int, steps: int) -> None:
     """Each player's resampling deals anew every card he cannot see: together, every card not public."""
     from open_spiel.python.observation import make_observation
 
     game = load(name)
     public = make_observation(game, iig_type(public=True, private=False))
     state = game.new_initial_state()
-    state.apply_action(deal)
-    rng = random.Random(deal)
+    deal(state, seed)
+    rng = random.Random(seed)
     for _ in range(steps):
         nxt = state.child(rng.choice(state.legal_actions()))
         if nxt.is_terminal():
             break
         state = nxt
+    while state.is_chance_node():  # a player's state: the one he resamples
+        state = state.child(rng.choice(state.legal_actions()))
     public.set_from(state, 0)
     tensor, text = public.tensor.tolist(), public.string_from(state, 0)
     for player in range(game.num_players()):
@@ -221,7 +233,6 @@ def test_legal_actions_called_from_python_are_openspiels_own(name: str, players:
     openspiels = pyspiel.State.legal_actions
     state = game.new_initial_state()
     assert state.legal_actions() == openspiels(state) == list(range(game.max_chance_outcomes()))
-    state.apply_action(4)
     rng = random.Random(4)
     while True:
         assert state.legal_actions() == openspiels(state)
@@ -259,8 +270,9 @@ def test_kuhn_poker_passes_the_full_tree_checks_as_the_zero_sum_game_it_is(monke
     """Its chips only change hands ('payoff: chips'): the check that a zero-sum game's returns sum to 0 is run."""
     from open_spiel.integration_tests import api_test
 
-    # (chance, playable, terminal) states of six deals: four places to bet, five ends each; and
+    # (chance, playable, terminal) states: before the first card and the three before the second, four
+    # places to bet and five ends for each of the six deals (OpenSpiel's kuhn_poker has these); and
     # the (infostate, player) pairs: each player's three cards, at his two places to act.
-    monkeypatch.setitem(api_test.TOTAL_NUM_STATES, "ruledsl", (1, 24, 30))
+    monkeypatch.setitem(api_test.TOTAL_NUM_STATES, "ruledsl", (4, 24, 30))
     monkeypatch.setitem(api_test.PERFECT_RECALL_NUM_STATES, "ruledsl", 12)
-    assert run_api_test("EnforceAPIOnFullTreeBase", load("kuhn_poker", deals=6)) == 8
+    assert run_api_test("EnforceAPIOnFullTreeBase", load("kuhn_poker")) == 8

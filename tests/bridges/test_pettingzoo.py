@@ -37,6 +37,18 @@ def test_pettingzoo_seed_test_passes(name: str) -> None:
     pz_test.seed_test(lambda: bridge.env(name, players=players(name)), num_cycles=60)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_render_test_passes(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Its own render_test: "human" prints the view of the agent to act, "ansi" returns it."""
+
+    def make(render_mode: str | None = None) -> object:
+        return bridge.env(name, players=players(name), render_mode=render_mode)
+
+    pz_test.render_test(make, custom_tests={"ansi": lambda text: "seen by P" in text})
+    assert make().metadata["render_modes"] == ["human", "ansi"]
+    assert "seen by P" in capsys.readouterr().out  # "human" printed
+
+
 def test_max_cycles_truncates_the_game() -> None:
     """PettingZoo's max_cycles_test needs a parallel env (simultaneous moves): this is its check, turn by turn."""
     env = bridge.env("quasenbo", players=3, max_cycles=4)

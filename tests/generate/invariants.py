@@ -75,6 +75,7 @@ def snapshot(state: GameState) -> tuple[Any, ...]:
         state.direction,
         list(state.out),
         list(state.finished),
+        list(state.round_out),
         state.rng,
         state.terminal,
         state.returns(),

@@ -199,7 +199,7 @@ def rule_files(draw: Any) -> n.GameFile:
         phases = ["play"] + (["other"] if extra in ("effects", "actions") else [])
         decls.append(_window(draw, zones, window, zones.visibility("hand") in ("owner", "public"), phases))
     decls.extend(_triggers(draw, zones))
-    if any(isinstance(d, n.PhaseDecl) and "EndRound()" in repr(d) for d in decls):
+    if any(isinstance(d, n.PhaseDecl) and ("EndRound()" in repr(d) or "for_round=True" in repr(d)) for d in decls):
         decls.append(_round_end(draw, zones))
     decls.append(n.RankingDecl(keys=(n.RankingKey(order="highest", value=e("score")),)))
     return n.GameFile(header=n.GameHeader(name="Random"), decls=tuple(decls))
@@ -241,7 +241,10 @@ def _play_phase(
     if finish:
         # Never the last player in: with every player out, the game goes on (reported to the lead).
         went = "hand is empty and deck is empty and players after player is not empty"
-        lay.append(_if(went, [n.Finish(player=n.ActingPlayer())]))
+        # Out for the round only, in half the files: back in at the next round's setup (a 'round end:'
+        # follows). Read from a value drawn already, so the files drawn before it came stay as they were.
+        for_round = limit % 2 == 0
+        lay.append(_if(went, [n.Finish(player=n.ActingPlayer(), for_round=for_round)]))
     if window is not None:
         lay.append(n.Open(window="snap"))
     # The conditions read only what every player sees (sizes, variables, the chosen card):

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,6 +48,20 @@ print(json.dumps(results))
 """
 
 
+def _python(args: list[str], timeout: float, **options: Any) -> subprocess.CompletedProcess[str]:
+    """Run Python with ``args`` at the repository's root: no input, no colours, its output as text."""
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "NO_COLOR": "1"},
+        stdin=subprocess.DEVNULL,
+        **options,
+    )
+
+
 def _cap_memory() -> None:
     import resource
 
@@ -59,16 +74,8 @@ def test_a_hostile_file_ends_clearly_within_the_caps(path: Path) -> None:
     shown = str(path.relative_to(ROOT))
     argvs = [[*command, shown] for command in COMMANDS]
     try:
-        done = subprocess.run(
-            [sys.executable, "-c", _DRIVER, json.dumps(argvs)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=SECONDS * len(COMMANDS) + 10,  # the interpreter's start besides
-            preexec_fn=_cap_memory,
-            env={**os.environ, "NO_COLOR": "1"},
-            stdin=subprocess.DEVNULL,
-        )
+        # The interpreter's start besides.
+        done = _python(["-c", _DRIVER, json.dumps(argvs)], SECONDS * len(COMMANDS) + 10, preexec_fn=_cap_memory)
     except subprocess.TimeoutExpired:
         pytest.fail(f"the commands on {path.name} ran past {SECONDS * len(COMMANDS)} s")
     assert done.returncode == 0, done.stderr[-3000:]
@@ -88,3 +95,31 @@ def test_the_readme_names_every_file() -> None:
     assert sorted(p.name for p in FILES) == sorted(
         line.split("`")[1] for line in readme.splitlines() if line.startswith("- `")
     )
+
+
+#: The files whose rules work inside one expression (sorting, sums, counts, tuples, subset searches,
+#: the picks of a set chosen card by card), each loop round within every limit, and where each stops.
+WORK = {
+    "work_sorted_item.game": "12:9: error[R511]",
+    "work_subset_sum.game": "12:12: error[R511]",
+    "work_best_tuple.game": "13:9: error[R511]",
+    "work_count.game": "12:9: error[R511]",
+    "work_picks.game": "14:5: error[R507]",
+    "work_moves.game": "12:9: error[R511]",
+    "work_shuffle.game": "11:9: error[R511]",
+    "work_say.game": "11:9: error[R511]",
+}
+
+#: A guard only: the budget stops each in about a second; before it, each ran for minutes.
+WORK_GUARD = 120
+
+
+@pytest.mark.parametrize("name", sorted(WORK))
+def test_work_inside_one_expression_counts_against_the_budget(name: str) -> None:
+    shown = str((HERE / name).relative_to(ROOT))
+    try:
+        done = _python(["-m", "ruledsl", "play", shown], WORK_GUARD)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"play {name} ran past {WORK_GUARD} s: its work is not counted")
+    assert done.returncode == 70, done.stderr[-3000:]
+    assert f"{shown}:{WORK[name]}" in done.stderr, done.stderr[-3000:]

@@ -57,6 +57,7 @@ def test_the_files_drawn_hold_the_constructs_listed() -> None:
         "when cs enter hand:",
         "otherwise",
         "face down",
+        "finish player for the round",
     ):
         assert construct in joined, construct
 

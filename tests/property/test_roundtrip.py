@@ -278,7 +278,7 @@ simple_statements = st.one_of(
     builds(n.GoTo, phase=names, player=st.none() | exprs),
     builds(n.Open, window=names),
     builds(n.Reverse),
-    builds(n.Finish, player=exprs),
+    builds(n.Finish, player=exprs, for_round=st.booleans()),
     builds(n.Say, message=exprs),
     builds(n.CallStmt, name=names, args=st.lists(small_exprs, max_size=2).map(tuple)),
 )

@@ -120,3 +120,93 @@ def test_a_whole_quasenbo_game_by_clicking(tmp_path: Path) -> None:
     # Guard: the check would see a name: P0's own hand is in the first frame.
     first_hand = [z for z in views[0]["zones"] if z["name"] == "hand" and z["owner"] == 0][0]
     assert all(card["name"] in received[0] for card in first_hand["cards"])
+
+
+def test_two_humans_and_two_bots_play_hearts_by_clicking_to_the_end_banner() -> None:
+    """Passing three cards by toggling them (never a button per set), a refused click's reason, presence, the end
+    banner on both screens at a desktop's and a phone's width, and the rematch both humans agree to."""
+    require("starlette", "serve")
+    sync_api = require("playwright.sync_api", "test")
+    chromium = require_chromium()
+    from ruledsl import load_game
+    from ruledsl.serve.app import create_app
+    from ruledsl.serve.background import BackgroundServer
+
+    game = load_game("hearts", players=4, options={"goal": 10})  # over after the deal someone takes 10 points in
+    app = create_app(game, ["human", "random", "human", "random"])
+    table = next(iter(app.state.server.tables.values()))
+    table.deal(2027)
+    expect = sync_api.expect
+    with BackgroundServer(app) as server, sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            pages = {}
+            for seat, size in ((0, (1280, 800)), (2, (375, 667))):
+                page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+                page.goto(f"{server.base}/t/{table.id}/{table.tokens[seat]}")
+                page.wait_for_selector("body[data-version]")
+                pages[seat] = page
+            for seat, page in pages.items():  # both humans are here, the bots always are
+                expect(page.locator(f'.seat[data-seat="{2 - seat}"] .presence')).to_have_text("here")
+            passes = refused = clicks = 0
+            while not all(p.locator("#banner").is_visible() for p in pages.values()):
+                acted = False
+                for page in pages.values():
+                    version = page.get_attribute("body", "data-version")
+                    if page.locator("#actions .picking").count():
+                        assert page.locator("#actions button.action").count() <= 3  # never one per set of three
+                        for picked in range(3):
+                            page.locator("#mine .card.selectable").first.click()
+                            expect(page.locator("#mine .card.selected")).to_have_count(picked + 1)
+                        expect(page.locator("#mine .card.selectable")).to_have_count(0)  # three is all
+                        page.locator("#actions button.confirm").click()
+                        passes += 1
+                    elif page.locator("#mine .card.playable").count():
+                        if not refused and page.locator("#mine .card.unplayable").count():
+                            page.locator("#mine .card.unplayable").first.click()
+                            expect(page.locator("#refusal")).to_be_visible()
+                            assert re.fullmatch(
+                                "'play .+' is not one of your actions now: (the 2♣ leads the first trick|you must "
+                                "follow suit: .|no points on the first trick: .*|hearts have not been broken: .*)",
+                                page.locator("#refusal").inner_text(),
+                            )
+                            assert page.get_attribute("body", "data-version") == version
+                            refused = 1
+                        page.locator("#mine .card.playable").first.click()
+                    else:
+                        continue
+                    acted = True
+                    clicks += 1
+                    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+                    expect(page.locator("#refusal")).to_be_hidden()  # cleared by the next action
+                    if passes == 1 and page is pages[0]:  # passing together: P0 waits for the others
+                        expect(page.locator("#turn")).to_have_text("you have chosen; waiting for P2, P3")
+                    assert clicks < 200
+                if not acted:
+                    pages[0].wait_for_timeout(30)
+            assert table.is_over() and table.error is None and passes >= 2 and refused
+            returns = table.state.returns()  # type: ignore[union-attr]
+            for seat, page in pages.items():
+                banner = page.locator("#banner")
+                text = banner.inner_text()
+                shown = text + page.inner_text("#scores")  # the banner and the side panel's scores
+                assert f"Seed {table.seed}" in text and not re.search(r"\d\.\d{3}", shown)
+                assert ("You win" if returns[seat] == max(returns) else "Your place: ") in text
+                for width, height in ((1280, 800), (375, 667)):
+                    page.set_viewport_size({"width": width, "height": height})
+                    page.evaluate("window.scrollTo(0, 0)")
+                    box = banner.bounding_box()
+                    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (width, box)
+                    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (width, box)  # nothing cut off
+            seed = table.seed
+            pages[0].locator("#rematch").click()
+            expect(pages[2].locator("#banner")).to_contain_text("rematch when P2 agree")
+            assert table.is_over() and table.seed == seed
+            pages[2].locator("#rematch").click()
+            for page in pages.values():
+                expect(page.locator("#banner")).to_be_hidden()
+            assert not table.is_over() and table.seed != seed
+            pages[2].close()  # a closed tab is away
+            expect(pages[0].locator('.seat[data-seat="2"] .presence')).to_have_text("away")
+        finally:
+            browser.close()

@@ -113,8 +113,11 @@ class Players:
             over = self.views[0]["over"]
             mover = 0 if over else self.views[0]["current"]
             version = self.views[mover]["version"]
-            move = {"type": "rematch"} if over else {"type": "move", "version": version, "index": 0}
-            self.seats[mover].send(json.dumps(move))
+            if over:  # a new game is dealt once every human seat has asked for it
+                for ws in self.seats.values():
+                    ws.send(json.dumps({"type": "rematch"}))
+            else:
+                self.seats[mover].send(json.dumps({"type": "move", "version": version, "index": 0}))
             for q, ws in self.seats.items():
                 while (view := receive(ws))["type"] != "view" or view["version"] <= version:
                     pass

@@ -178,7 +178,8 @@ class TestMessages:
         with client, client.websocket_connect(socket_path(table, 0)) as zero:
             with client.websocket_connect(socket_path(table, 1)) as one:
                 view = zero.receive_json()
-                one.receive_json()
+                assert one.receive_json()["present"] == [True, True]
+                assert zero.receive_json()["present"] == [True, True]  # P1 came: every page is told
                 zero.send_json({"type": "move", "version": view["version"], "index": 0})
                 assert zero.receive_json()["version"] == one.receive_json()["version"] == view["version"] + 1
 

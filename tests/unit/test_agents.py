@@ -127,7 +127,8 @@ class TestSpecs:
             ("minimax", "unknown agent 'minimax'; known agents: cheat, first, greedy, human, ismcts, process, random"),
             (
                 "ismcts:iters=5",
-                "agent 'ismcts' has no option 'iters'; its options: iterations, time, c, depth, reuse, policy, others",
+                "agent 'ismcts' has no option 'iters'; its options: "
+                "iterations, budget, time, c, depth, reuse, policy, others",
             ),
             ("ismcts:iterations=many", "ismcts option 'iterations' takes a whole number, not 'many'"),
             ("ismcts:iterations=0", "ismcts option 'iterations' must be at least 1, not 0"),
@@ -181,7 +182,7 @@ class TestPlaying:
         # was available in each iteration from the one that made it: N, N-1, ... N-m+1.
         state = played("quasenbo", 2, seed=4, steps=2)
         seat = state.current_player()
-        agent = IsmctsAgent(seed=1, iterations=40, depth=4)
+        agent = IsmctsAgent(seed=1, iterations=40, depth=4, budget=100)
         root = agent.search(SeatView(state, seat))
         m = len(state.legal_actions())
         assert len(root.children) == m > 1
@@ -236,7 +237,7 @@ class TestPlaying:
 
     def test_iterations_are_counted(self) -> None:
         state = played("quasenbo", 2, seed=4, steps=2)
-        agent = make_agent("ismcts:iterations=37", 0)
+        agent = make_agent("ismcts:iterations=37:budget=100", 0)
         decide(agent, state, state.current_player())
         assert agent.total_iterations == 37
 

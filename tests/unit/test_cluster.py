@@ -5,11 +5,16 @@ Real clusters, small ones: a LocalCluster of worker processes, as `--cluster loc
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import os
+import shutil
 import signal
+import socket
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +35,11 @@ from tests.unit.test_validate import DRIFT, HEAD
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """The address of a running Dask scheduler with two worker processes, as `dask scheduler` gives one."""
+    yield from _two_workers()
+
+
+def _two_workers(**settings: Any) -> Iterator[str]:
+    """Run a LocalCluster of two worker processes (with ``settings``) while the caller uses its address."""
     distributed = require("distributed", "cluster")
     cluster = distributed.LocalCluster(
         n_workers=2,
@@ -38,6 +48,7 @@ def scheduler() -> Iterator[str]:
         dashboard_address=None,
         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         silence_logs=logging.ERROR,
+        **settings,
     )
     try:
         yield cluster.scheduler_address
@@ -122,7 +133,7 @@ class TestPlacementErrors:
         ("argv", "message"),
         [
             (["--cluster", "local:0"], "--cluster local:N starts 1 to 64 worker processes, not 0"),
-            (["--cluster", "localhost"], "--cluster takes local:N (N worker processes here) or tcp://HOST:PORT"),
+            (["--cluster", "localhost"], "--cluster takes local:N (N worker processes here) or tls://HOST:PORT"),
             (["--cluster", "tcp://host"], "not 'tcp://host'"),
             (["--jobs", "2", "--cluster", "local:2"], "--cluster and --jobs both say where to play"),
         ],
@@ -249,3 +260,159 @@ class TestOnACluster:
         assert [json.loads(line)["seed"] for line in log.read_text().splitlines()] == [0, 1, 2]
         err = capsys.readouterr().err
         assert f"3 finished games of 40 kept in {log}\n" in err and err.endswith("interrupted\n")
+
+
+def _this_machine_not_loopback() -> str:
+    """An address of this machine that is not a loopback one (no packet is sent: a UDP socket is only aimed)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: the route out, whatever the network
+            host = str(probe.getsockname()[0])
+        except OSError:
+            host = "127.0.0.1"
+    if ipaddress.ip_address(host).is_loopback:
+        pytest.skip("this machine has no address but loopback ones")
+    return host
+
+
+@pytest.fixture
+def rogue() -> Iterator[tuple[str, list[str]]]:
+    """A TCP server on every address of this machine, as a rogue scheduler listens: its non-loopback address, and
+    the clients that connected to it (each is hung up on at once)."""
+    host = _this_machine_not_loopback()
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.bind(("0.0.0.0", 0))  # noqa: S104  (the test needs an address that is not loopback)
+    server.listen(8)
+    heard: list[str] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, peer = server.accept()
+            except OSError:
+                return  # closed: the test is over
+            heard.append(str(peer))
+            conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://{host}:{server.getsockname()[1]}", heard
+    finally:
+        server.shutdown(socket.SHUT_RDWR)
+        server.close()
+        thread.join(5)
+
+
+def _openssl(*argv: str) -> None:
+    subprocess.run(["openssl", *argv], check=True, capture_output=True, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """A certificate authority made for the test and one certificate it signed (for scheduler, workers, client)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("needs the openssl command to make certificates")
+    d = tmp_path_factory.mktemp("tls")
+    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=ruledsl test CA",
+             "-keyout", str(d / "ca.key"), "-out", str(d / "ca.pem"))  # fmt: skip
+    _openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
+             "-keyout", str(d / "node.key"), "-out", str(d / "node.csr"))  # fmt: skip
+    (d / "ext.cnf").write_text(
+        "basicConstraints=CA:FALSE\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n"
+        "extendedKeyUsage=serverAuth,clientAuth\n",
+        encoding="utf-8",
+    )
+    _openssl("x509", "-req", "-in", str(d / "node.csr"), "-CA", str(d / "ca.pem"), "-CAkey", str(d / "ca.key"),
+             "-CAcreateserial", "-days", "2", "-extfile", str(d / "ext.cnf"), "-out", str(d / "node.pem"))  # fmt: skip
+    return {"ca": str(d / "ca.pem"), "cert": str(d / "node.pem"), "key": str(d / "node.key")}
+
+
+@pytest.fixture(scope="module")
+def tls_scheduler(certificates: dict[str, str]) -> Iterator[str]:
+    """A Dask scheduler and two workers that speak only TLS, each side proving itself with the test's certificate."""
+    require("distributed", "cluster")
+    from distributed.security import Security
+
+    ca, cert, key = certificates["ca"], certificates["cert"], certificates["key"]
+    security = Security(
+        tls_ca_file=ca,
+        **{
+            f"tls_{who}_{part}": path
+            for who in ("scheduler", "worker", "client")
+            for part, path in (("cert", cert), ("key", key))
+        },
+        require_encryption=True,
+    )
+    yield from _two_workers(protocol="tls://", security=security)
+
+
+class TestSecurity:
+    """Dask exchanges pickles: ruledsl speaks to a scheduler on another machine only over TLS, unless told."""
+
+    def test_plain_tcp_to_another_machine_is_refused_before_any_connection(
+        self, rogue: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        address, heard = rogue
+        for where in (address, "tcp://scheduler.example:8786", "tcp://10.1.2.3:8786"):
+            for command in (["simulate", "quasenbo", "-n", "4"], ["check", "quasenbo", "--simulate", "4"]):
+                assert cli.main([*command, "--cluster", where]) == 2
+                err = capsys.readouterr().err
+                assert err.startswith(f"--cluster:1:1: error[E701]: plain tcp:// to {where[6:].rpartition(':')[0]} ")
+                assert "= hint: " in err and "--insecure-cluster" in err and "tls://" in err
+                assert "Traceback" not in err
+        time.sleep(0.2)
+        assert heard == []  # the rogue scheduler never heard from us
+
+    def test_plain_tcp_to_another_machine_when_the_user_says_so(
+        self, rogue: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        # The guard of the test above: the same address with --insecure-cluster does reach the server.
+        require("distributed", "cluster")
+        address, heard = rogue
+        monkeypatch.setattr(executors, "CONNECT_TIMEOUT", "1s")
+        with pytest.raises(SystemExit) as exit_:
+            cli.main(["simulate", "quasenbo", "-n", "4", "--cluster", address, "--insecure-cluster"])
+        assert exit_.value.code == 2
+        assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+        assert heard != []
+
+    def test_tls_needs_certificates(self, capsys: pytest.CaptureFixture[str]) -> None:
+        require("distributed", "cluster")
+        assert cli.main(["simulate", "quasenbo", "-n", "4", "--cluster", "tls://10.1.2.3:8786"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("--cluster:1:1: error[E702]: ") and "--tls-ca-file" in err and "Traceback" not in err
+
+    @pytest.mark.parametrize("extra", [["--tls-ca-file", "ca.pem"], ["--insecure-cluster"]])
+    def test_security_options_go_with_a_remote_scheduler(
+        self, extra: list[str], capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        with pytest.raises(SystemExit) as exit_:
+            cli.main(["simulate", "quasenbo", "-n", "4", *extra])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert f"{extra[0]} goes with --cluster" in err and len(err.splitlines()) == 1
+
+    def test_a_tls_cluster_gives_the_json_of_jobs_1(
+        self, tls_scheduler: str, certificates: dict[str, str], capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        assert tls_scheduler.startswith("tls://127.0.0.1:")
+        simulate = ["simulate", "quasenbo", "--players", "3", "-n", "40", "--json"]
+        tls = [
+            "--tls-ca-file",
+            certificates["ca"],
+            "--tls-cert",
+            certificates["cert"],
+            "--tls-key",
+            certificates["key"],
+        ]
+        assert _json_of(capsys, [*simulate, "--cluster", tls_scheduler, *tls]) == _json_of(capsys, simulate)
+
+    def test_a_tls_cluster_needs_this_machines_certificate_too(
+        self, certificates: dict[str, str], capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        require("distributed", "cluster")
+        argv = ["simulate", "quasenbo", "-n", "4", "--cluster", "tls://127.0.0.1:8786"]
+        assert cli.main([*argv, "--tls-ca-file", certificates["ca"]]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("--cluster:1:1: error[E702]: ") and "Traceback" not in err

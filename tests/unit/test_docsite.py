@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -28,9 +29,16 @@ def test_the_site_builds_strictly_with_game_code_highlighted(tmp_path: Path) -> 
     warnings = [line for line in (done.stdout + done.stderr).splitlines() if line.startswith(("WARNING", "ERROR"))]
     assert (done.returncode, warnings) == (0, []), done.stderr
     assert (site / "index.html").exists()
-    # Every page of docs/ is on the site, without a nav to keep up to date.
+    # Every page of docs/ is on the site (a page the nav leaves out is a warning, so a failure, above).
     pages = {p.stem for p in (ROOT / "docs").glob("*.md")} - {"index"}
     assert {p for p in pages if not (site / p / "index.html").exists()} == set()
+    # The nav in reading order: the overview, then the tutorial; 'ruledsl' once at the top, not again as a page.
+    lost = (site / "404.html").read_text(encoding="utf-8")  # a page with the nav and no table of contents
+    titles = re.findall(r'md-ellipsis">\s*([^<]*?)\s*<', lost[lost.index("md-nav--primary") :])
+    assert titles[:2] == ["Overview", "Tutorial"] and "ruledsl" not in titles, titles  # the nav's title is one
+    # The fonts come with the site (the system's), never from a font CDN.
+    for page in site.rglob("*.html"):
+        assert "fonts.googleapis" not in page.read_text(encoding="utf-8"), page
     # A ```game block went through the Pygments lexer: its keywords are marked as such.
     tutorial = (site / "tutorial" / "index.html").read_text(encoding="utf-8")
     assert '<span class="k">phase</span>' in tutorial

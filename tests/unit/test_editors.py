@@ -1,5 +1,6 @@
 """The VS Code folder (editors/vscode): its TextMate grammar is generated from the grammar's keywords and current,
-its manifest wires the language, grammar and server together, and its indentation rules fit the shipped games."""
+its manifest wires the language, grammar and server together, and its indentation rules fit the shipped games.
+docs/editors.md's Neovim configuration, as written there, gets Debian's Neovim the server's diagnostics."""
 
 from __future__ import annotations
 
@@ -16,9 +17,12 @@ import pytest
 from ruledsl.format.textmate import TARGET, render, textmate_grammar
 from ruledsl.resources import bundled_games, example_games
 from ruledsl.syntax.grammar import keywords
+from tests.extras import require, require_program
+from tests.unit.test_doc_blocks import blocks_of
 
 ROOT = Path(__file__).resolve().parents[2]
 VSCODE = ROOT / "editors" / "vscode"
+EDITORS_DOC = ROOT / "docs" / "editors.md"
 SHIPPED = sorted([*bundled_games().values(), *example_games().values()])
 
 
@@ -149,3 +153,73 @@ def test_vscode_textmate_tokenises_every_shipped_game(node_modules: Path) -> Non
         assert set(scopes["keyword.control.ruledsl"]) <= keywords(), path
         assert scopes["comment.line.number-sign.ruledsl"] and scopes["string.quoted.double.ruledsl"], path
         assert scopes["entity.name.function.ruledsl"], path
+
+
+# ============================================================================ as Neovim reads it
+
+#: Run after the file is opened: wait for the server's diagnostics, write them to the file named by the global
+#: `out`, quit. Fields by name, as Neovim 0.7 and later all give them.
+PROBE = """\
+vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+local found = {}
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  table.insert(found, { line = d.lnum, col = d.col, code = d.code, severity = d.severity, message = d.message })
+end
+local clients = vim.lsp.get_active_clients and vim.lsp.get_active_clients() or vim.lsp.get_clients()
+local names = {}
+for _, c in ipairs(clients) do table.insert(names, c.name) end
+local seen = { filetype = vim.bo.filetype, clients = names, diagnostics = found }
+vim.fn.writefile({ vim.fn.json_encode(seen) }, vim.g.out)
+vim.cmd("qa!")
+"""
+
+
+def neovim_config() -> str:
+    """The Neovim configuration of docs/editors.md for the Neovim that Debian and Ubuntu ship: the one tested."""
+    (config,) = [b.body for b in blocks_of(EDITORS_DOC) if b.tag == "lua" and "vim.lsp.start_client" in b.body]
+    return config
+
+
+def test_debian_neovim_shows_the_servers_diagnostics_with_the_documented_config(tmp_path: Path) -> None:
+    require("pygls", "lsp")
+    nvim = require_program("nvim", "neovim")
+    config = tmp_path / "init.lua"
+    config.write_text(neovim_config(), encoding="utf-8")
+    probe = tmp_path / "probe.lua"
+    probe.write_text(PROBE, encoding="utf-8")
+    game = tmp_path / "eights.game"
+    broken = bundled_games()["crazy_eights"].read_text(encoding="utf-8").replace("to each hand\n", "to each hnad\n")
+    game.write_text(broken, encoding="utf-8")
+    (line,) = [n for n, text in enumerate(broken.split("\n")) if text.endswith("to each hnad")]
+    out = tmp_path / "out.json"
+    # The config runs `ruledsl lsp`: the command of this environment, importing the code under test.
+    bin_dir = Path(sys.executable).parent
+    assert (bin_dir / "ruledsl").exists(), bin_dir
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "PYTHONPATH": str(ROOT)}
+    env |= {
+        f"XDG_{kind}_HOME": str(tmp_path / kind.lower()) for kind in ("CONFIG", "DATA", "STATE", "CACHE")
+    }  # lsp.log
+    done = subprocess.run(
+        [nvim, "--headless", "--clean", "-u", str(config), "--cmd", f"let g:out = '{out}'"]
+        + ["-c", f"luafile {probe}", str(game)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == 0 and out.exists(), done.stdout + done.stderr
+    seen = json.loads(out.read_text(encoding="utf-8"))
+    assert seen["filetype"] == "ruledsl" and seen["clients"] == ["ruledsl"], seen
+    (diagnostic,) = seen["diagnostics"]
+    assert diagnostic["code"] == "E201" and diagnostic["severity"] == 1  # vim.diagnostic.severity.ERROR
+    assert (diagnostic["line"], diagnostic["col"]) == (line, broken.split("\n")[line].index("hnad"))
+    assert diagnostic["message"].startswith("unknown zone 'hnad'\nhint: did you mean 'hand'?"), diagnostic
+
+
+def test_the_latency_quoted_is_of_the_largest_shipped_game() -> None:
+    largest = max(SHIPPED, key=lambda p: p.stat().st_size)
+    assert largest == ROOT / "games" / "cartes_magiques.game"
+    lines = len(largest.read_text(encoding="utf-8").splitlines())
+    assert f"`games/cartes_magiques.game`, {lines} lines" in EDITORS_DOC.read_text(encoding="utf-8")
+    assert 'GAME = ROOT / "games" / "cartes_magiques.game"' in (ROOT / "benchmarks" / "lsp_latency.py").read_text()

@@ -35,6 +35,16 @@ def test_needs_it() -> None:
 """
 
 
+NEEDS_A_PROGRAM = """\
+from tests.extras import require_program
+
+
+def test_needs_it() -> None:
+    require_program("ruledsl-no-such-program", "ruledsl-no-such-package")
+    raise AssertionError("require_program should have stopped the test")
+"""
+
+
 def _run(tmp_path: Path, text: str, ci: bool) -> subprocess.CompletedProcess[str]:
     test = tmp_path / "test_needs_extra.py"
     test.write_text(text, encoding="utf-8")
@@ -52,7 +62,9 @@ def _run(tmp_path: Path, text: str, ci: bool) -> subprocess.CompletedProcess[str
     )
 
 
-@pytest.mark.parametrize("text", [NEEDS_AT_THE_TOP, NEEDS_IN_A_TEST], ids=["module", "test"])
+@pytest.mark.parametrize(
+    "text", [NEEDS_AT_THE_TOP, NEEDS_IN_A_TEST, NEEDS_A_PROGRAM], ids=["module", "test", "program"]
+)
 def test_a_missing_extra_skips_outside_ci(tmp_path: Path, text: str) -> None:
     done = _run(tmp_path, text, ci=False)
     assert done.returncode in (0, 5), done.stdout + done.stderr  # 5: a module skipped whole collects no test
@@ -64,3 +76,9 @@ def test_a_missing_extra_fails_in_ci(tmp_path: Path, text: str) -> None:
     done = _run(tmp_path, text, ci=True)
     assert done.returncode != 0
     assert "CI installs ruledsl[nothing], yet ruledsl_no_such_module is missing" in done.stdout, done.stdout
+
+
+def test_a_missing_program_fails_in_ci(tmp_path: Path) -> None:
+    done = _run(tmp_path, NEEDS_A_PROGRAM, ci=True)
+    assert done.returncode != 0
+    assert ".ci/run installs Debian's ruledsl-no-such-package, yet ruledsl-no-such-program is missing" in done.stdout

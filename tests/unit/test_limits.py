@@ -157,3 +157,90 @@ class TestChoices:
             "        end game, draw\n",
         )
         assert [d.code for d in check_file(str(path)).warnings] == []
+
+
+WORK_HEAD = """game "Work"
+players 2
+card n: number
+zone deck: shared, public
+zone hand: per player, public
+zone pile: shared, public
+deck:
+    card "c{n}" for n in 1 to 8
+var k = 0
+setup:
+    deal 2 from deck to each hand
+    go to play
+"""
+
+
+def work_of(tmp_path: Path, effects: str) -> int:
+    """The work counted by an action of these effects (none by its listing: the action alone)."""
+    body = "phase play:\n    action go:\n" + "".join(f"        {line}\n" for line in effects.splitlines())
+    game = ruledsl.load_game(write(tmp_path, body + "        end game, draw\n", WORK_HEAD))
+    state = game.new_initial_state(seed=0, log=True)  # a log: 'say' is worked out
+    state.apply_action(state.legal_actions()[0])
+    return state.work
+
+
+class TestWork:
+    """Work inside one expression counts against WORK_BUDGET (R511; issue 41, item 10)."""
+
+    @pytest.mark.parametrize(
+        ("effects", "work"),
+        [
+            ("set k = count c in deck where c.n > 2", 4),  # the 4 cards left in the deck
+            ("set k = total c.n for c in deck", 4),
+            ("set k = (the c in deck with highest (c.n, c.n)).n", 4),
+            ("set k = (the item 1 of cards c in deck sorted by c.n).n", 4 * 3),  # n·log2(n), as bit_length
+            ("set k = size of deck", 0),  # a length: no element gone through
+            ("set k = count p in players where size of p.hand == 2", 0),  # 16 at most: not counted
+            ("if (top of pile) in deck:\n    add 1 to k", 0),  # none, and one look where a card lies
+            ("if (top of deck) in deck:\n    add 1 to k", 0),
+            ("if (top of deck) in (cards c in deck where c.n > 0):\n    add 1 to k", 8),  # a list: gone through
+            ("move all of deck to pile", 4),  # each card moved
+            ("shuffle deck", 4 * 8),  # each card shuffled counts eight
+            ('say "{deck}"', 4 * 10 * 3),  # each card shown counts ten, to each of the players and the spectators
+        ],
+    )
+    def test_what_counts(self, tmp_path: Path, effects: str, work: int) -> None:
+        assert work_of(tmp_path, effects) == work
+
+    def test_membership_in_a_zone_reads_as_a_scan_would(self, tmp_path: Path) -> None:
+        effects = (
+            "if (top of pile) in deck or (top of pile) in pile:\n    add 1 to k\n"  # none: in no zone
+            "if (top of pile) not in deck:\n    add 2 to k\n"
+            "if (top of deck) in deck and (top of deck) not in pile:\n    add 10 to k\n"
+            "if (top of deck) in (player after player).hand:\n    add 100 to k\n"
+            "if (top of hand) in hand and (top of hand) not in (player after player).hand:\n    add 1000 to k"
+        )
+        body = "phase play:\n    action go:\n" + "".join(f"        {line}\n" for line in effects.splitlines())
+        state = ruledsl.load_game(write(tmp_path, body + "        end game, draw\n", WORK_HEAD)).new_initial_state()
+        state.apply_action(state.legal_actions()[0])
+        assert state.gv[0] == 1012
+
+    def test_a_loop_of_counts_within_its_rounds_stops_at_the_budget(self, tmp_path: Path) -> None:
+        head = WORK_HEAD.replace("1 to 8", "1 to 1000")
+        path = write(
+            tmp_path,
+            "phase play:\n    action go:\n        move top of deck to pile\n        repeat 10000 times:\n"
+            "            set k = count c in deck where c.n > k\n        end game, draw\n",
+            head,
+        )
+        state = ruledsl.load_game(path).new_initial_state(seed=0)
+        before = state.clone()
+        with pytest.raises(RuleRuntimeError) as info:
+            state.apply_action(state.legal_actions()[0])
+        assert header(info.value) == (
+            f"{line_of(path, 'set k = count')}:13: R511: this action's rules went through more than 5,000,000 "
+            "cards, players or numbers (counting, summing, sorting, searching, moving or shuffling them)"
+        )
+        assert (state.zones, state.gv) == (before.zones, before.gv)  # rolled back whole
+        assert limits.WORK_BUDGET == 5_000_000
+
+    def test_a_card_label_is_worked_out_with_no_work_counted(self, tmp_path: Path) -> None:
+        head = WORK_HEAD.replace("card n: number", "values suit: a, b, c\ncard n: number\ncard suits: set of suit")
+        head = head.replace('card "c{n}" for n in 1 to 8', 'card "x": n 1, suits {a, b}\n    card "y": n 2, suits {c}')
+        label = 'label card c as "{c} ({count s in c.suits where s != a})"\n'
+        path = write(tmp_path, label + "phase play:\n    action go:\n        end game, draw\n", head)
+        assert ruledsl.load_game(path).program.card_labels == ("x (1)", "y (1)")

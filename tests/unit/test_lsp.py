@@ -7,6 +7,7 @@ word), and the keyword glossary shared with docs/language.md.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ from tests.extras import require
 require("pygls", "lsp")
 
 from lsprotocol import types as t  # noqa: E402
+from pygls.exceptions import JsonRpcException  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 
 from ruledsl.lsp.document import Document  # noqa: E402
@@ -333,3 +335,71 @@ def test_keywords_are_the_text_of_the_language_docs() -> None:
     quoted = text.split("<!-- keywords: start -->\n", 1)[1].split("<!-- keywords: end -->", 1)[0]
     assert quoted == keywords_text()
     assert len(keyword_meanings()) == len(keywords_text().splitlines())
+
+
+class TestHostileClient:
+    """A client may ask about any URI and send any bytes: answers only for what it opened, framing bounded."""
+
+    @staticmethod
+    async def alive(s: Session) -> None:
+        """The server still answers about the document it has open."""
+        symbols = await asyncio.wait_for(
+            s.client.text_document_document_symbol_async(t.DocumentSymbolParams(doc())), 20
+        )
+        assert symbols
+
+    def test_no_answer_from_the_disk_for_a_document_never_opened(self, tmp_path: Path) -> None:
+        fifo = tmp_path / "pipe.game"
+        os.mkfifo(fifo)  # reading it would wait for a writer for ever
+        plain = tmp_path / "plain.game"
+        plain.write_text(GAME, encoding="utf-8")  # a regular file, but not opened: not read either
+        uris = [fifo.as_uri(), "file:///dev/zero", "file:///proc/self/environ", "file:///etc/shadow", plain.as_uri()]
+
+        async def body(s: Session, opened: list[t.Diagnostic]) -> None:
+            for uri in uris:
+                request = t.DocumentSymbolParams(t.TextDocumentIdentifier(uri=uri))
+                with pytest.raises(JsonRpcException, match="not open"):
+                    await asyncio.wait_for(s.client.text_document_document_symbol_async(request), 20)
+                hover = t.HoverParams(t.TextDocumentIdentifier(uri=uri), t.Position(0, 0))
+                with pytest.raises(JsonRpcException, match="not open"):
+                    await asyncio.wait_for(s.client.text_document_hover_async(hover), 20)
+                await self.alive(s)
+
+        session()(body)
+
+    def test_a_message_too_large_or_a_header_without_end_is_skipped(self) -> None:
+        async def body(s: Session, opened: list[t.Diagnostic]) -> None:
+            server = s.client._server
+            assert server is not None and server.stdin is not None
+            # A body the server would have to hold whole (a terabyte), then a body that was never sent whole.
+            server.stdin.write(b'Content-Length: 1000000000000\r\n\r\n{"jsonrpc": "2.0", "id": 999, "method": "x"')
+            await self.alive(s)
+            # A header line of 3 MB that never ends with a line break until then.
+            server.stdin.write(b"X-Junk: " + b"x" * 3_000_000 + b"\r\n")
+            await self.alive(s)
+            assert server.returncode is None
+            # An open document named with its URI percent-encoded is still the document opened.
+            quoted = t.DocumentSymbolParams(t.TextDocumentIdentifier(uri=URI.replace("_", "%5F")))
+            assert await asyncio.wait_for(s.client.text_document_document_symbol_async(quoted), 20)
+
+        session()(body)
+
+    def test_an_edit_past_the_size_limit_is_refused_before_it_is_parsed(self) -> None:
+        async def body(s: Session, opened: list[t.Diagnostic]) -> None:
+            assert opened == []
+            # 20 MB of comments, 2 MB an edit (each message below the framing bound), typed faster than the debounce.
+            block = ("# " + "x" * 98 + "\n") * 20_000
+            for version in range(2, 12):
+                change = t.TextDocumentContentChangePartial(
+                    range=t.Range(t.Position(0, 0), t.Position(0, 0)), text=block
+                )
+                s.client.text_document_did_change(
+                    t.DidChangeTextDocumentParams(t.VersionedTextDocumentIdentifier(uri=URI, version=version), [change])
+                )
+                await asyncio.sleep(0.05)
+            [too_large] = await s.published(11)
+            assert too_large.code == "E002" and "too large" in too_large.message
+            request = t.DocumentSymbolParams(doc())
+            assert await asyncio.wait_for(s.client.text_document_document_symbol_async(request), 20) == []
+
+        session()(body)

@@ -8,6 +8,7 @@ const MAX_SHOWN = 12; // the cards of a long shared zone drawn; the rest are cou
 let socket = null;
 let view = null;
 let picked = null; // the card clicked, while several actions name it
+let selected = []; // the names of the cards picked so far for a group choice (a card twice if two alike are)
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -22,7 +23,10 @@ function connect() {
   socket.onmessage = (event) => {
     const frame = JSON.parse(event.data);
     if (frame.type === "view") {
-      if (!view || view.version !== frame.version) hideRefusal();
+      if (!view || view.version !== frame.version) {
+        hideRefusal();
+        selected = [];
+      }
       view = frame;
       document.body.dataset.version = String(frame.version);
       picked = null;
@@ -55,7 +59,73 @@ function hideRefusal() {
   document.getElementById("refusal").hidden = true;
 }
 
-function cardEl(card) {
+// ---- groups of cards chosen at once: picked card by card, then confirmed
+
+function groupActions() {
+  return view.actions.filter((a) => a.set);
+}
+
+function counts(names) {
+  const n = new Map();
+  for (const name of names) n.set(name, (n.get(name) || 0) + 1);
+  return n;
+}
+
+// Whether the cards `names` can all be part of the action's set (as many of each as it holds).
+function holds(action, names) {
+  const have = counts(action.set);
+  for (const [name, k] of counts(names)) if ((have.get(name) || 0) < k) return false;
+  return true;
+}
+
+// The group actions the cards picked so far (and `more`) can still complete.
+function completing(more) {
+  const names = more === undefined ? selected : selected.concat([more]);
+  return groupActions().filter((a) => holds(a, names));
+}
+
+// The group actions whose cards are exactly those picked.
+function confirming() {
+  return completing().filter((a) => a.set.length === selected.length);
+}
+
+function toggle(name, on) {
+  if (on) selected.push(name);
+  else selected.splice(selected.indexOf(name), 1);
+  hideRefusal();
+  draw();
+}
+
+function labelOf(name) {
+  for (const zone of view.zones || [])
+    for (const card of zone.cards || []) if (card && card.name === name) return card.label;
+  return name;
+}
+
+// A card the seat may not play now was clicked: ask the rules why, as a typed move reading like the moves it has
+// with this card instead (the server answers with the same reason, for this seat, a typed move gets).
+function whyNot(card) {
+  if (!view.actions.length) {
+    showRefusal(view.over ? "the game is over" : "you have no move to make now");
+    return;
+  }
+  if (groupActions().length) {
+    showRefusal(selected.length ? "'" + card.label + "' completes no legal choice with the cards picked" :
+      "'" + card.label + "' is in no legal choice now");
+    return;
+  }
+  for (const action of view.actions) {
+    if (action.cards.length !== 1) continue;
+    const label = labelOf(action.cards[0]);
+    if (action.label.includes(label)) {
+      send({ type: "move", version: view.version, text: action.label.replace(label, card.label) });
+      return;
+    }
+  }
+  showRefusal("'" + card.label + "' cannot be played now");
+}
+
+function cardEl(card, state) {
   if (card === null) return el("div", "card back", "");
   const c = el("button", "card face");
   c.type = "button";
@@ -67,21 +137,42 @@ function cardEl(card) {
   else if (/[♠♣]/.test(card.label)) colour = "#111";
   c.style.color = colour;
   c.style.borderColor = colour;
-  const naming = view.actions.filter((a) => a.cards.includes(card.name));
-  if (naming.length) {
+  const naming = view.actions.filter((a) => !a.set && a.cards.includes(card.name));
+  if (state.stepped.get(card.name) > 0) {
+    // Picked already, a step of a set chosen card by card: it stays picked until the set is done.
+    state.stepped.set(card.name, state.stepped.get(card.name) - 1);
+    c.classList.add("selected");
+    c.disabled = true;
+  } else if (state.picked.get(card.name) > 0) {
+    // Picked for a group choice: a click puts it back.
+    state.picked.set(card.name, state.picked.get(card.name) - 1);
+    c.classList.add("selected");
+    c.setAttribute("aria-pressed", "true");
+    c.onclick = () => toggle(card.name, false);
+  } else if (groupActions().length && completing(card.name).length) {
+    c.classList.add("playable", "selectable");
+    c.setAttribute("aria-pressed", "false");
+    c.onclick = () => toggle(card.name, true);
+  } else if (naming.length) {
     c.classList.add("playable");
     c.onclick = () => {
+      hideRefusal();
       if (naming.length === 1) play(naming[0].index);
       else {
         picked = card.name;
         drawActions();
       }
     };
-  } else c.disabled = true;
+  } else if (state.mine && view.actions.length) {
+    // Not playable now: it looks it, and a click says why.
+    c.classList.add("unplayable");
+    c.onclick = () => whyNot(card);
+  } else if (state.mine) c.onclick = () => whyNot(card);
+  else c.disabled = true;
   return c;
 }
 
-function zoneEl(zone, showName) {
+function zoneEl(zone, showName, state) {
   const z = el("div", "zone " + zone.visibility);
   z.dataset.zone = zone.name;
   const head = el("div", "zone-name", (showName || zone.name) + " · " + zone.size);
@@ -96,7 +187,7 @@ function zoneEl(zone, showName) {
   } else {
     const list = zone.owner === null && zone.cards.length > MAX_SHOWN ? zone.cards.slice(-MAX_SHOWN) : zone.cards;
     if (list.length < zone.cards.length) cards.appendChild(el("span", "more", "+" + (zone.cards.length - list.length)));
-    for (const card of list) cards.appendChild(cardEl(card));
+    for (const card of list) cards.appendChild(cardEl(card, state));
   }
   z.appendChild(cards);
   return z;
@@ -111,6 +202,8 @@ function draw() {
   let turn = "";
   if (view.over) turn = view.error ? "the game stopped" : "game over";
   else if (view.current === me) turn = view.actions.length ? "your turn" : "waiting for the others";
+  else if (view.together && view.together.chosen.includes(me))
+    turn = "you have chosen; waiting for " + view.together.waiting.map((q) => "P" + q).join(", ");
   else if (view.current !== undefined && view.current !== null) turn = view.who[view.current] + " to play";
   document.getElementById("turn").textContent = turn;
   document.body.classList.toggle("my-turn", !view.over && view.actions.length > 0);
@@ -122,23 +215,30 @@ function draw() {
   middle.replaceChildren();
   mine.replaceChildren();
   const zones = view.zones || [];
+  const theirs = { picked: new Map(), stepped: new Map(), mine: false };
   for (let q = 0; q < view.players; q++) {
     if (q === me) continue;
     const seat = el("div", "seat" + (view.current === q && !view.over ? " acting" : ""));
     seat.dataset.seat = String(q);
-    seat.appendChild(el("div", "who", view.who[q] + ((view.finished || []).includes(q) ? " · out" : "")));
-    for (const zone of zones) if (zone.owner === q) seat.appendChild(zoneEl(zone));
+    const who = el("div", "who", view.who[q] + ((view.finished || []).includes(q) ? " · out" : ""));
+    const here = !view.present || view.present[q];
+    const presence = el("span", "presence " + (here ? "here" : "away"), here ? "here" : "away");
+    presence.title = here ? "connected" : "not connected: the page is closed";
+    who.appendChild(presence);
+    seat.appendChild(who);
+    for (const zone of zones) if (zone.owner === q) seat.appendChild(zoneEl(zone, undefined, theirs));
     others.appendChild(seat);
   }
-  for (const zone of zones) if (zone.owner === null) middle.appendChild(zoneEl(zone));
-  for (const zone of zones) if (me !== null && zone.owner === me) mine.appendChild(zoneEl(zone, "your " + zone.name));
+  for (const zone of zones) if (zone.owner === null) middle.appendChild(zoneEl(zone, undefined, theirs));
+  const ours = { picked: counts(selected), stepped: counts(view.picking ? view.picking.cards : []), mine: true };
+  for (const zone of zones) if (me !== null && zone.owner === me) mine.appendChild(zoneEl(zone, "your " + zone.name, ours));
+  drawBanner();
 
   const w = document.getElementById("window");
   w.hidden = !view.window;
   if (view.window) w.textContent = "Out of turn: you may act in '" + view.window.name + "' before play goes on.";
   drawActions();
   document.getElementById("typed").hidden = me === null || view.over;
-  document.getElementById("rematch").hidden = me === null || !view.over;
   drawScores();
   const t = document.getElementById("transcript");
   t.replaceChildren(...view.transcript.map((line) => el("li", "", line)));
@@ -148,7 +248,7 @@ function draw() {
 function drawActions() {
   const box = document.getElementById("actions");
   box.replaceChildren();
-  let actions = view.actions;
+  let actions = view.actions.filter((a) => !a.set);
   if (picked !== null) {
     actions = actions.filter((a) => a.cards.includes(picked));
     box.appendChild(el("span", "hint", picked + ":"));
@@ -168,6 +268,74 @@ function drawActions() {
     };
     box.appendChild(back);
   }
+  if (groupActions().length) drawPicking(box);
+  if (view.picking) {
+    const names = view.picking.cards.map(labelOf).join(" ") || "none yet";
+    box.prepend(el("span", "hint", "Picked to " + view.picking.action.replace(/_/g, " ") + ": " + names));
+  }
+}
+
+// A group choice: what is picked, and one button that plays it once it is a legal choice.
+function drawPicking(box) {
+  const line = el("div", "picking");
+  const sizes = [...new Set(completing().map((a) => a.set.length))].sort((a, b) => a - b);
+  const names = [...new Set(groupActions().map((a) => a.group))].join(" / ");
+  line.appendChild(el("span", "hint", selected.length ?
+    "Picked: " + selected.map(labelOf).join(" ") :
+    names + ": pick " + sizes.join(" or ") + " card" + (sizes.length === 1 && sizes[0] === 1 ? "" : "s") + " in your hand"));
+  const ready = confirming();
+  for (const action of ready.length ? ready : [null]) {
+    const b = el("button", "action confirm", action ? action.label : "pick the cards");
+    b.type = "button";
+    b.disabled = action === null;
+    if (action) b.onclick = () => play(action.index);
+    line.appendChild(b);
+  }
+  if (selected.length) {
+    const clear = el("button", "action clear", "clear");
+    clear.type = "button";
+    clear.onclick = () => {
+      selected = [];
+      draw();
+    };
+    line.appendChild(clear);
+  }
+  box.appendChild(line);
+}
+
+// The end of the game, at the top of every screen: the result, this seat's place, the scores, the seed, the rematch.
+function drawBanner() {
+  const banner = document.getElementById("banner");
+  const result = view.result;
+  banner.hidden = !result;
+  if (!result) return;
+  const me = view.seat;
+  const lines = [el("strong", "outcome", result.text.replace(/^Result: /, ""))];
+  if (me !== null && result.places.length) {
+    const place = result.places[me];
+    lines.push(el("span", "place", result.winners.includes(me) ? "You win" :
+      "Your place: " + ordinal(place) + " of " + view.players));
+  }
+  if (result.scores.length)
+    lines.push(el("span", "result-scores", result.scores.map((s, q) => (q === me ? "you" : "P" + q) + " " + s).join(" · ")));
+  lines.push(el("span", "seed", "Seed " + result.seed));
+  const asked = view.rematch || [];
+  const rematch = document.getElementById("rematch");
+  rematch.hidden = me === null;
+  rematch.disabled = asked.includes(me);
+  rematch.textContent = asked.includes(me) ? "Rematch asked" : "Rematch";
+  const waiting = (view.humans || []).filter((q) => !asked.includes(q));
+  const status = asked.length ? "rematch when " + waiting.map((q) => "P" + q).join(", ") + " agree" : "";
+  const text = el("div", "banner-text");
+  text.replaceChildren(...lines);
+  const row = el("div", "banner-rematch", status);
+  banner.replaceChildren(text, row);
+  row.prepend(rematch);
+}
+
+function ordinal(n) {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th";
+  return n + tail;
 }
 
 function show(value) {
@@ -175,6 +343,8 @@ function show(value) {
   if (value === true) return "yes";
   if (value === false) return "no";
   if (Array.isArray(value)) return value.map(show).join(", ") || "–";
+  // A fraction reads with two decimals at most (a return of 2/3 is 0.67, not 0.6666666666666666).
+  if (typeof value === "number" && !Number.isInteger(value)) return String(Math.round(value * 100) / 100);
   return String(value);
 }
 
