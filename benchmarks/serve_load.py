@@ -2,6 +2,7 @@
 
     python benchmarks/serve_load.py                           # 50 tables of Quäsenbö, 20 s
     python benchmarks/serve_load.py --tables 10 --seconds 5 --game crazy_eights --json
+    python benchmarks/serve_load.py --tables 10 --think 0.05 --data /tmp/store   # every move kept (--data)
 
 The server runs as `ruledsl serve` in its own process (the command a user runs) on a free
 loopback port; this process reads the links it prints and plays each table's human seat over
@@ -87,10 +88,15 @@ def main() -> None:
         default=0.0,
         help="the human's mean pause before each move, in seconds (default 0: at once, the server saturated)",
     )
+    p.add_argument(
+        "--data", metavar="DIR", help="serve with --data DIR (every move kept in SQLite): the journal's cost"
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     # All the players come from this machine's one address: the bound per address is raised to match.
     argv = ["--seats", args.seats, "--tables", str(args.tables), "--max-per-address", str(max(32, 2 * args.tables))]
+    if args.data:
+        argv += ["--data", args.data]
     with ServeProcess(args.game, *argv) as server:
         links = [table["P0"] for table in server.tables]
         out, elapsed = asyncio.run(load(links, args.seconds, args.max_moves, args.think))
@@ -101,6 +107,7 @@ def main() -> None:
         "seats": args.seats,
         "tables": len(links),
         "think_s": args.think,
+        "data": bool(args.data),
         "seconds": round(elapsed, 2),
         "human_moves": len(latency),
         "actions": int(sum(out["actions"])),

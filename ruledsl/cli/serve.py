@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+from typing import TYPE_CHECKING
 
 from ruledsl.cli.arguments import add_load_arguments, add_max_actions_argument, check_max_actions, load_from
 from ruledsl.cli.command import Command
 from ruledsl.cli.exits import EXIT_OK, Usage
 from ruledsl.cli.seats import agents_help, seats_of
 from ruledsl.serve.limits import ServeLimits
+
+if TYPE_CHECKING:
+    from ruledsl.serve.journal import Journal
 
 #: The most tables --tables opens at the start (more are opened from the lobby, up to the server's bound).
 MAX_TABLES = 100
@@ -47,6 +51,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--tables", type=int, default=1, help=f"tables open at the start (default 1, at most {MAX_TABLES})")
     p.add_argument("--log", metavar="DIR", help="write each game played, once over, as a record in DIR (see replay)")
+    p.add_argument(
+        "--data",
+        metavar="DIR",
+        help="keep every table (rules, seats, secret links, seed, each move) in a SQLite file in DIR, "
+        "so that a server restarted with the same --data comes back with every game where it was",
+    )
     add_max_actions_argument(p)
     limits = p.add_argument_group("limits (a server others reach: see docs/serve.md and docs/security.md)")
     limits.add_argument(
@@ -102,9 +112,10 @@ def run(args: argparse.Namespace) -> int:
         if folder.exists() and not folder.is_dir():
             raise Usage(f"--log {args.log}: not a folder")
         folder.mkdir(parents=True, exist_ok=True)
+    journal = _journal(args.data) if args.data else None
     listening = _listen(args.host, args.port)  # before the links are printed: a port in use is a clear error
     limits = ServeLimits(hosts=HostRule.serving(args.host, args.allow_host), **bounds)
-    app = create_app(game, seats, args.tables, args.log, limits=limits)
+    app = create_app(game, seats, args.tables, args.log, limits=limits, journal=journal)
     host = f"[{args.host}]" if ":" in args.host else args.host
     base = f"http://{host}:{args.port}"
     print(one_line(f"{game.name}: {', '.join(f'P{q} {s}' for q, s in enumerate(seats))}"))
@@ -120,6 +131,13 @@ def run(args: argparse.Namespace) -> int:
         pass  # uvicorn closes the connections on Ctrl-C, then raises it again: the server has stopped as asked
     print("server stopped", file=sys.stderr)
     return EXIT_OK
+
+
+def _journal(folder: str) -> Journal:
+    """The store in ``folder``; StoreError (E005, printed as a diagnostic) if it cannot be opened and written."""
+    from ruledsl.serve.journal import Journal
+
+    return Journal(folder)
 
 
 def _listen(host: str, port: int) -> socket.socket:

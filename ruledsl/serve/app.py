@@ -43,6 +43,7 @@ from ruledsl.serve.tables import SPECTATOR, MoveRefused, Table
 
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
+    from ruledsl.serve.journal import Journal, Stored
 
 STATIC = Path(__file__).parent / "static"
 #: The longest message a page may send, in bytes: a move is a few dozen.
@@ -84,8 +85,10 @@ class Server:
         log_dir: str | Path | None = None,
         max_tables: int | None = None,
         limits: ServeLimits | None = None,
+        journal: Journal | None = None,
     ) -> None:
         self.game = game
+        self.journal = journal
         self.seats = list(seats)
         self.log_dir = log_dir
         self.limits = limits or ServeLimits()
@@ -101,13 +104,30 @@ class Server:
         self.new_tables = RateLimit(self.limits.new_per_minute / 60, self.limits.new_per_minute)
         self.dealer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ruledsl-deal")
         self.dealing = 0
+        self.stored: dict[str, Stored] = {}  # the tables the store keeps closed: reopened when their link is visited
+
+    def restore(self) -> int:
+        """Open again the tables the store keeps (those closed: when their link is visited); return how many."""
+        from ruledsl.tools.records import rules_hash
+
+        if self.journal is None:
+            return 0
+        digest = rules_hash(self.game)
+        for stored in self.journal.tables():
+            if stored.rules != digest or stored.seats != self.seats:
+                _log.warning("table %s was played with other rules or seats: not reopened", stored.id)
+            elif stored.closed:
+                self.stored[stored.id] = stored
+            else:
+                self.add(Table(self.game, self.seats, self.log_dir, journal=self.journal, stored=stored))
+        return len(self.tables)
 
     def open_table(self) -> Table:
         """Open a new table; LookupError when the server holds as many as it may."""
         self.reap()
         if len(self.tables) + self.dealing >= self.max_tables:
             raise LookupError(f"this server holds {self.max_tables} tables already")
-        return self.add(Table(self.game, self.seats, self.log_dir))
+        return self.add(Table(self.game, self.seats, self.log_dir, journal=self.journal))
 
     async def open_table_aside(self) -> Table:
         """Open a new table, dealt (and its bots' first moves played) in a thread: the server answers meanwhile."""
@@ -119,7 +139,7 @@ class Server:
         self.dealing += 1
         try:
             table = await asyncio.get_running_loop().run_in_executor(
-                self.dealer, Table, self.game, self.seats, self.log_dir
+                self.dealer, Table, self.game, self.seats, self.log_dir, None, self.journal
             )
         finally:
             self.dealing -= 1
@@ -136,6 +156,8 @@ class Server:
         """Forget a table (its game, once over, is in the --log folder if there is one)."""
         for place in (self.tables, self.connections, self.locks, self.active, self.frames):
             place.pop(table_id, None)
+        if self.journal is not None:
+            self.journal.closed(table_id)
 
     def reap(self, now: float | None = None) -> list[str]:
         """Close the tables no one has been connected to for a while (``close_after`` once the game is over,
@@ -153,6 +175,11 @@ class Server:
 
     def find(self, table_id: str, token: str) -> tuple[Table, int]:
         """The table and seat a link names; raise KeyError (no such table) or PermissionError (a wrong token)."""
+        if table_id not in self.tables and table_id in self.stored:  # closed while idle: open it again
+            stored = self.stored.pop(table_id)
+            self.add(Table(self.game, self.seats, self.log_dir, journal=self.journal, stored=stored))
+            assert self.journal is not None
+            self.journal.closed(table_id, False)
         table = self.tables[table_id]
         try:
             return table, table.seat_of(token)
@@ -264,11 +291,13 @@ def create_app(
     log_dir: str | Path | None = None,
     max_tables: int | None = None,
     limits: ServeLimits | None = None,
+    journal: Journal | None = None,
 ) -> Starlette:
-    """Build the server's ASGI app with ``tables`` tables open; ``app.state.server`` holds them."""
+    """Build the server's ASGI app with ``tables`` tables open (those the store ``journal`` keeps first);
+    ``app.state.server`` holds them."""
     limits = limits or ServeLimits()
-    server = Server(game, seats, log_dir, max(max_tables or limits.max_tables, tables), limits)
-    for _ in range(tables):
+    server = Server(game, seats, log_dir, max(max_tables or limits.max_tables, tables), limits, journal)
+    for _ in range(tables - server.restore()):
         server.open_table()
     app = Starlette(
         routes=[

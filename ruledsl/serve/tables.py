@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
     from ruledsl.engine.state import GameState
+    from ruledsl.serve.journal import Journal, Stored
 
 #: The transcript lines a table keeps for each viewer: the newest, as a page shows them.
 MAX_TRANSCRIPT = 300
@@ -36,11 +37,18 @@ class Table:
     """
 
     def __init__(
-        self, game: Game, seats: Sequence[str], log_dir: str | Path | None = None, seed: int | None = None
+        self,
+        game: Game,
+        seats: Sequence[str],
+        log_dir: str | Path | None = None,
+        seed: int | None = None,
+        journal: Journal | None = None,
+        stored: Stored | None = None,
     ) -> None:
         from ruledsl.agents import parse_spec
 
-        self.id = secrets.token_urlsafe(9)
+        self.journal = journal
+        self.id = secrets.token_urlsafe(9) if stored is None else stored.id
         self.game = game
         self.seats = list(seats)
         self.humans = [q for q, spec in enumerate(self.seats) if parse_spec(spec)[0] == "human"]
@@ -53,7 +61,32 @@ class Table:
         self.games = 0
         self.present = [0] * len(self.seats)  # the pages open of each seat (app.py counts them)
         self.rematch_asked: set[int] = set()
+        self.replaying = False
+        if stored is not None:
+            self._restore(stored)
+            return
+        if journal is not None:
+            journal.opened(self.id, _rules(game), self.seats, self.tokens, self.spectator)
         self.deal(seed)
+
+    def _restore(self, stored: Stored) -> None:
+        """Come back to a stored table's last game: its links and seed as they were, its actions replayed."""
+        from ruledsl.agents import decide
+
+        self.tokens, self.spectator = list(stored.tokens), stored.spectator
+        self.games, self.version = stored.game - 1, stored.version - 1
+        self.replaying = True
+        try:
+            self.deal(stored.seed)
+            for seat, index in stored.actions:
+                if self.is_over() or self.state is None:
+                    break
+                if seat not in self.humans:
+                    decide(self.agents[seat], self.state, seat)  # the bot's own randomness, drawn as it was
+                self._apply(seat, self.state.legal_actions()[index])
+        finally:
+            self.replaying = False
+        self.play_bots()  # the server may have died between two bots' moves
 
     # ------------------------------------------------------------------ who is at the table
 
@@ -91,6 +124,8 @@ class Table:
         # What each viewer has been told, seats first and the spectators last.
         self.transcripts: list[list[str]] = [[] for _ in range(len(self.seats) + 1)]
         self.state: GameState | None = None
+        if self.journal is not None and not self.replaying:
+            self.journal.dealt(self.id, self.games, self.seed, self.version)
         try:
             self.state = self.game.new_initial_state(
                 seed=self.seed, log=True, track=needs_tracking(self.agents.values())
@@ -99,7 +134,8 @@ class Table:
             self._stopped(exc)
             return
         self._tell_said(self.state)
-        self.play_bots()
+        if not self.replaying:
+            self.play_bots()
 
     def is_over(self) -> bool:
         """Whether this table's game has ended (or a rule stopped it)."""
@@ -169,6 +205,8 @@ class Table:
 
         state = self.state
         assert state is not None
+        if self.journal is not None and not self.replaying:  # kept before the move is shown to anyone
+            self.journal.acted(self.id, self.games, len(self.actors), seat, state.legal_actions().index(action))
         try:
             state.apply_action(action)
         except RuleRuntimeError as exc:
@@ -229,9 +267,16 @@ class Table:
 
     def write_log(self, error: Any = None) -> None:
         """Append this table's game, once over, to its file in the log folder (if there is one)."""
-        if self.log_dir is None or self.logged:
+        if self.log_dir is None or self.logged or self.replaying:  # replayed: written before the server died
             return
         from ruledsl.tools.records import write_records
 
         self.logged = True
         write_records(self.log_dir / f"table-{self.id}.jsonl", [self.record(error)])
+
+
+def _rules(game: Game) -> tuple[str, str]:
+    """A game's rules as the store keeps them: (hash, text)."""
+    from ruledsl.tools.records import rules_hash
+
+    return rules_hash(game), game.source.text

@@ -1,0 +1,154 @@
+"""`ruledsl serve --data DIR`: every table kept in SQLite, and back after a kill -9 where it was.
+
+The store alone (open, append, reload), a write that fails in play (the game goes on in memory,
+nothing half-kept), and a real server process killed with SIGKILL then restarted with the same
+--data: the same links go on with the same game, whose record is the one an uninterrupted game
+(same seed, same choices) makes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ruledsl.loading import load_game
+from ruledsl.serve.journal import FILE, Journal
+from ruledsl.serve.tables import Table
+from tests.extras import require
+
+SEATS = ["human", "random"]
+
+
+def play_first_actions(table: Table, moves: int) -> None:
+    """Play the human's first legal action ``moves`` times (the bot answers each), or to the end."""
+    for _ in range(moves):
+        if table.is_over():
+            return
+        seat = table.to_act()
+        assert seat is not None
+        table.move(seat, table.version, 0)
+
+
+class TestStore:
+    def test_a_table_is_kept_and_comes_back_where_it_was(self, tmp_path: Path) -> None:
+        game = load_game("quasenbo", players=2)
+        journal = Journal(tmp_path)
+        table = Table(game, SEATS, journal=journal)
+        play_first_actions(table, 5)
+        journal.close()
+        assert stat.S_IMODE((tmp_path / FILE).stat().st_mode) == 0o600
+        [stored] = Journal(tmp_path).tables()
+        assert (stored.id, stored.tokens, stored.spectator, stored.seed) == (
+            table.id,
+            table.tokens,
+            table.spectator,
+            table.seed,
+        )
+        again = Table(game, SEATS, journal=Journal(tmp_path), stored=stored)
+        assert (again.version, again.games, again.actors) == (table.version, table.games, table.actors)
+        assert again.record() == table.record()
+        assert again.transcripts == table.transcripts
+        play_first_actions(table, 1000)
+        play_first_actions(again, 1000)
+        assert json.dumps(again.record()) == json.dumps(table.record())
+
+    def test_a_write_that_fails_keeps_nothing_of_it_and_the_game_goes_on(
+        self, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        game = load_game("quasenbo", players=2)
+        journal = Journal(tmp_path)
+        table = Table(game, SEATS, journal=journal)
+        kept = len(Journal(tmp_path).tables()[0].actions)
+        journal.db = sqlite3.connect(f"file:{tmp_path / FILE}?mode=ro", uri=True, check_same_thread=False)
+        play_first_actions(table, 3)
+        assert len(table.actors) > kept  # the game went on in memory
+        assert "could not be written" in caplog.text and table.id in caplog.text
+        assert len(Journal(tmp_path).tables()[0].actions) == kept
+
+
+def cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ruledsl", *argv], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_a_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    folder.chmod(0o555)
+    where = "/proc/self" if os.geteuid() == 0 else str(folder)  # root writes anywhere but in /proc
+    done = cli("serve", "quasenbo", "--data", where, "--port", "1")
+    assert done.returncode == 65
+    assert f"{where}:1:1: error[E005]: cannot keep the tables in '{where}': " in done.stderr
+    assert "= hint: give --data a folder this user may write in" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+class TestKill:
+    def test_a_server_killed_comes_back_with_the_same_links_and_game(self, tmp_path: Path) -> None:
+        require("uvicorn", "serve")
+        require("websockets", "serve")
+        from ruledsl.serve.background import ServeProcess
+        from tests.serve.test_limits import page, receive
+
+        def play(link: str, moves: int) -> dict[str, Any]:
+            with page(link) as ws:
+                view = receive(ws)
+                for _ in range(moves):
+                    if view["over"]:
+                        break
+                    ws.send(json.dumps({"type": "move", "version": view["version"], "index": 0}))
+                    while (new := receive(ws))["type"] != "view" or new["version"] <= view["version"]:
+                        pass
+                    view = new
+                return view
+
+        argv = ["quasenbo", "--seats", ",".join(SEATS), "--data", str(tmp_path / "data"), "--log", str(tmp_path)]
+        with ServeProcess(*argv) as server:
+            links, base = server.tables[0], server.base
+            before = play(links["P0"], 4)
+            server.child.send_signal(signal.SIGKILL)
+            server.child.wait(timeout=60)
+            assert server.child.stdout is not None
+            server.child.stdout.close()
+        with ServeProcess(*argv) as server:  # on another port: the links' paths are the secrets
+            assert server.tables == [{who: link.replace(base, server.base) for who, link in links.items()}]
+            link = links["P0"].replace(base, server.base)
+            assert play(link, 0)["version"] == before["version"]
+            end = play(link, 1000)
+        assert end["over"]
+        table_id = links["P0"].split("/t/")[1].split("/")[0]
+        [line] = (tmp_path / f"table-{table_id}.jsonl").read_text(encoding="utf-8").splitlines()
+        record = json.loads(line)
+        assert record["seed"] == end["seed"]
+        (tmp_path / "once").mkdir()
+        uninterrupted = Table(load_game("quasenbo", players=2), SEATS, tmp_path / "once", seed=end["seed"])
+        play_first_actions(uninterrupted, 1000)
+        assert (tmp_path / "once" / f"table-{uninterrupted.id}.jsonl").read_text(encoding="utf-8") == line + "\n"
+
+
+def test_a_table_the_reaper_closed_is_kept_closed_and_reopened_by_its_link(tmp_path: Path) -> None:
+    require("starlette", "serve")
+    from ruledsl.serve.app import Server
+
+    game = load_game("quasenbo", players=2)
+    server = Server(game, SEATS, journal=Journal(tmp_path))
+    table = server.open_table()
+    play_first_actions(table, 3)
+    token = table.tokens[0]
+    assert token is not None
+    assert server.reap(now=1e12) == [table.id]
+    restarted = Server(game, SEATS, journal=Journal(tmp_path))
+    assert restarted.restore() == 0  # kept closed: not dealt again until its link is visited
+    again, seat = restarted.find(table.id, token)
+    assert (seat, again.version, again.actors) == (0, table.version, table.actors)
+    assert not Journal(tmp_path).tables()[0].closed
