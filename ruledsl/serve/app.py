@@ -225,7 +225,9 @@ async def _table_socket(socket: WebSocket) -> None:
                     else:
                         await connection.send(view_frame(table, seat))
             except (BadMessage, MoveRefused) as refused:
-                await connection.send({"type": "error", "message": str(refused), "version": table.version})
+                async with lock:  # the version of his view: the frame is built as the table stands
+                    version = view_frame(table, seat)["version"]
+                await connection.send({"type": "error", "message": str(refused), "version": version})
     except WebSocketDisconnect:
         return
     finally:

@@ -23,11 +23,16 @@ _RED = frozenset("♥♦")
 
 def view_frame(table: Table, seat: int) -> dict[str, Any]:
     """The frame a connection of ``seat`` (SPECTATOR: a spectator) is sent after each change at ``table``."""
+    frame = _view(table, seat)
+    # The version of his view, not of the table: it moves only when something in his frame does.
+    return {"type": "view", "version": table.version_of(seat, frame), **frame}
+
+
+def _view(table: Table, seat: int) -> dict[str, Any]:
+    """The frame of ``seat`` but its type and version."""
     state = table.state
     viewer = None if seat == SPECTATOR else seat
     frame: dict[str, Any] = {
-        "type": "view",
-        "version": table.version,
         "seat": viewer,
         "game": table.game.name,
         "players": table.game.players,
@@ -59,9 +64,9 @@ def view_frame(table: Table, seat: int) -> dict[str, Any]:
         finished=obs["finished"],
         returns=obs["returns"],
     )
-    # The actions listed are the real actor's: while a window is open to another seat, the
-    # observation shows this seat play gone on, but the moves on the table are not his yet.
-    if viewer is not None and "legal_actions" in obs and table.error is None and state.actor == viewer:
+    # While a window he cannot see is open to another seat, the actions listed are those his
+    # observation shows: his once it is let pass (a move he chooses meanwhile is held till then).
+    if viewer is not None and "legal_actions" in obs and table.error is None:
         frame["actions"] = _actions(state, viewer, frame["zones"])
     return frame
 
@@ -139,7 +144,7 @@ def _actions(state: Any, seat: int, zones: list[dict[str, Any]]) -> list[dict[st
     visible = {card["name"] for zone in zones for card in zone["cards"] or () if card is not None}
     deck = _deck(state.prog)
     actions = []
-    for i, action in enumerate(state.legal_actions()):
+    for i, action in enumerate(state.actions_seen_by(seat)):
         label = shown_action(action, state.prog)
         named = [name for name in sorted(deck.cards_in(str(action), label)) if name in visible]
         actions.append({"index": i, "label": label, "cards": named})

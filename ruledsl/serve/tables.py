@@ -30,8 +30,10 @@ class Table:
     """One game played at one table: the state, who sits where, and what each seat has been told.
 
     ``tokens[q]`` is the secret of human seat ``q`` (None for a bot), ``spectator`` the
-    secret of the spectators' link; ``version`` counts the changes, so that a move sent for
-    an older view is refused. The seed is drawn anew for each game (64 bits, from the
+    secret of the spectators' link; ``version`` counts the changes of the table, and
+    ``version_of`` those of each viewer's view (what a frame says: a move sent for an older
+    view is refused), which moves only when his view does: never when a window he cannot see
+    is let pass (docs/security.md, "Windows"). The seed is drawn anew for each game (64 bits, from the
     system's randomness) and shown only once the game is over: it gives away every card.
     """
 
@@ -50,6 +52,8 @@ class Table:
         self.spectator = secrets.token_urlsafe(18)
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.version = 0
+        # Each viewer's (seats, then the spectators) view version, and the last view he was shown.
+        self.views: list[tuple[int, str]] = [(0, "")] * (len(self.seats) + 1)
         self.games = 0
         self.deal(seed)
 
@@ -85,6 +89,8 @@ class Table:
         self.actors: list[int] = []
         self.error: str | None = None
         self.logged = False
+        # A move a seat chose while a window he could not see was open: played once it closes.
+        self.held: dict[int, tuple[Any, int]] = {}
         # What each viewer has been told, seats first and the spectators last.
         self.transcripts: list[list[str]] = [[] for _ in range(len(self.seats) + 1)]
         self.state: GameState | None = None
@@ -102,6 +108,20 @@ class Table:
         """Whether this table's game has ended (or a rule stopped it)."""
         return self.state is None or self.error is not None or self.state.is_terminal()
 
+    def version_of(self, seat: int, view: dict[str, Any]) -> int:
+        """The version of ``seat``'s view (SPECTATOR: the spectators'), ``view`` being his frame as it
+        is now without its version: it moves when, and only when, the view differs from the last
+        one asked about. A change he does not see (a window offered to another, let pass) leaves it."""
+        import json
+
+        at = len(self.seats) if seat == SPECTATOR else seat
+        shown = json.dumps(view, sort_keys=True, ensure_ascii=False, default=str)
+        version, last = self.views[at]
+        if shown != last:
+            version += 1
+            self.views[at] = (version, shown)
+        return version
+
     def to_act(self) -> int | None:
         """The seat to act now, None once the game is over."""
         return None if self.is_over() or self.state is None else self.state.current_player()
@@ -112,22 +132,28 @@ class Table:
         Raise MoveRefused, the table unchanged, for a move that is not this seat's to make,
         one made for an older view, or one the rules do not allow (with their reason).
         """
+        from ruledsl.serve.frames import view_frame
+
         state = self.state
-        if version != self.version:
+        if version != view_frame(self, seat)["version"]:
             raise MoveRefused("the game has moved on since that view: look again, then choose")
         if self.is_over() or state is None:
             raise MoveRefused("the game is over")
-        if state.current_player() != seat:
+        self.held.pop(seat, None)
+        # While a window he cannot see is open to another seat, he reads the state as if it were let
+        # pass (his turn, maybe): his move is read there, and held until the window closes.
+        shown, _paused = state.seen_by(seat)
+        legal = state.actions_seen_by(seat)
+        if not legal:
             # Not "another's turn": a window offered to another seat is his secret (it tells what he holds).
             raise MoveRefused("you have no move to make now")
-        legal = state.legal_actions()
         if index is not None:
             if not 0 <= index < len(legal):
                 raise MoveRefused(f"there is no action {index + 1}: choose from 1 to {len(legal)}")
             action = legal[index]
         else:
             assert text is not None
-            found = state.actions_reading(text)
+            found = shown.actions_reading(text)
             if len(found) > 1:
                 raise MoveRefused(f"'{text}' reads like {len(found)} of your actions: choose one of them")
             if not found:
@@ -137,18 +163,30 @@ class Table:
                 why = f": {reason}" if reason and reason != NO_REASON else ""
                 raise MoveRefused(f"'{text}' is not one of your actions now{why}")
             action = found[0]
+        if shown is not state:
+            self.held[seat] = (action, version)
+            return
         self._apply(seat, action)
         self.play_bots()
 
     def play_bots(self) -> None:
         """Let the bots move until a human is to act or the game is over."""
         from ruledsl.agents import decide
+        from ruledsl.serve.frames import view_frame
 
         while not self.is_over():
             assert self.state is not None
             seat = self.state.current_player()
             if seat in self.humans:
-                return
+                action, version = self.held.pop(seat, (None, None))
+                # A move held while a window was open: played if the window was let pass (his view
+                # is the one he chose in); dropped if someone acted in it (he chooses again).
+                if action is None or version != view_frame(self, seat)["version"]:
+                    return
+                if action not in self.state.legal_actions():
+                    return
+                self._apply(seat, action)
+                continue
             self._apply(seat, decide(self.agents[seat], self.state, seat))
 
     def rematch(self) -> None:
