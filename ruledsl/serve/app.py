@@ -225,9 +225,7 @@ async def _table_socket(socket: WebSocket) -> None:
                     else:
                         await connection.send(view_frame(table, seat))
             except (BadMessage, MoveRefused) as refused:
-                async with lock:  # the version of his view: the frame is built as the table stands
-                    version = view_frame(table, seat)["version"]
-                await connection.send({"type": "error", "message": str(refused), "version": version})
+                await connection.send({"type": "error", "message": str(refused), "version": table.version_of(seat)})
     except WebSocketDisconnect:
         return
     finally:

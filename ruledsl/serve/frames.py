@@ -23,13 +23,12 @@ _RED = frozenset("♥♦")
 
 def view_frame(table: Table, seat: int) -> dict[str, Any]:
     """The frame a connection of ``seat`` (SPECTATOR: a spectator) is sent after each change at ``table``."""
-    frame = _view(table, seat)
     # The version of his view, not of the table: it moves only when something in his frame does.
-    return {"type": "view", "version": table.version_of(seat, frame), **frame}
+    return {"type": "view", "version": table.version_of(seat), **seen_view(table, seat)}
 
 
-def _view(table: Table, seat: int) -> dict[str, Any]:
-    """The frame of ``seat`` but its type and version."""
+def seen_view(table: Table, seat: int) -> dict[str, Any]:
+    """The frame of ``seat`` but its type and version: what ``Table.version_of`` counts the changes of."""
     state = table.state
     viewer = None if seat == SPECTATOR else seat
     frame: dict[str, Any] = {

@@ -102,25 +102,30 @@ class Table:
             self._stopped(exc)
             return
         self._tell_said(self.state)
+        self._note_views()
         self.play_bots()
 
     def is_over(self) -> bool:
         """Whether this table's game has ended (or a rule stopped it)."""
         return self.state is None or self.error is not None or self.state.is_terminal()
 
-    def version_of(self, seat: int, view: dict[str, Any]) -> int:
-        """The version of ``seat``'s view (SPECTATOR: the spectators'), ``view`` being his frame as it
-        is now without its version: it moves when, and only when, the view differs from the last
-        one asked about. A change he does not see (a window offered to another, let pass) leaves it."""
+    def version_of(self, seat: int) -> int:
+        """The version of ``seat``'s view (SPECTATOR: the spectators'): how many times it changed. A
+        change he does not see (a window offered to another, let pass) leaves it as it is."""
+        return self.views[len(self.seats) if seat == SPECTATOR else seat][0]
+
+    def _note_views(self) -> None:
+        """After each change of the table: move the version of each viewer whose view it changed."""
         import json
 
-        at = len(self.seats) if seat == SPECTATOR else seat
-        shown = json.dumps(view, sort_keys=True, ensure_ascii=False, default=str)
-        version, last = self.views[at]
-        if shown != last:
-            version += 1
-            self.views[at] = (version, shown)
-        return version
+        from ruledsl.serve.frames import seen_view
+
+        for at in range(len(self.views)):
+            seat = SPECTATOR if at == len(self.seats) else at
+            shown = json.dumps(seen_view(self, seat), sort_keys=True, ensure_ascii=False, default=str)
+            version, last = self.views[at]
+            if shown != last:
+                self.views[at] = (version + 1, shown)
 
     def to_act(self) -> int | None:
         """The seat to act now, None once the game is over."""
@@ -132,10 +137,8 @@ class Table:
         Raise MoveRefused, the table unchanged, for a move that is not this seat's to make,
         one made for an older view, or one the rules do not allow (with their reason).
         """
-        from ruledsl.serve.frames import view_frame
-
         state = self.state
-        if version != view_frame(self, seat)["version"]:
+        if version != self.version_of(seat):
             raise MoveRefused("the game has moved on since that view: look again, then choose")
         if self.is_over() or state is None:
             raise MoveRefused("the game is over")
@@ -172,7 +175,6 @@ class Table:
     def play_bots(self) -> None:
         """Let the bots move until a human is to act or the game is over."""
         from ruledsl.agents import decide
-        from ruledsl.serve.frames import view_frame
 
         while not self.is_over():
             assert self.state is not None
@@ -181,7 +183,7 @@ class Table:
                 action, version = self.held.pop(seat, (None, None))
                 # A move held while a window was open: played if the window was let pass (his view
                 # is the one he chose in); dropped if someone acted in it (he chooses again).
-                if action is None or version != view_frame(self, seat)["version"]:
+                if action is None or version != self.version_of(seat):
                     return
                 if action not in self.state.legal_actions():
                     return
@@ -220,6 +222,7 @@ class Table:
             self._tell_all(result_lines(state))
             self._tell_all([f"Seed: {self.seed} (ruledsl play --seed {self.seed} deals this game again)"])
             self.write_log()
+        self._note_views()
 
     def _stopped(self, error: Any) -> None:
         """End the game a rule failed in: every viewer is told the error, and the record says it."""
@@ -229,6 +232,7 @@ class Table:
         self.error = one_line(str(error))
         self._tell_all([f"The game stopped: {self.error}", f"Seed: {self.seed}"])
         self.write_log(error)
+        self._note_views()
 
     def _tell_said(self, state: GameState) -> None:
         """Tell each viewer the rules' 'say' lines as he reads them (a card named to those who see it)."""
