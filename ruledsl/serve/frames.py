@@ -27,8 +27,18 @@ def view_frame(table: Table, seat: int) -> dict[str, Any]:
     return {"type": "view", "version": table.version_of(seat), **seen_view(table, seat)}
 
 
+def view_key(table: Table, seat: int) -> str:
+    """What the frame of ``seat`` but its version is made of, as a text (what ``Table.version_of`` counts the
+    changes of): the lines he was told, the game's end, its error and his observation (his actions' labels
+    with it); the rest is the table's, the same all game."""
+    at = len(table.seats) if seat == SPECTATOR else seat
+    state = table.state
+    seen = None if state is None else state.observation(None if seat == SPECTATOR else seat)
+    return repr((table.games, table.told[at], table.is_over(), table.error, seen))
+
+
 def seen_view(table: Table, seat: int) -> dict[str, Any]:
-    """The frame of ``seat`` but its type and version: what ``Table.version_of`` counts the changes of."""
+    """The frame of ``seat`` but its type and version."""
     state = table.state
     viewer = None if seat == SPECTATOR else seat
     frame: dict[str, Any] = {

@@ -93,6 +93,7 @@ class Table:
         self.held: dict[int, tuple[Any, int]] = {}
         # What each viewer has been told, seats first and the spectators last.
         self.transcripts: list[list[str]] = [[] for _ in range(len(self.seats) + 1)]
+        self.told = [0] * len(self.transcripts)  # the lines each viewer was told, kept or not
         self.state: GameState | None = None
         try:
             self.state = self.game.new_initial_state(
@@ -116,16 +117,13 @@ class Table:
 
     def _note_views(self) -> None:
         """After each change of the table: move the version of each viewer whose view it changed."""
-        import json
-
-        from ruledsl.serve.frames import seen_view
+        from ruledsl.serve.frames import view_key
 
         for at in range(len(self.views)):
-            seat = SPECTATOR if at == len(self.seats) else at
-            shown = json.dumps(seen_view(self, seat), sort_keys=True, ensure_ascii=False, default=str)
+            key = view_key(self, SPECTATOR if at == len(self.seats) else at)
             version, last = self.views[at]
-            if shown != last:
-                self.views[at] = (version + 1, shown)
+            if key != last:
+                self.views[at] = (version + 1, key)
 
     def to_act(self) -> int | None:
         """The seat to act now, None once the game is over."""
@@ -215,6 +213,7 @@ class Table:
             seen = state.describe_last(None if viewer == len(self.seats) else viewer)
             if seen:
                 lines.append(f"P{seat}: {seen}")
+                self.told[viewer] += 1
         self._tell_said(state)
         if state.is_terminal():
             from ruledsl.tools.records import result_lines
@@ -242,11 +241,13 @@ class Table:
         spectators = len(self.transcripts) - 1
         for viewer, transcript in enumerate(self.transcripts):
             transcript.extend(f"  {said_to(line, None if viewer == spectators else viewer)}" for line in said)
+            self.told[viewer] += len(said)
             del transcript[:-MAX_TRANSCRIPT]
 
     def _tell_all(self, lines: list[str]) -> None:
-        for transcript in self.transcripts:
+        for viewer, transcript in enumerate(self.transcripts):
             transcript.extend(lines)
+            self.told[viewer] += len(lines)
             del transcript[:-MAX_TRANSCRIPT]
 
     def transcript(self, seat: int) -> list[str]:
