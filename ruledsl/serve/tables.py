@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
@@ -143,7 +143,7 @@ class Table:
         self.held.pop(seat, None)
         # While a window he cannot see is open to another seat, he reads the state as if it were let
         # pass (his turn, maybe): his move is read there, and held until the window closes.
-        shown, _paused = state.seen_by(seat)
+        shown = cast("GameState", state.seen_by(seat)[0])
         legal = state.actions_seen_by(seat)
         if not legal:
             # Not "another's turn": a window offered to another seat is his secret (it tells what he holds).
