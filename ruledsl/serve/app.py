@@ -10,7 +10,8 @@ The protocol: the server sends ``{"type": "view", ...}`` frames (``frames.view_f
 every change, and ``{"type": "error", "message": ...}`` to the one connection whose message
 changed nothing. A page sends ``{"type": "move", "version": V, "index": I}`` (the I-th legal
 action of view V) or ``{"type": "move", "version": V, "text": "play the castle"}``,
-``{"type": "rematch"}`` and ``{"type": "view"}`` (send the view again).
+``{"type": "rematch"}`` and ``{"type": "view"}`` (send the view again). A view's version is
+its seat's own (``Table.version_of``): it moves only when what that seat is shown does.
 """
 
 from __future__ import annotations

@@ -120,3 +120,74 @@ def test_a_move_held_during_a_window_is_dropped_when_someone_acts_in_it() -> Non
                     return
             _play(table, state.current_player(), rng.randrange(len(state.legal_actions())))
     raise AssertionError("no game offered a cut that was taken")
+
+
+def _let_pass(table: Table) -> int:
+    """Every open window let pass by the seat it is offered to; return how many passes that took."""
+    passes = 0
+    while table.state is not None and table.state.windows is not None and not table.is_over():
+        _pass_window(table)
+        passes += 1
+    return passes
+
+
+def _follow_twins(deal: int, seat: int) -> tuple[int, int]:
+    """Deal two tables alike, swap two cards hidden from ``seat`` at the second (one in another's hand,
+    one in the stock), then play both alike, each window let pass, until one of the two cards moves.
+    Compare ``seat``'s frames (and the spectators') at every step; return (steps compared, steps
+    at which the two tables let a different number of windows pass)."""
+    from ruledsl.tools.leaks import _mapped, swap
+
+    game = load_game("cartes_magiques", players=PLAYERS)
+    tables = [Table(game, ["human"] * PLAYERS, seed=deal) for _ in range(2)]
+    first, second = (t.state for t in tables)
+    assert first is not None and second is not None
+    rng = random.Random(deal)
+    names, kinds = first.prog.card_names, first.prog.card_kinds
+    hands = [z.base + q for z in first.prog.zones if z.name == "hand" for q in range(PLAYERS) if q != seat]
+    (stock,) = [z.base for z in first.prog.zones if z.name == "deck"]
+    start = rng.randrange(8, 40)  # the twins' cards swapped after the setup, where play goes on
+    while len(tables[0].actors) < start and not tables[0].is_over():
+        _let_pass(tables[0])
+        _let_pass(tables[1])
+        actor, index = first.current_player(), rng.randrange(len(first.legal_actions()))
+        for t in tables:
+            t.move(actor, t.version_of(actor), index=index)
+    if tables[0].is_over() or not first.zones[stock]:
+        return 0, 0
+    a = rng.choice([c for z in hands for c in first.zones[z]])
+    b = rng.choice([c for c in first.zones[stock] if names[c] != names[a]])
+    swap(second, a, b)
+    exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
+    at = (first.loc[a], first.loc[b])
+    compared = asymmetric = 0
+    while True:
+        passes = [_let_pass(t) for t in tables]
+        asymmetric += passes[0] != passes[1]
+        if (
+            any(t.is_over() for t in tables)
+            or at != (first.loc[a], first.loc[b])
+            or at != (second.loc[b], second.loc[a])
+        ):
+            return compared, asymmetric
+        for viewer in (seat, SPECTATOR):
+            assert view_frame(tables[0], viewer) == view_frame(tables[1], viewer), (deal, viewer, compared)
+        compared += 1
+        actor = first.current_player()
+        action = rng.choice(first.legal_actions())
+        other = _mapped(second, action, exchanged)
+        if other is None or second.current_player() != actor:
+            return compared, asymmetric
+        tables[0].move(actor, tables[0].version_of(actor), index=first.legal_actions().index(action))
+        tables[1].move(actor, tables[1].version_of(actor), index=second.legal_actions().index(other))
+
+
+def test_swap_twins_frames_alike_with_and_without_a_window() -> None:
+    """Swap twins: where one of the two cards lets its holder cut, a window is offered at one table
+    only; the seat's frames, every field and ``version`` included, must be the same at both."""
+    compared = asymmetric = 0
+    for deal in range(80):
+        steps, windows = _follow_twins(deal, deal % PLAYERS)
+        compared += steps
+        asymmetric += windows
+    assert compared >= 200 and asymmetric >= 5, (compared, asymmetric)
