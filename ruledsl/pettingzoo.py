@@ -11,7 +11,9 @@
 
 Agents are ``player_0``, ``player_1``...; each observation is a dict with ``observation``
 (the seat's observation tensor, ``ruledsl.spaces.TensorLayout``) and ``action_mask`` (the
-legal ids of ``ruledsl.spaces.ActionSpace``, all zero but for the agent to act). Rewards
+legal ids of ``ruledsl.spaces.ActionSpace``, all zero but for the agent to act, and for a
+seat whose turn it is while a window he cannot see is open to another: his mask is the one he
+will have if it is let pass, not all zero, so that it tells him nothing of it). Rewards
 are the game's returns, given at its end. ``reset(seed=s)`` deals from seed ``s``; a
 reset without a seed deals the next seed of the last one's sequence. ``max_cycles``
 truncates the game after that many steps of each agent. An action outside the mask
@@ -104,9 +106,7 @@ class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
         play = self._play()
         seat = self._index[agent]
         mask = np.zeros(self.spaces.actions.num_distinct_actions, np.int8)
-        state = play.state
-        if not state.terminal and state.actor == seat:
-            mask[play.legal_actions()] = 1
+        mask[play.legal_for(seat)] = 1  # while a window he cannot see is open: his, as if it were let pass
         tensor = np.empty(self.spaces.tensors.observation_size, np.float32)
         write_entries(tensor, self.spaces.tensors.observation_entries(play.observation(seat)))
         return {"observation": tensor, "action_mask": mask}

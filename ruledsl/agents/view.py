@@ -53,7 +53,11 @@ class SeatView:
         return self._ask("observation", None)
 
     def legal_actions(self) -> list[Action]:
-        """Return the seat's legal actions, or none when it is not the seat's turn."""
+        """Return the seat's legal actions, or none when it is not the seat's turn.
+
+        While a window he cannot see is open to another seat, they are the actions he will have
+        if it is let pass (``GameState.actions_seen_by``): what he is shown does not tell that a
+        window is open. He is asked to act only once it has closed."""
         return self._ask("legal_actions", None)
 
     def is_terminal(self) -> bool:
@@ -86,7 +90,7 @@ def _asker(state: GameState, seat: int) -> Callable[[str, Any], Any]:
         if question == "observation":
             return state.observation(seat)
         if question == "legal_actions":
-            return state.legal_actions() if state.current_player() == seat else []
+            return state.actions_seen_by(seat)
         if question == "is_terminal":
             if state.windows is not None and state.current_player() != seat:
                 return state.shown_to(seat)[0].is_terminal()  # as it reads to him: gone on, maybe to the end

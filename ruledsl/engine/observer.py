@@ -39,6 +39,24 @@ class Observer(StateFields):
         only what every seat sees)."""
         return _observe(self, player)
 
+    def seen_by(self, player: int | None) -> tuple[Observer, bool]:
+        """Return the state ``player`` reads, and whether it is paused: this one, unless windows he
+        cannot see are open (offered to another): then ``shown_to(player)``, play gone on as if
+        they were let pass (docs/security.md, "Windows"). His observation, the actions he is shown
+        and how his moves read are all worked out on it, so none depends on a window he cannot see."""
+        if self.windows is not None and player != self.actor and not self.terminal:
+            return self.shown_to(player)
+        return self, False
+
+    def actions_seen_by(self, player: int | None) -> list[Action]:
+        """Return the actions ``player`` is shown as his: his legal actions when he is to act; while
+        windows he cannot see are open, those he will have if they are let pass (he acts once they
+        close); none when he is not to act (a spectator never is)."""
+        st, paused = self.seen_by(player)
+        if paused or st.terminal or player is None or st.actor != player:
+            return []
+        return st.legal_actions()
+
     def describe_last(self, viewer: int | None) -> str:
         """Return the last action's label as ``viewer`` saw it when it was played (None: a spectator).
 
@@ -169,12 +187,10 @@ _MARKED = re.compile(f"{_MARK}(\\d+){_MARK}")
 
 
 def _observe(st: Observer, player: int | None) -> dict[str, Any]:
-    paused = False
-    if st.windows is not None and player != st.actor and not st.terminal:
-        # Only a player offered a window knows it (being offered one tells what he holds):
-        # the others (and spectators) see the state as it would be had it been offered to
-        # nobody, or paused where going on would deal them cards (TurnMachine.shown_to).
-        st, paused = st.shown_to(player)
+    # Only a player offered a window knows it (being offered one tells what he holds): the
+    # others (and spectators) see the state as it would be had it been offered to nobody, or
+    # paused where going on would deal them cards (TurnMachine.shown_to).
+    st, paused = st.seen_by(player)
     prog = st.prog
     names = prog.card_names
     zones: dict[str, Any] = {}

@@ -12,7 +12,8 @@ changed nothing. A page sends ``{"type": "move", "version": V, "index": I}`` (th
 action of view V) or ``{"type": "move", "version": V, "text": "play the castle"}``,
 ``{"type": "rematch"}`` (this seat agrees to a new game: dealt once every human seat has) and
 ``{"type": "view"}`` (send the view again). Every page is sent the view again when a seat's first page
-opens or its last closes (the frame's ``present``).
+opens or its last closes (the frame's ``present``). A view's version is its seat's own
+(``Table.version_of``): it moves only when what that seat is shown does.
 """
 
 from __future__ import annotations
@@ -425,7 +426,9 @@ async def _serve(server: Server, table: Table, connection: Connection) -> None:
         try:
             await _answer(server, table, connection, _read(message))
         except (BadMessage, MoveRefused) as refused:
-            await connection.send({"type": "error", "message": str(refused), "version": table.version})
+            await connection.send(
+                {"type": "error", "message": str(refused), "version": table.version_of(connection.seat)}
+            )
         except Exception:
             _log.exception("a message to table %s could not be answered", table.id)
             await socket.close(code=1011)  # the server's fault: said with a close frame, and logged

@@ -23,11 +23,25 @@ _RED = frozenset("♥♦")
 
 def view_frame(table: Table, seat: int) -> dict[str, Any]:
     """The frame a connection of ``seat`` (SPECTATOR: a spectator) is sent after each change at ``table``."""
+    # The version of his view, not of the table: it moves only when something in his frame does.
+    return {"type": "view", "version": table.version_of(seat), **seen_view(table, seat)}
+
+
+def view_key(table: Table, seat: int) -> str:
+    """What the frame of ``seat`` but its version is made of, as a text (what ``Table.version_of`` counts the
+    changes of): the lines he was told, the game's end, its error and his observation (his actions' labels
+    with it); the rest is the table's, the same all game."""
+    at = len(table.seats) if seat == SPECTATOR else seat
+    state = table.state
+    seen = None if state is None else state.observation(None if seat == SPECTATOR else seat)
+    return repr((table.games, table.told[at], table.is_over(), table.error, seen))
+
+
+def seen_view(table: Table, seat: int) -> dict[str, Any]:
+    """The frame of ``seat`` but its type and version."""
     state = table.state
     viewer = None if seat == SPECTATOR else seat
     frame: dict[str, Any] = {
-        "type": "view",
-        "version": table.version,
         "seat": viewer,
         "game": table.game.name,
         "players": table.game.players,
@@ -68,9 +82,9 @@ def view_frame(table: Table, seat: int) -> dict[str, Any]:
         together=obs.get("together"),
         returns=obs["returns"],
     )
-    # The actions listed are the real actor's: while a window is open to another seat, the
-    # observation shows this seat play gone on, but the moves on the table are not his yet.
-    if viewer is not None and "legal_actions" in obs and table.error is None and state.actor == viewer:
+    # While a window he cannot see is open to another seat, the actions listed are those his
+    # observation shows: his once it is let pass (a move he chooses meanwhile is held till then).
+    if viewer is not None and "legal_actions" in obs and table.error is None:
         frame["actions"] = _actions(state, viewer, frame["zones"])
     return frame
 
@@ -148,7 +162,7 @@ def _actions(state: Any, seat: int, zones: list[dict[str, Any]]) -> list[dict[st
     visible = {card["name"] for zone in zones for card in zone["cards"] or () if card is not None}
     deck = _deck(state.prog)
     actions = []
-    for i, action in enumerate(state.legal_actions()):
+    for i, action in enumerate(state.actions_seen_by(seat)):
         label = shown_action(action, state.prog)
         named = [name for name in sorted(deck.cards_in(str(action), label)) if name in visible]
         entry: dict[str, Any] = {"index": i, "label": label, "cards": named}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
@@ -31,8 +31,10 @@ class Table:
     """One game played at one table: the state, who sits where, and what each seat has been told.
 
     ``tokens[q]`` is the secret of human seat ``q`` (None for a bot), ``spectator`` the
-    secret of the spectators' link; ``version`` counts the changes, so that a move sent for
-    an older view is refused. The seed is drawn anew for each game (64 bits, from the
+    secret of the spectators' link; ``version`` counts the changes of the table, and
+    ``version_of`` those of each viewer's view (what a frame says: a move sent for an older
+    view is refused), which moves only when his view does: never when a window he cannot see
+    is let pass (docs/security.md, "Windows"). The seed is drawn anew for each game (64 bits, from the
     system's randomness) and shown only once the game is over: it gives away every card.
     """
 
@@ -58,6 +60,8 @@ class Table:
         self.spectator = secrets.token_urlsafe(18)
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.version = 0
+        # Each viewer's (seats, then the spectators) view version, and the last view he was shown.
+        self.views: list[tuple[int, str]] = [(0, "")] * (len(self.seats) + 1)
         self.games = 0
         self.present = [0] * len(self.seats)  # the pages open of each seat (app.py counts them)
         self.rematch_asked: set[int] = set()
@@ -121,8 +125,11 @@ class Table:
         self.actors: list[int] = []
         self.error: str | None = None
         self.logged = False
+        # A move a seat chose while a window he could not see was open: played once it closes.
+        self.held: dict[int, tuple[Any, int]] = {}
         # What each viewer has been told, seats first and the spectators last.
         self.transcripts: list[list[str]] = [[] for _ in range(len(self.seats) + 1)]
+        self.told = [0] * len(self.transcripts)  # the lines each viewer was told, kept or not
         self.state: GameState | None = None
         if self.journal is not None and not self.replaying:
             self.journal.dealt(self.id, self.games, self.seed, self.version)
@@ -134,12 +141,28 @@ class Table:
             self._stopped(exc)
             return
         self._tell_said(self.state)
+        self._note_views()
         if not self.replaying:
             self.play_bots()
 
     def is_over(self) -> bool:
         """Whether this table's game has ended (or a rule stopped it)."""
         return self.state is None or self.error is not None or self.state.is_terminal()
+
+    def version_of(self, seat: int) -> int:
+        """The version of ``seat``'s view (SPECTATOR: the spectators'): how many times it changed. A
+        change he does not see (a window offered to another, let pass) leaves it as it is."""
+        return self.views[len(self.seats) if seat == SPECTATOR else seat][0]
+
+    def _note_views(self) -> None:
+        """After each change of the table: move the version of each viewer whose view it changed."""
+        from ruledsl.serve.frames import view_key
+
+        for at in range(len(self.views)):
+            key = view_key(self, SPECTATOR if at == len(self.seats) else at)
+            version, last = self.views[at]
+            if key != last:
+                self.views[at] = (version + 1, key)
 
     def to_act(self) -> int | None:
         """The seat to act now, None once the game is over."""
@@ -152,21 +175,25 @@ class Table:
         one made for an older view, or one the rules do not allow (with their reason).
         """
         state = self.state
-        if version != self.version:
+        if version != self.version_of(seat):
             raise MoveRefused("the game has moved on since that view: look again, then choose")
         if self.is_over() or state is None:
             raise MoveRefused("the game is over")
-        if state.current_player() != seat:
+        self.held.pop(seat, None)
+        # While a window he cannot see is open to another seat, he reads the state as if it were let
+        # pass (his turn, maybe): his move is read there, and held until the window closes.
+        shown = cast("GameState", state.seen_by(seat)[0])
+        legal = state.actions_seen_by(seat)
+        if not legal:
             # Not "another's turn": a window offered to another seat is his secret (it tells what he holds).
             raise MoveRefused("you have no move to make now")
-        legal = state.legal_actions()
         if index is not None:
             if not 0 <= index < len(legal):
                 raise MoveRefused(f"there is no action {index + 1}: choose from 1 to {len(legal)}")
             action = legal[index]
         else:
             assert text is not None
-            found = state.actions_reading(text)
+            found = shown.actions_reading(text)
             if len(found) > 1:
                 raise MoveRefused(f"'{text}' reads like {len(found)} of your actions: choose one of them")
             if not found:
@@ -176,6 +203,9 @@ class Table:
                 why = f": {reason}" if reason and reason != NO_REASON else ""
                 raise MoveRefused(f"'{text}' is not one of your actions now{why}")
             action = found[0]
+        if shown is not state:
+            self.held[seat] = (action, version)
+            return
         self._apply(seat, action)
         self.play_bots()
 
@@ -187,7 +217,15 @@ class Table:
             assert self.state is not None
             seat = self.state.current_player()
             if seat in self.humans:
-                return
+                action, version = self.held.pop(seat, (None, None))
+                # A move held while a window was open: played if the window was let pass (his view
+                # is the one he chose in); dropped if someone acted in it (he chooses again).
+                if action is None or version != self.version_of(seat):
+                    return
+                if action not in self.state.legal_actions():
+                    return
+                self._apply(seat, action)
+                continue
             self._apply(seat, decide(self.agents[seat], self.state, seat))
 
     def rematch(self, seat: int) -> None:
@@ -219,6 +257,7 @@ class Table:
             seen = state.describe_last(None if viewer == len(self.seats) else viewer)
             if seen:
                 lines.append(f"P{seat}: {seen}")
+                self.told[viewer] += 1
         self._tell_said(state)
         if state.is_terminal():
             from ruledsl.tools.records import result_lines
@@ -226,6 +265,7 @@ class Table:
             self._tell_all(result_lines(state))
             self._tell_all([f"Seed: {self.seed} (ruledsl play --seed {self.seed} deals this game again)"])
             self.write_log()
+        self._note_views()
 
     def _stopped(self, error: Any) -> None:
         """End the game a rule failed in: every viewer is told the error, and the record says it."""
@@ -235,6 +275,7 @@ class Table:
         self.error = one_line(str(error))
         self._tell_all([f"The game stopped: {self.error}", f"Seed: {self.seed}"])
         self.write_log(error)
+        self._note_views()
 
     def _tell_said(self, state: GameState) -> None:
         """Tell each viewer the rules' 'say' lines as he reads them (a card named to those who see it)."""
@@ -244,11 +285,13 @@ class Table:
         spectators = len(self.transcripts) - 1
         for viewer, transcript in enumerate(self.transcripts):
             transcript.extend(f"  {said_to(line, None if viewer == spectators else viewer)}" for line in said)
+            self.told[viewer] += len(said)
             del transcript[:-MAX_TRANSCRIPT]
 
     def _tell_all(self, lines: list[str]) -> None:
-        for transcript in self.transcripts:
+        for viewer, transcript in enumerate(self.transcripts):
             transcript.extend(lines)
+            self.told[viewer] += len(lines)
             del transcript[:-MAX_TRANSCRIPT]
 
     def transcript(self, seat: int) -> list[str]:

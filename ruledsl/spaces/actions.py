@@ -283,6 +283,18 @@ class Decisions:
                 nexts.add(t[at])
         return sorted(nexts)
 
+    def legal_for(self, seat: int) -> list[int]:
+        """Return the ids ``seat`` is shown as his, ascending: ``legal_actions()`` when he is to act;
+        while a window he cannot see is open to another, the first ids of the actions he will have
+        if it is let pass (``GameState.actions_seen_by``); none otherwise."""
+        state = self.state
+        if state.terminal:
+            return []
+        if state.actor == seat:
+            return self.legal_actions()
+        first = self.space.first_ids.__getitem__
+        return sorted({first(a) for a in state.actions_seen_by(seat)})
+
     def observation(self, seat: int | None) -> dict[str, Any]:
         """Return ``state.observation(seat)``, worked out once per state (the bridges ask for it
         as a string and as a tensor); the dict is shared: read it, do not change it."""

@@ -139,3 +139,52 @@ class TestAWindowBeforeADeal:
 def hand_zone(state: GameState, seat: int) -> int:
     (layout,) = [z for z in state.prog.zones if z.name == "hand"]
     return layout.base + seat
+
+
+def window_states(seeds: range, players: int = 4) -> list[GameState]:
+    """Every state of random plays of Cartes Magiques in which a window is open (its cuts offered)."""
+    game = ruledsl.load_game("cartes_magiques", players=players)
+    found = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal() and state.n_actions < 600:
+            if state.windows is not None:
+                found.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+    return found
+
+
+def test_a_seats_view_for_agents_does_not_tell_a_window_is_open() -> None:
+    """Issue 41.12: a seat's SeatView (observation, legal actions, refusals) and his PettingZoo
+    observation and action mask read alike whether a window he cannot see is open or was let pass."""
+    from tests.extras import require
+
+    require("pettingzoo", "pettingzoo")
+    from ruledsl import pettingzoo as pz
+    from ruledsl.agents.view import SeatView
+    from ruledsl.spaces.actions import Decisions
+
+    env = pz.env("cartes_magiques", players=4)
+    env.reset(seed=0)
+    space = env.play.space
+    states = window_states(range(8))
+    assert len(states) > 50
+    turn_players_shown_actions = 0
+    for state in states:
+        without = all_passed(state)
+        for seat in range(4):
+            if seat == state.current_player():
+                continue
+            seen, plain = SeatView(state, seat), SeatView(without, seat)
+            assert seen.observation() == plain.observation()
+            assert seen.legal_actions() == plain.legal_actions(), (seat, str(state))
+            turn_players_shown_actions += bool(plain.legal_actions())
+            assert seen.why_illegal("let it pass") == plain.why_illegal("let it pass")
+            masks = []
+            for shown in (state, without):
+                env.play = Decisions(space, shown.clone())
+                obs = env.observe(env.possible_agents[seat])
+                masks.append((obs["action_mask"].tolist(), obs["observation"].tolist()))
+            assert masks[0] == masks[1], seat
+    assert turn_players_shown_actions > 20  # the seat whose turn it is, shown his moves while a cut is offered

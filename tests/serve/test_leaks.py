@@ -107,7 +107,7 @@ def test_no_frame_names_a_card_its_viewer_cannot_see(name: str, players: int) ->
         index = rng.randrange(len(state.legal_actions()))
         twin_action = twin.legal_actions()[index]
         assert str(twin_action) == str(state.legal_actions()[index])
-        table.move(seat, table.version, index=index)
+        table.move(seat, table.version_of(seat), index=index)
         twin.apply_action(twin_action)
         twin.take_log()
         for v in viewers:
@@ -139,7 +139,7 @@ def test_a_say_is_told_to_each_viewer_as_he_sees_its_cards(tmp_path: Any) -> Non
     assert table.state is not None
     played = table.state.legal_actions()[0]
     (kept,) = [c for c in table.state.observation(0)["zones"]["hand"][0]["cards"] if f"play {c}" != str(played)]
-    table.move(0, table.version, index=0)
+    table.move(0, table.version_of(0), index=0)
     assert f"  P0 keeps {kept}" in table.transcript(0)
     assert "  P0 keeps a hidden card" in table.transcript(1)
     assert "  P0 keeps a hidden card" in table.transcript(SPECTATOR)

@@ -138,7 +138,7 @@ class TestMessages:
             ws.send_json({"type": "move", "version": view["version"] - 1, "index": 0})
             error = ws.receive_json()
             assert error["type"] == "error" and "moved on" in error["message"]
-            assert table.version == view["version"]
+            assert table.version_of(0) == view["version"]
 
     def test_a_typed_move_that_is_refused_says_why(self, one_human: tuple[TestClient, Table]) -> None:
         client, table = one_human
@@ -147,7 +147,7 @@ class TestMessages:
             ws.send_json({"type": "move", "version": view["version"], "text": "play the Bogus"})
             error = ws.receive_json()
             assert error["message"] == "'play the Bogus' is not one of your actions now: no card is called 'the Bogus'"
-            assert table.version == view["version"]
+            assert table.version_of(0) == view["version"]
 
     def test_a_typed_move_that_names_a_legal_action_is_played(self, one_human: tuple[TestClient, Table]) -> None:
         client, table = one_human
@@ -171,7 +171,7 @@ class TestMessages:
                 assert seen["seat"] is None and seen["actions"] == []
                 spectator.send_json({"type": "move", "version": seen["version"], "index": 0})
                 assert "spectators" in spectator.receive_json()["message"]
-                assert table.version == view["version"]
+                assert table.version_of(1) == view["version"]
 
     def test_every_connection_of_the_table_sees_the_move(self) -> None:
         client, table = open_app(["human", "human"])
@@ -231,4 +231,4 @@ class TestClosedTables:
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 1008
-        assert table.version == view["version"]
+        assert table.version_of(0) == view["version"]
