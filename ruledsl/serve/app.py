@@ -212,7 +212,11 @@ class Server:
         """Queue every connection of ``table`` its seat's view (the table's lock held): each seat's built once."""
         self.frames.pop(table.id, None)
         for connection in list(self.connections.get(table.id, ())):
-            connection.push(self.build_view(table, connection.seat), view=True)
+            text = self.build_view(table, connection.seat)
+            # A page is not sent its view again unchanged: how many frames come must not tell a
+            # seat of what he cannot see (a bot passing a window offered to it alone).
+            if text != connection.last_view:
+                connection.push(text, view=True)
 
 
 def _stamp(table: Table) -> tuple[int, int, int]:
@@ -244,6 +248,7 @@ class Connection:
         self.seat = seat
         self.limits = limits or ServeLimits()
         self.waiting: deque[tuple[bool, str]] = deque()  # (a view?, the frame's text)
+        self.last_view: str | None = None  # the last view queued
         self.ready = asyncio.Event()
         self.behind = False
         self.messages = RateLimit(self.limits.messages_per_second, 2 * self.limits.messages_per_second)
@@ -251,8 +256,10 @@ class Connection:
 
     def push(self, text: str, view: bool = False) -> None:
         """Queue a frame's text (``view``: it replaces any view still waiting)."""
-        if view and self.view_waiting():
-            self.waiting = deque(waiting for waiting in self.waiting if not waiting[0])
+        if view:
+            self.last_view = text
+            if self.view_waiting():
+                self.waiting = deque(waiting for waiting in self.waiting if not waiting[0])
         self.waiting.append((view, text))
         if len(self.waiting) > self.limits.max_waiting:
             self.behind = True
@@ -451,6 +458,10 @@ async def _answer(server: Server, table: Table, connection: Connection, request:
     async with server.locks[table.id]:
         if await _handle(table, seat, request):
             await server.broadcast(table)
+            # The bots answer one move at a time, each shown to every page before the next is
+            # thought of: meanwhile a page says which seat is thinking.
+            while await asyncio.to_thread(table.play_bot):
+                await server.broadcast(table)
         else:
             connection.push(server.build_view(table, seat), view=True)
 
@@ -548,6 +559,6 @@ async def _handle(table: Table, seat: int, request: dict[str, Any]) -> bool:
     if kind == "rematch":
         await asyncio.to_thread(table.rematch, seat)
         return True
-    # The rules and the bots run in a thread (a bot may think for a while), the table's lock held.
-    await asyncio.to_thread(table.move, seat, request["version"], request.get("index"), request.get("text"))
+    # The rules run in a thread, the table's lock held; the bots answer after (``_answer``).
+    await asyncio.to_thread(table.move, seat, request["version"], request.get("index"), request.get("text"), False)
     return True

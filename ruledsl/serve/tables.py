@@ -168,7 +168,9 @@ class Table:
         """The seat to act now, None once the game is over."""
         return None if self.is_over() or self.state is None else self.state.current_player()
 
-    def move(self, seat: int, version: int, index: int | None = None, text: str | None = None) -> None:
+    def move(
+        self, seat: int, version: int, index: int | None = None, text: str | None = None, bots: bool = True
+    ) -> None:
         """Play ``seat``'s move, chosen by its place in the legal actions or typed; then the bots' moves.
 
         Raise MoveRefused, the table unchanged, for a move that is not this seat's to make,
@@ -207,26 +209,33 @@ class Table:
             self.held[seat] = (action, version)
             return
         self._apply(seat, action)
-        self.play_bots()
+        if bots:
+            self.play_bots()
 
     def play_bots(self) -> None:
         """Let the bots move until a human is to act or the game is over."""
+        while self.play_bot():
+            pass
+
+    def play_bot(self) -> bool:
+        """Make the one move that waits on no human, if there is one: a bot's, or a move held while a
+        window was open. Return whether a move was made (the server shows each before the next)."""
         from ruledsl.agents import decide
 
-        while not self.is_over():
-            assert self.state is not None
-            seat = self.state.current_player()
-            if seat in self.humans:
-                action, version = self.held.pop(seat, (None, None))
-                # A move held while a window was open: played if the window was let pass (his view
-                # is the one he chose in); dropped if someone acted in it (he chooses again).
-                if action is None or version != self.version_of(seat):
-                    return
-                if action not in self.state.legal_actions():
-                    return
-                self._apply(seat, action)
-                continue
-            self._apply(seat, decide(self.agents[seat], self.state, seat))
+        if self.is_over():
+            return False
+        assert self.state is not None
+        seat = self.state.current_player()
+        if seat in self.humans:
+            action, version = self.held.pop(seat, (None, None))
+            # A move held while a window was open: played if the window was let pass (his view
+            # is the one he chose in); dropped if someone acted in it (he chooses again).
+            if action is None or version != self.version_of(seat) or action not in self.state.legal_actions():
+                return False
+            self._apply(seat, action)
+            return True
+        self._apply(seat, decide(self.agents[seat], self.state, seat))
+        return True
 
     def rematch(self, seat: int) -> None:
         """``seat`` asks for a new game at this table, once this one is over: it is dealt when every human

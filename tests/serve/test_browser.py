@@ -210,3 +210,38 @@ def test_two_humans_and_two_bots_play_hearts_by_clicking_to_the_end_banner() -> 
             expect(pages[0].locator('.seat[data-seat="2"] .presence')).to_have_text("away")
         finally:
             browser.close()
+
+
+def test_the_page_says_which_bot_is_thinking_while_it_thinks() -> None:
+    """Bots answer one move at a time and each is shown: between the human's move and his next turn,
+    the page names each bot to move ("P1 (random) is thinking…")."""
+    require("starlette", "serve")
+    sync_api = require("playwright.sync_api", "test")
+    chromium = require_chromium()
+    from ruledsl import load_game
+    from ruledsl.serve.app import create_app
+    from ruledsl.serve.background import BackgroundServer
+
+    app = create_app(load_game("crazy_eights", players=3), ["human", "random", "random"])
+    table = next(iter(app.state.server.tables.values()))
+    table.deal(2028)
+    with BackgroundServer(app) as server, sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(f"{server.base}/t/{table.id}/{table.tokens[0]}")
+            sync_api.expect(page.locator("#turn")).to_have_text("your turn")
+            # Every text the turn line shows, however briefly.
+            page.evaluate(
+                """() => { window.turns = [];
+                new MutationObserver(() => window.turns.push(document.getElementById("turn").textContent))
+                  .observe(document.getElementById("turn"), {childList: true, characterData: true, subtree: true}); }"""
+            )
+            version = page.get_attribute("body", "data-version")
+            page.locator("#actions button.action").first.click()
+            page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+            sync_api.expect(page.locator("#turn")).to_have_text(re.compile("your turn|game over"))
+            turns = page.evaluate("window.turns")
+            assert "P1 (random) is thinking…" in turns, turns
+        finally:
+            browser.close()

@@ -33,6 +33,14 @@ def one_human() -> Iterator[tuple[TestClient, Table]]:
         yield client, table
 
 
+def settled(ws: object, view: dict[str, object]) -> dict[str, object]:
+    """The frames that follow ``view`` until no bot is to move (bots move one at a time, each shown)."""
+    humans = view["humans"]
+    while not view["over"] and view.get("current") not in humans:  # type: ignore[operator]
+        view = ws.receive_json()  # type: ignore[attr-defined]
+    return view
+
+
 def socket_path(table: Table, seat: int) -> str:
     token = table.tokens[seat]
     assert token is not None
@@ -129,7 +137,21 @@ class TestMessages:
             after = ws.receive_json()
             assert after["version"] > view["version"]
             assert f"P0: {label}" in after["transcript"] or f"P0: {label.split(' (')[0]}" in after["transcript"]
+            after = settled(ws, after)
             assert after["over"] or after["current"] == 0  # the bot has played its turn
+
+    def test_the_pages_see_the_bot_to_move_before_its_move(self) -> None:
+        """Bots answer one move at a time, each seen by every page first: a page can say who is thinking."""
+        client, table = open_app(["human", "random", "random"], game="crazy_eights")
+        table.deal(2028)  # a deal whose first action passes the turn to P1
+        with client, client.websocket_connect(socket_path(table, 0)) as ws:
+            view = settled(ws, ws.receive_json())
+            ws.send_json({"type": "move", "version": view["version"], "index": 0})
+            seen = [ws.receive_json()]
+            while not (seen[-1]["over"] or seen[-1]["current"] == 0):
+                seen.append(ws.receive_json())
+            assert [f["current"] for f in seen] == [1, 2, 0]
+            assert len({f["version"] for f in seen}) == 3
 
     def test_a_stale_move_is_refused(self, one_human: tuple[TestClient, Table]) -> None:
         client, table = one_human
@@ -184,13 +206,29 @@ class TestMessages:
                 assert zero.receive_json()["version"] == one.receive_json()["version"] == view["version"] + 1
 
 
+    def test_a_page_is_not_sent_its_view_again_unchanged(self, one_human: tuple[TestClient, Table]) -> None:
+        """How many frames a page gets must not tell of what it cannot see (a bot passing a window
+        offered to it alone changes the table, not P0's view): a view unchanged is not sent again."""
+        client, table = one_human
+        server = client.app.state.server  # type: ignore[attr-defined]
+        with client.websocket_connect(socket_path(table, 0)) as ws:
+            view = ws.receive_json()
+            assert client.portal is not None
+            client.portal.call(server.broadcast, table)  # the table "changed", P0's view did not
+            ws.send_json({"type": "view"})  # asked for, a view is sent: the next frame is that one
+            assert ws.receive_json() == view
+            client.portal.call(server.broadcast, table)
+            ws.send_json({"type": "move", "version": view["version"] + 1, "index": 0})
+            assert ws.receive_json()["type"] == "error"  # and not a view sent again
+
+
 class TestReconnection:
     def test_a_player_who_reconnects_sees_the_same_view(self, one_human: tuple[TestClient, Table]) -> None:
         client, table = one_human
         with client.websocket_connect(socket_path(table, 0)) as ws:
             view = ws.receive_json()
             ws.send_json({"type": "move", "version": view["version"], "index": 0})
-            last = ws.receive_json()
+            last = settled(ws, ws.receive_json())
         with client.websocket_connect(socket_path(table, 0)) as again:
             assert again.receive_json() == last
 
@@ -207,7 +245,7 @@ class TestRematchAndLog:
             while not view["over"]:
                 assert "seed" not in view  # secret until the end
                 ws.send_json({"type": "move", "version": view["version"], "index": len(view["actions"]) - 1})
-                view = ws.receive_json()
+                view = settled(ws, ws.receive_json())
             assert view["seed"] == table.seed and f"Seed: {table.seed}" in view["transcript"][-1]
             records = [json.loads(line) for line in (tmp_path / f"table-{table.id}.jsonl").read_text().splitlines()]
             assert len(records) == 1 and records[0]["seed"] == table.seed and "returns" in records[0]

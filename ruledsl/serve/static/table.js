@@ -204,7 +204,8 @@ function draw() {
   else if (view.current === me) turn = view.actions.length ? "your turn" : "waiting for the others";
   else if (view.together && view.together.chosen.includes(me))
     turn = "you have chosen; waiting for " + view.together.waiting.map((q) => "P" + q).join(", ");
-  else if (view.current !== undefined && view.current !== null) turn = view.who[view.current] + " to play";
+  else if (view.current !== undefined && view.current !== null)
+    turn = view.who[view.current] + (view.humans.includes(view.current) ? " to play" : " is thinking…");
   document.getElementById("turn").textContent = turn;
   document.body.classList.toggle("my-turn", !view.over && view.actions.length > 0);
 
