@@ -37,7 +37,7 @@ try:
 except ImportError as error:  # the extra is not installed: say which
     raise ImportError(f"ruledsl.openspiel needs OpenSpiel ({error.name}): pip install 'ruledsl[openspiel]'") from None
 
-from ruledsl.agents.view import _canonical as canonical_view
+from ruledsl.agents.view import canonical_state as canonical_view
 from ruledsl.engine.chance import ChanceNeeded, Drawer, LazyZone, seed_state, seeded
 from ruledsl.engine.program import Utility
 from ruledsl.engine.state import GameState

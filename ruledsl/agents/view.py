@@ -99,7 +99,7 @@ def _asker(state: GameState, seat: int) -> Callable[[str, Any], Any]:
             return state.why_illegal(rng, player=seat)
         if question == "resample":
             if base[0] != state.n_actions:
-                base[:] = [state.n_actions, _canonical(state, seat)]
+                base[:] = [state.n_actions, canonical_state(state, seat)]
             return base[1].resample(seat, rng)
         raise ValueError(f"a seat's view does not answer {question!r}")
 
@@ -141,7 +141,7 @@ class OmniscientView:
         return self._state.clone()
 
 
-def _canonical(state: GameState, seat: int) -> GameState:
+def canonical_state(state: GameState, seat: int) -> GameState:
     """Return the copy resamples are dealt from: the cards hidden from ``seat`` dealt from his
     knowledge alone (``knowledge.resample`` shuffles them in the order they lie, so with a
     known rng its result would tell that order), and the history as he saw it."""
