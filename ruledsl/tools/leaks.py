@@ -239,8 +239,10 @@ def swap(st: GameState, a: int, b: int) -> None:
         kinds = st.prog.card_kinds
         exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
         st.held[1] = [(q, _matching(together.legal_for(st, q), held, exchanged) or held) for q, held in st.held[1]]
-    if st.picking is not None:
-        # A set half chosen card by card holds the two cards' kinds exchanged, as his hand does.
+    owner = st.prog.zone_owner
+    if st.picking is not None and (owner[za] == st.actor) != (owner[zb] == st.actor):
+        # A set half chosen card by card holds the two cards' kinds exchanged, as his hand does
+        # when one of them goes into it (two cards swapped elsewhere leave his hand, and picks, alone).
         kinds = st.prog.card_kinds
         exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
         defn, picked = st.picking
