@@ -154,6 +154,19 @@ class StructureChecker(CheckerPart):
             if mentions_players(a.when):
                 inner = inner.child(players_guard=True)
         for clause in a.requires:
+            grouped = [
+                ch
+                for ch in a.choices
+                if isinstance(ch.shape, n.POOLED_CHOICES) and not isinstance(ch.shape, n.CardChoice)
+            ]
+            if clause.able and grouped:
+                self.error(
+                    "E411",
+                    f"'require if able' on action '{a.name}', whose choice '{grouped[0].name}' is a group of cards",
+                    clause,
+                    "a group may be offered card by card, where no other group is known yet: "
+                    "choose one card ('c: card from ...') or write a plain 'require'",
+                )
             self.ctx.exprs.expect(clause.cond, inner, FLAG)
             # The reason is read when its condition fails: before that condition guards anything.
             self.ctx.exprs.expect(clause.reason, inner, TEXT)

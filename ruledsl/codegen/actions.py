@@ -90,6 +90,20 @@ class Actions(CompilerPart):
         for cond, _reason, level in action_clauses(a):
             levels[level].append(cond)
         self.em.at(a.span)
+        able = able_clauses(a)
+        if able:
+            # Listed first with the 'require if able' conditions; if no choice meets them, all
+            # are listed as without them (the checker refuses them on a choice that steps).
+            strict = [list(level) for level in levels]
+            for cond, _reason, level in able:
+                strict[level].append(cond)
+            mark = self.fresh()
+            self.em.line(f"{mark} = len(out)")
+            self._emit_level(a, info, bid, choice_names, scope, strict, 0, [])
+            self.em.line(f"if len(out) == {mark}:")
+            with self.em.block():
+                self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
+            return
         if not self._steppable(a, info, bid):
             self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
             return
@@ -516,7 +530,16 @@ def action_clauses(a: n.ActionDecl) -> list[tuple[n.Expr, n.Expr | None, int]]:
     """An action's conditions, in order: each with its reason (None: none given) and its
     level, the number of choices made when it is tested (the last one it or its reason uses)."""
     found: list[tuple[n.Expr, n.Expr | None]] = [(cj, None) for cj in _conjuncts(a.when)]
-    found += [(r.cond, r.reason) for r in a.requires]
+    found += [(r.cond, r.reason) for r in a.requires if not r.able]
+    return _levelled(a, found)
+
+
+def able_clauses(a: n.ActionDecl) -> list[tuple[n.Expr, n.Expr | None, int]]:
+    """An action's ``require if able`` conditions, as ``action_clauses`` gives the others."""
+    return _levelled(a, [(r.cond, r.reason) for r in a.requires if r.able])
+
+
+def _levelled(a: n.ActionDecl, found: list[tuple[n.Expr, n.Expr | None]]) -> list[tuple[n.Expr, n.Expr | None, int]]:
     out = []
     for cond, reason in found:
         used = _names_used(cond) | (set() if reason is None else _names_used(reason))

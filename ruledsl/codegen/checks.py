@@ -7,7 +7,7 @@ from typing import Any
 
 from ruledsl.analysis.refs import CardVarRef, DefineRef, GameVarRef, PlayerVarRef
 from ruledsl.codegen import names
-from ruledsl.codegen.actions import action_clauses
+from ruledsl.codegen.actions import able_clauses, action_clauses
 from ruledsl.codegen.context import ActionInfo, CompileContext, CompilerPart, Indent, Scope
 from ruledsl.engine.values import ActionChecks, ChoiceCheck, ClauseCheck
 from ruledsl.syntax import nodes as n
@@ -86,7 +86,8 @@ class Checks(CompilerPart):
             run = isinstance(shape, n.DifferentChoice) and shape.sequence
             kinds.append("run" if run else _CHOICE_KINDS[type(shape)])
         clauses = []
-        for j, (cond, reason, level) in enumerate(action_clauses(a)):
+        bound = action_clauses(a)
+        for j, (cond, reason, level) in enumerate(bound + able_clauses(a)):
             block, scope = open_function(names.CHECK(idx, j), [], cond.span, f"condition {j}")
             em.line(f"return {self.exprs.ex(cond, scope)}")
             self.cx.end_function(block)
@@ -102,7 +103,7 @@ class Checks(CompilerPart):
                 em.line(f"return {text}")
                 self.cx.end_function(block)
             told = [cond] if reason is None else [cond, reason]
-            clauses.append((level, cond, not any(self._reads_hidden(e, set()) for e in told)))
+            clauses.append((level, cond, not any(self._reads_hidden(e, set()) for e in told), j >= len(bound)))
         info.choice_kinds, info.clauses = kinds, clauses
 
     def _reads_hidden(self, e: n.Expr, seen: set[int]) -> bool:
@@ -141,7 +142,7 @@ class Checks(CompilerPart):
             for i, (ch, kind) in enumerate(zip(a.choices, kinds))
         ]
         checks = [
-            ClauseCheck(level, functions[names.CHECK(idx, j)], functions.get(names.REASON(idx, j)), cond, is_open)
-            for j, (level, cond, is_open) in enumerate(clauses)
+            ClauseCheck(level, functions[names.CHECK(idx, j)], functions.get(names.REASON(idx, j)), cond, is_open, able)
+            for j, (level, cond, is_open, able) in enumerate(clauses)
         ]
         return ActionChecks(choices, checks, a.otherwise, a)

@@ -106,9 +106,10 @@ class ActionInfo:
     static_label: bool  # its label depends only on its choices, options and constants
     single: bool = False  # it chooses one card, and its ActionCache is keyed by the card alone
     # Filled in when a move is first refused (Checks.emit_checks): each choice's kind, and each
-    # condition's (level, condition, whether its player may be told why it is false).
+    # condition's (level, condition, whether its player may be told why it is false, whether
+    # it is a 'require if able').
     choice_kinds: list[str] = field(factory=list)
-    clauses: list[tuple[int, n.Expr, bool]] = field(factory=list)
+    clauses: list[tuple[int, n.Expr, bool, bool]] = field(factory=list)
 
     @property
     def construct(self) -> str:

@@ -192,7 +192,7 @@ class _Walk:
                     args[i] = value
                     progress += 1
                 for clause in by_level[level]:
-                    if not clause.is_open:
+                    if clause.able or not clause.is_open:
                         # Whether it holds is not his to know: it is not tested at all, and the
                         # tests after it speak as if it held. A reason they give is true either
                         # way (the move fails it too), so it tells nothing of this one.
@@ -205,10 +205,20 @@ class _Walk:
             if self.defn.strength is not None and auction is not None and auction[0] is not None:
                 if not self.defn.strength(self.st, self.p, self.key) > auction[0]:
                     return progress, f"it does not beat the standing bid, '{auction[3]}'"
+            return progress, self._unable(checks.clauses, args)
         except FAILED_RULE:
             # A test that fails on choices the engine never offers: nothing sure to say.
             return progress, None
         return progress, None
+
+    def _unable(self, clauses: list[ClauseCheck], args: list[Any]) -> str | None:
+        """The reason of a 'require if able' the move fails while another choice meets it (it
+        passed every other test, so it is not listed only for that), or None."""
+        for clause in clauses:
+            if clause.able and clause.is_open and not clause.test(self.st, self.p, tuple(args)):
+                if Action(self.defn, self.key) not in self.st.legal_actions():
+                    return self._clause_reason(clause, args)
+        return None
 
     def _place_in_game(self) -> str | None:
         """Why the action does not belong to this moment of the game, or None if it does."""

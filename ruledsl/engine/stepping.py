@@ -90,7 +90,8 @@ class _Search:
         self.choice = checks.choices[0]
         self.clauses: dict[int, list[Any]] = collections.defaultdict(list)
         for clause in checks.clauses:
-            self.clauses[clause.level].append(clause)
+            if not clause.able:  # never on a choice that steps (the checker refuses it)
+                self.clauses[clause.level].append(clause)
         self.open = all(c.test(st, p, (None,)) for c in self.clauses[0])
         pool, size, _value = self.choice.domain(st, p, (None,))
         self.pool: list[int] = list(pool)

@@ -145,16 +145,23 @@ class ChoiceCheck:
 class ClauseCheck:
     """One condition of an action: tested at ``level`` (after that many choices), with its reason."""
 
-    __slots__ = ("level", "test", "reason", "cond", "is_open")
+    __slots__ = ("level", "test", "reason", "cond", "is_open", "able")
 
     def __init__(
-        self, level: int, test: Callable[..., Any], reason: Callable[..., str] | None, cond: Any, is_open: bool
+        self,
+        level: int,
+        test: Callable[..., Any],
+        reason: Callable[..., str] | None,
+        cond: Any,
+        is_open: bool,
+        able: bool = False,
     ) -> None:
         self.level = level
         self.test = test  # (st, p, args) -> truth
         self.reason = reason  # (st, p, args) -> the designer's reason, read by p; None: none given
         self.cond = cond  # the condition's node, for a reason made from it
         self.is_open = is_open  # False: it reads a variable the player may not know; never told
+        self.able = able  # 'require if able': it binds only while some choice meets it
 
 
 class ActionChecks:

@@ -873,23 +873,25 @@ class _Writer:
         """Add ``require COND, REASON`` on one line if it fits; else the reason (an ``if``
         between texts) broken in parentheses, or else the condition."""
         reason = ", " + _expr(clause.reason)
-        one_line = f"require {_expr(clause.cond)}{reason}"
+        head = "require if able " if clause.able else "require "
+        one_line = f"{head}{_expr(clause.cond)}{reason}"
         at = _line(clause)
         if indent + len(one_line) <= self.layout.width:
             self.add(indent, one_line, at)
         elif _is_chain(clause.reason):
-            head = f"require {_expr(clause.cond)}, ("
+            first = head.rstrip()
+            head = f"{first} {_expr(clause.cond)}, ("
             if indent + len(head) <= self.layout.width or not _is_breakable(clause.cond, self.layout):
                 self.add(indent, head, at)
             else:
-                self.add(indent, "require (", at)
+                self.add(indent, f"{first} (", at)
                 self.pieces(_break(clause.cond, indent + _COND_INDENT, 3, self.layout, force=True), "), (")
             self.pieces(_break(clause.reason, indent + _INDENT, 1, self.layout, force=True), ")")
         elif _is_chain(clause.cond) or (
             _is_breakable(clause.cond, self.layout) and indent + len(one_line) - len(reason) > self.layout.width
         ):
             # A reason too long for the line is no reason to break a short condition, but for an and/or.
-            self.add(indent, "require (", at)
+            self.add(indent, f"{head}(", at)
             self.pieces(_break(clause.cond, indent + _COND_INDENT, 1, self.layout, force=True), ")" + reason)
         else:
             self.add(indent, one_line, at)

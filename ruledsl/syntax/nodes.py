@@ -1341,11 +1341,15 @@ class RequireClause(Node):
 
     The reason is text (or an ``if`` choosing between texts), read only when a move is refused.
 
+    With ``able`` (``require if able C, REASON``) it binds only while some choice of the
+    action meets it: then the choices that do not are not legal.
+
     Example: ``require may_follow(c), "{c} shares neither the rank nor a suit of {top_card}"``
     """
 
     cond: Expr
     reason: Expr
+    able: bool = False
 
 
 @frozen(kw_only=True)

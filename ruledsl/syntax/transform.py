@@ -494,8 +494,11 @@ class _Actions(_Tokens):
         return n.PassDecl(label=label, body=body, span=self._span(meta))
 
     @_with_meta
-    def require_clause(self, meta: Any, cond: n.Expr, reason: n.Expr) -> n.RequireClause:
-        return n.RequireClause(cond=cond, reason=reason, span=self._span(meta))
+    def require_clause(self, meta: Any, able: Any, cond: n.Expr, reason: n.Expr) -> n.RequireClause:
+        return n.RequireClause(cond=cond, reason=reason, able=able is not None, span=self._span(meta))
+
+    def able(self, meta: Any) -> bool:
+        return True
 
     @_with_meta
     def label_clause(self, meta: Any, value: n.Expr) -> tuple[str, n.Expr, Span]:

@@ -256,7 +256,12 @@ def _play_phase(
     decl = _action("lay", lay, choices=(_card("c"),), when=when, label=label)
     if draw(st.booleans(), label="require"):
         # A refused move's reason: read only what all see.
-        reason = n.RequireClause(cond=e(f"size of pile < {draw(st.integers(2, 9))}"), reason=_text("the pile is full"))
+        bound = draw(st.integers(2, 9))
+        reason = n.RequireClause(cond=e(f"size of pile < {bound}"), reason=_text("the pile is full"))
+        if sees_hand and bound % 2 == 0:
+            # 'Must if able', where the chooser sees his cards: read from the value drawn already,
+            # so the files drawn before it came stay drawn alike.
+            reason = n.RequireClause(cond=e(f"c.rank > {bound}"), reason=_text("a higher card if able"), able=True)
         decl = attrs.evolve(decl, requires=(reason,))
     items.append(decl)
     # A group is chosen among cards the chooser sees (R509 otherwise).
