@@ -205,7 +205,6 @@ class TestMessages:
                 zero.send_json({"type": "move", "version": view["version"], "index": 0})
                 assert zero.receive_json()["version"] == one.receive_json()["version"] == view["version"] + 1
 
-
     def test_a_page_is_not_sent_its_view_again_unchanged(self, one_human: tuple[TestClient, Table]) -> None:
         """How many frames a page gets must not tell of what it cannot see (a bot passing a window
         offered to it alone changes the table, not P0's view): a view unchanged is not sent again."""
