@@ -77,6 +77,22 @@ def stepped(whole: ActionDef) -> Stepped:
 # ============================================================================ the search
 
 
+def _pool(st: GameState, p: int, defn: ActionDef) -> tuple[list[int], Any]:
+    """The cards ``p`` may choose the set of ``defn`` from, and the set's size (a number, a range or None)."""
+    checks = defn.checks
+    assert checks is not None and len(checks.choices) == 1  # only such actions are stepped
+    pool, size, _value = checks.choices[0].domain(st, p, (None,))
+    return list(pool), size
+
+
+def picking_pool(st: GameState) -> list[int]:
+    """The cards the set half made is chosen from (empty when there is none)."""
+    if st.picking is None:
+        return []
+    st.prog.action_checks()
+    return _pool(st, st.actor, st.picking[0])[0]
+
+
 class _Search:
     """What one action allows of a set of cards, in one state, for its chooser ``p``."""
 
@@ -93,9 +109,7 @@ class _Search:
             if not clause.able:  # never on a choice that steps (the checker refuses it)
                 self.clauses[clause.level].append(clause)
         self.open = all(c.test(st, p, (None,)) for c in self.clauses[0])
-        pool, size, _value = self.choice.domain(st, p, (None,))
-        self.pool: list[int] = list(pool)
-        self.size = size
+        self.pool, self.size = _pool(st, p, defn)
         kinds = st.prog.card_kinds
         self.kinds = kinds
         self.avail = collections.Counter(kinds[c] for c in self.pool)

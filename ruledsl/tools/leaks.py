@@ -40,7 +40,7 @@ from attrs import define, field, frozen
 
 from ruledsl.agents import process
 from ruledsl.agents.view import SeatView
-from ruledsl.engine import knowledge, together
+from ruledsl.engine import knowledge, stepping, together
 from ruledsl.engine.fields import StateFields
 from ruledsl.engine.reading import shown_action
 from ruledsl.engine.state import GameState
@@ -227,6 +227,7 @@ def swap(st: GameState, a: int, b: int) -> None:
     """Exchange cards ``a`` and ``b`` in ``st``: each takes the other's place and face, a variable
     naming one names the other (their own variables are alike: see ``_alike``), and a choice held
     in a phase played together takes the other's cards."""
+    pool = stepping.picking_pool(st)
     za, zb = st.loc[a], st.loc[b]
     ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
     st.zones[za][ia], st.zones[zb][ib] = b, a
@@ -239,12 +240,12 @@ def swap(st: GameState, a: int, b: int) -> None:
         kinds = st.prog.card_kinds
         exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
         st.held[1] = [(q, _matching(together.legal_for(st, q), held, exchanged) or held) for q, held in st.held[1]]
-    owner = st.prog.zone_owner
-    if st.picking is not None and (owner[za] == st.actor) != (owner[zb] == st.actor):
-        # A set half chosen card by card holds the two cards' kinds exchanged, as his hand does
-        # when one of them goes into it (two cards swapped elsewhere leave his hand, and picks, alone).
+    if (a in pool) != (b in pool):
+        # A set half chosen card by card holds the two cards' kinds exchanged, as the cards it is
+        # chosen from do when one of them goes among them (two swapped elsewhere leave his picks alone).
         kinds = st.prog.card_kinds
         exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
+        assert st.picking is not None  # a pool is only given while picking
         defn, picked = st.picking
         st.picking = (defn, tuple(exchanged.get(k, k) for k in picked))
 

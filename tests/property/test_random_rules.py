@@ -170,3 +170,11 @@ def test_a_swap_outside_the_pickers_hand_leaves_his_picks_alone() -> None:
     picker's, so the twin's picks named cards he does not hold and its listing differed."""
     text = (Path(__file__).parents[1] / "generate" / "found" / "picks_swapped_outside_the_hand.game").read_text()
     assert play_file(text, 89).breaks == []
+
+
+def test_a_swap_of_his_own_unseen_card_outside_the_pool_leaves_his_picks_alone() -> None:
+    """Found by the generator (file 90 of --seed 2008): a set half chosen from the hand, and the
+    picker's own face-down card (in another zone of his) swapped with one of the pile; the picks'
+    kinds were exchanged because the card's zone was his, though not the zone the set is chosen from."""
+    text = (Path(__file__).parents[1] / "generate" / "found" / "picks_swapped_from_his_face_down_card.game").read_text()
+    assert play_file(text, 90).breaks == []
