@@ -668,7 +668,16 @@ class _Writer:
             self.stmt(node, indent)
         elif isinstance(
             node,
-            (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler, n.AllPassHandler, n.AllChosenHandler),
+            (
+                n.ActionDecl,
+                n.PassDecl,
+                n.OnEnter,
+                n.WonHandler,
+                n.UnsoldHandler,
+                n.AllPassHandler,
+                n.AllChosenHandler,
+                n.OfferItem,
+            ),
         ):
             self.item(node, indent)
         elif isinstance(node, n.RequireClause):
@@ -864,6 +873,8 @@ class _Writer:
             self.block_head(indent, "when unsold:", at, item.body)
         elif isinstance(item, n.AllPassHandler):
             self.block_head(indent, "when all pass:", at, item.body)
+        elif isinstance(item, n.OfferItem):
+            self.add(indent, f"offer {item.name} from {item.phase}", at)
         elif isinstance(item, n.AllChosenHandler):
             self.block_head(indent, "when all chosen:", at, item.body)
         else:

@@ -1395,6 +1395,18 @@ class UnsoldHandler(Node):
 
 
 @frozen(kw_only=True)
+class OfferItem(Node):
+    """A window's offer of an action declared in a phase: the same choices, requires, label and
+    effects, written once and played out of turn as well.
+
+    Example: ``offer bomb from play``
+    """
+
+    name: str
+    phase: str
+
+
+@frozen(kw_only=True)
 class AllPassHandler(Node):
     """Effects run when a window closes with every player in it having passed.
 

@@ -373,6 +373,10 @@ class _Declarations(_Tokens):
         return n.UnsoldHandler(body=body, span=self._span(meta))
 
     @_with_meta
+    def offer_item(self, meta: Any, name: Token, phase: Token) -> n.OfferItem:
+        return n.OfferItem(name=self._name(name), phase=self._name(phase), span=self._span(meta))
+
+    @_with_meta
     def all_pass_handler(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.AllPassHandler:
         return n.AllPassHandler(body=body, span=self._span(meta))
 
