@@ -188,7 +188,8 @@ def rule_files(draw: Any) -> n.GameFile:
     decls.append(n.SetupDecl(body=tuple(setup)))
 
     finish = draw(st.integers(0, 3), label="finish") == 0  # a player with nothing left goes out
-    decls.append(_play_phase(draw, zones, extra, window, limit, marked, finish, big))
+    play = _play_phase(draw, zones, extra, window, limit, marked, finish, big)
+    decls.append(play)
     if extra == "effects":
         decls.append(_effects_phase(draw, zones))
     elif extra == "actions":
@@ -197,7 +198,15 @@ def rule_files(draw: Any) -> n.GameFile:
         decls.append(_together_phase(draw, zones, low >= 2 and not finish))
     if window is not None:
         phases = ["play"] + (["other"] if extra in ("effects", "actions") else [])
-        decls.append(_window(draw, zones, window, zones.visibility("hand") in ("owner", "public"), phases))
+        snap = _window(draw, zones, window, zones.visibility("hand") in ("owner", "public"), phases)
+        # The play phase's first group offered out of turn too ('offer meld0 from play'), in a third of
+        # the files: read from a value drawn already, so the files drawn before it came stay drawn alike.
+        # (Not with big hands: a window lists its sets whole, never card by card.)
+        melds = [i for i in play.items if isinstance(i, n.ActionDecl) and i.name == "meld0"]  # type: ignore[attr-defined]
+        if melds and not big and limit % 3 == 0:
+            assert isinstance(snap, n.WindowDecl)
+            snap = attrs.evolve(snap, items=(n.OfferItem(name="meld0", phase="play"), *snap.items))
+        decls.append(snap)
     decls.extend(_triggers(draw, zones))
     if any(isinstance(d, n.PhaseDecl) and ("EndRound()" in repr(d) or "for_round=True" in repr(d)) for d in decls):
         decls.append(_round_end(draw, zones))
