@@ -53,7 +53,7 @@ class StructureChecker(CheckerPart):
             if isinstance(item, n.OnEnter):
                 self.ctx.stmts.block(item.body, scope.child())
             elif isinstance(item, n.ActionDecl):
-                self._check_action(item, scope, is_bid=d.is_auction)
+                self._check_action(item, scope, is_bid=d.is_auction, may_call=d.passes is not None)
             elif isinstance(item, n.PassDecl):
                 if not d.is_auction:
                     self.error(
@@ -78,6 +78,13 @@ class StructureChecker(CheckerPart):
                     )
                 self.ctx.stmts.block(item.body, scope.child())
         check_together(self, d, scope)
+        if d.passes is not None and d.passes < 1:
+            self.error(
+                "E302",
+                f"auction '{d.name}' cannot end after {d.passes} passes",
+                d,
+                "write how many passes in a row after a bid end it: 'until 3 passes', say",
+            )
         if d.is_auction:
             if not any(isinstance(i, n.WonHandler) for i in d.items):
                 self.error("E403", f"auction '{d.name}' has no 'when won by <name>:'", d, "say what the winner gets")
@@ -180,7 +187,8 @@ class StructureChecker(CheckerPart):
             self.ctx.exprs.expect(item.label, inner, TEXT)
         self.ctx.stmts.block(item.body, inner)
 
-    def _check_action(self, a: n.ActionDecl, scope: Scope, is_bid: bool) -> None:
+    def _check_action(self, a: n.ActionDecl, scope: Scope, is_bid: bool, may_call: bool = False) -> None:
+        """Check an action; ``may_call``: in an auction whose passes are not final, one without a strength is a call."""
         inner = scope.child()
         for choice in a.choices:
             t = self._choice(choice.shape, inner)
@@ -216,7 +224,9 @@ class StructureChecker(CheckerPart):
         if a.label is not None:
             self.ctx.exprs.expect(a.label, inner, TEXT)
         if is_bid:
-            if a.strength is None:
+            if a.strength is None and may_call:
+                pass  # a call (double, redouble): it leaves the standing bid
+            elif a.strength is None:
                 self.error(
                     "E403",
                     f"bid '{a.name}' has no 'strength'",

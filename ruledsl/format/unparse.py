@@ -769,7 +769,8 @@ class _Writer:
             self.add(indent, f"phase {d.name} together{who}:", at, opens=True)
             self.items(d.items, indent + _INDENT)
         elif isinstance(d, n.PhaseDecl):
-            self.add(indent, f"{'auction' if d.is_auction else 'phase'} {d.name}:", at, opens=True)
+            until = "" if d.passes is None else f" until {d.passes} passes"
+            self.add(indent, f"{'auction' if d.is_auction else 'phase'} {d.name}{until}:", at, opens=True)
             self.items(d.items, indent + _INDENT)
         elif isinstance(d, n.WindowDecl):
             self.add(indent, f"window {d.name} for {_expr(d.who)}:", at, opens=True)

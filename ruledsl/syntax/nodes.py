@@ -1443,6 +1443,10 @@ class PhaseDecl(Decl):
     #: player still in) makes one secret choice, and the effects run once all have chosen.
     together: bool = False
     who: Expr | None = None
+    #: An auction whose passes are not final (``auction bidding until 3 passes:``): it ends after this many
+    #: passes in a row following a bid (or once every player has passed with no bid); its actions without a
+    #: ``strength`` are calls (double, redouble) that leave the standing bid.
+    passes: int | None = None
 
 
 @frozen(kw_only=True)

@@ -428,6 +428,14 @@ declarations = st.one_of(
         items=st.lists(phase_items, min_size=1, max_size=3).map(tuple),
         is_auction=st.booleans(),
     ),
+    # An auction whose passes are not final (``auction p until 3 passes:``).
+    builds(
+        n.PhaseDecl,
+        name=names,
+        items=st.lists(phase_items, min_size=1, max_size=3).map(tuple),
+        is_auction=st.just(True),
+        passes=st.integers(0, 9),
+    ),
     # A phase played together, for every player or some (``phase p together for PLAYERS:``).
     builds(
         n.PhaseDecl,

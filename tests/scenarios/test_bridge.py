@@ -107,7 +107,7 @@ def test_the_declarer_is_the_first_of_the_side_to_name_the_strain_and_the_contra
     act(state, "pass")
     assert "double" not in labels(state)  # seat 2 may not double his partner's bid
     act(state, "bid 2♥")
-    assert state.why_illegal("bid 1♠") == "a bid must be higher than the last"
+    assert state.why_illegal("bid 1♠") == "it does not beat the standing bid, 'bid 2♥'"
     act(state, "double")
     assert "redouble" in labels(state)  # seat 0: his side's bid, doubled
     act(state, "redouble")
