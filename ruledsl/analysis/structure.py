@@ -24,6 +24,7 @@ from ruledsl.analysis.symbols import (
     PLAYER,
     TEXT,
     ZONE,
+    ActionSym,
     LocalSym,
     PhaseSym,
     Type,
@@ -52,7 +53,7 @@ class StructureChecker(CheckerPart):
             if isinstance(item, n.OnEnter):
                 self.ctx.stmts.block(item.body, scope.child())
             elif isinstance(item, n.ActionDecl):
-                self._check_action(item, scope, is_bid=d.is_auction)
+                self._check_action(item, scope, is_bid=d.is_auction, may_call=d.passes is not None)
             elif isinstance(item, n.PassDecl):
                 if not d.is_auction:
                     self.error(
@@ -77,6 +78,13 @@ class StructureChecker(CheckerPart):
                     )
                 self.ctx.stmts.block(item.body, scope.child())
         check_together(self, d, scope)
+        if d.passes is not None and d.passes < 1:
+            self.error(
+                "E302",
+                f"auction '{d.name}' cannot end after {d.passes} passes",
+                d,
+                "write how many passes in a row after a bid end it: 'until 3 passes', say",
+            )
         if d.is_auction:
             if not any(isinstance(i, n.WonHandler) for i in d.items):
                 self.error("E403", f"auction '{d.name}' has no 'when won by <name>:'", d, "say what the winner gets")
@@ -118,6 +126,8 @@ class StructureChecker(CheckerPart):
         for item in d.items:
             if isinstance(item, n.ActionDecl):
                 self._check_action(item, scope, is_bid=False)
+            elif isinstance(item, n.OfferItem):
+                self._check_offer(item, window)
             elif isinstance(item, n.PassDecl):
                 self._check_pass(item, scope)
             elif isinstance(item, n.AllPassHandler):
@@ -130,8 +140,46 @@ class StructureChecker(CheckerPart):
                             s,
                             "open the next window from an action, or go to a phase whose action opens it",
                         )
-        if not any(isinstance(i, n.ActionDecl) for i in d.items):
+        if not any(isinstance(i, (n.ActionDecl, n.OfferItem)) for i in d.items):
             self.error("E403", f"window '{d.name}' has no action", d)
+
+    def _check_offer(self, item: n.OfferItem, window: WindowSym) -> None:
+        """``offer NAME from PHASE``: an action of a plain phase, named once in the window."""
+        phase = self.symbols.phases.get(item.phase)
+        if phase is None:
+            self.error(
+                "E205",
+                f"unknown phase '{item.phase}'",
+                self.ctx.name_span(item, item.phase),
+                did_you_mean(item.phase, self.symbols.phases, "phases"),
+            )
+            return
+        self.refs[id(item)] = phase
+        decl = phase.decl
+        assert isinstance(decl, n.PhaseDecl)
+        if phase.is_auction or decl.together:
+            kind = "a bid of auction" if phase.is_auction else "an action of phase played together"
+            self.error(
+                "E406",
+                f"{kind} '{phase.name}' cannot be offered in a window",
+                item,
+                "offer an action of a plain phase ('phase NAME:'), played by one player at a time",
+            )
+            return
+        action = self.symbols.offered(item)
+        if action is None:
+            known = [a.name for a in phase.actions if not a.is_pass]
+            self.error(
+                "E206",
+                f"phase '{phase.name}' has no action '{item.name}'",
+                self.ctx.name_span(item, item.name),
+                did_you_mean(item.name, known, f"actions of '{phase.name}'"),
+            )
+            return
+        if any(a.name == item.name for a in window.actions):
+            self.error("E202", f"action '{item.name}' is already defined in '{window.name}'", item)
+            return
+        window.actions.append(ActionSym(item.name, action, len(window.actions), window.name))
 
     def _check_pass(self, item: n.PassDecl, scope: Scope) -> None:
         inner = scope.child()
@@ -139,7 +187,8 @@ class StructureChecker(CheckerPart):
             self.ctx.exprs.expect(item.label, inner, TEXT)
         self.ctx.stmts.block(item.body, inner)
 
-    def _check_action(self, a: n.ActionDecl, scope: Scope, is_bid: bool) -> None:
+    def _check_action(self, a: n.ActionDecl, scope: Scope, is_bid: bool, may_call: bool = False) -> None:
+        """Check an action; ``may_call``: in an auction whose passes are not final, one without a strength is a call."""
         inner = scope.child()
         for choice in a.choices:
             t = self._choice(choice.shape, inner)
@@ -175,7 +224,9 @@ class StructureChecker(CheckerPart):
         if a.label is not None:
             self.ctx.exprs.expect(a.label, inner, TEXT)
         if is_bid:
-            if a.strength is None:
+            if a.strength is None and may_call:
+                pass  # a call (double, redouble): it leaves the standing bid
+            elif a.strength is None:
                 self.error(
                     "E403",
                     f"bid '{a.name}' has no 'strength'",

@@ -226,6 +226,29 @@ class SymbolTable:
     card_names: set[str] = field(factory=set)
     has_card_templates: bool = False
 
+    def offered(self, item: n.OfferItem) -> n.ActionDecl | None:
+        """The phase action a window's ``offer NAME from PHASE`` names (None: no such action to offer)."""
+        from ruledsl.syntax import nodes as n
+
+        phase = self.phases.get(item.phase)
+        if phase is None or phase.is_auction or not isinstance(phase.decl, n.PhaseDecl) or phase.decl.together:
+            return None
+        return next((a for a in phase.decl.items if isinstance(a, n.ActionDecl) and a.name == item.name), None)
+
+    def window_items(self, d: n.WindowDecl) -> tuple[n.Node, ...]:
+        """A window's items, each ``offer`` replaced by the phase action it offers (the one node, shared)."""
+        from ruledsl.syntax import nodes as n
+
+        items: list[n.Node] = []
+        for item in d.items:
+            if isinstance(item, n.OfferItem):
+                action = self.offered(item)
+                if action is not None:
+                    items.append(action)
+            else:
+                items.append(item)
+        return tuple(items)
+
     def global_names(self) -> dict[str, Symbol]:
         """Return every name a bare word may refer to."""
         names: dict[str, Symbol] = {}

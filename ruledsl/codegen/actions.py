@@ -397,9 +397,8 @@ class Actions(CompilerPart):
         em = self.em
         idx = info.index
         opened = 0
-        if bid:
+        if bid and a.strength is not None:  # (a call, without one, leaves the standing bid)
             strength = self.fresh(names.SHOWN)
-            assert a.strength is not None
             em.line(f"{strength} = {self.exprs.ex(a.strength, scope)}")
             em.line(f"if st.auction[0] is None or {strength} > st.auction[0]:")
             em.indent += 1

@@ -200,6 +200,7 @@ class Linker(CompilerPart):
                     together=phase.decl.together,
                     who=functions.get(names.TOGETHER_WHO(phase.index)),
                     all_chosen=functions.get(names.ALL_CHOSEN(phase.index)),
+                    passes=phase.decl.passes,
                 )
             )
             if phase.decl.together:

@@ -192,7 +192,7 @@ class Phases(CompilerPart):
         for window in self.sy.windows.values():
             decl = window.decl
             assert isinstance(decl, n.WindowDecl)
-            actions = self.actions.actions_of(decl.items, window.name, "window", True)
+            actions = self.actions.actions_of(self.sy.window_items(decl), window.name, "window", True)
             block = self.cx.function(
                 names.WINDOW_LEGAL(window.index),
                 ["st", "p", "out"],

@@ -73,6 +73,7 @@ class PhaseInfo:
     together: bool = False  # played together: each chooser's choice is held until all have chosen
     who: Callable[..., list[int]] | None = None  # who chooses, when played together for some players
     all_chosen: Callable[..., None] | None = None  # its 'when all chosen:', once every held choice took effect
+    passes: int | None = None  # an auction 'until N passes': passing is not final, N in a row after a bid end it
 
 
 @define

@@ -133,7 +133,7 @@ class GameState(TurnMachine, Together, Observer, Failures):
         c.ret = self.ret
         c.round = self.round
         a = self.auction
-        c.auction = None if a is None else [a[0], a[1], a[2][:], a[3]]
+        c.auction = None if a is None else [a[0], a[1], a[2][:], a[3], a[4]]
         c.windows = None if self.windows is None else [(w, q[:]) for w, q in self.windows]
         c.pending_phase = self.pending_phase
         c.face = None if self.face is None else self.face[:]

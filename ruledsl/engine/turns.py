@@ -112,7 +112,7 @@ class TurnMachine(StateFields):
         if self.out[self.turn]:
             self.turn = ops.next_to_act(self, self.turn)
         if phase.is_auction:
-            self.auction = [None, None, list(self.out), None]
+            self.auction = [None, None, list(self.out), None, 0]
         if phase.enter is None:
             return None
         self.next_kind = NEXT_TURN
@@ -247,20 +247,30 @@ class TurnMachine(StateFields):
     # ------------------------------------------------------------------ auctions
 
     def _bid(self, defn: ActionDef, p: int, action: Action) -> None:
+        """A bid, a call or a pass. Passing is final, and the auction ends with one bidder left; or, in an
+        auction 'until N passes', not: N passes in a row after a bid end it (every player's, with none)."""
         auction = self.auction
         assert auction is not None
-        if defn.is_pass:
-            auction[2][p] = True
-            defn.apply(self, p, action.key)
-        else:
-            assert defn.strength is not None
-            auction[0] = defn.strength(self, p, action.key)
-            auction[1] = p
-            auction[3] = action  # the standing bid, re-checked when hidden cards are resampled
-            defn.apply(self, p, action.key)
-        active = [q for q in range(self.n) if not auction[2][q]]
         phase = self.prog.phases[self.phase]
-        if auction[1] is not None and active == [auction[1]]:
+        if defn.is_pass:
+            if phase.passes is None:
+                auction[2][p] = True
+            auction[4] += 1
+        else:
+            auction[4] = 0
+            if defn.strength is not None:  # a call (double, redouble) leaves the standing bid
+                auction[0] = defn.strength(self, p, action.key)
+                auction[1] = p
+                auction[3] = action  # the standing bid, re-checked when hidden cards are resampled
+        defn.apply(self, p, action.key)
+        active = [q for q in range(self.n) if not auction[2][q]]
+        if phase.passes is None:
+            won = auction[1] is not None and active == [auction[1]]
+            unsold = auction[1] is None and not active
+        else:
+            won = auction[1] is not None and auction[4] >= phase.passes
+            unsold = auction[1] is None and auction[4] >= len(active)
+        if won:
             winner = auction[1]
             self.next_kind = NEXT_TURN
             self.next_goto = None
@@ -268,7 +278,7 @@ class TurnMachine(StateFields):
             if phase.won is not None:
                 phase.won(self, winner, winner)
             self._resolve()
-        elif auction[1] is None and not active:
+        elif unsold:
             self.next_kind = NEXT_TURN
             self.next_goto = None
             if phase.unsold is not None:
@@ -297,7 +307,7 @@ class TurnMachine(StateFields):
         ):
             return True
         probe = self.clone()
-        probe.auction = [None, None, auction[2][:], None]
+        probe.auction = [None, None, auction[2][:], None, 0]
         probe.actor = auction[1]
         probe._legal = None
         return auction[3] in probe._compute_legal()

@@ -668,7 +668,16 @@ class _Writer:
             self.stmt(node, indent)
         elif isinstance(
             node,
-            (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler, n.AllPassHandler, n.AllChosenHandler),
+            (
+                n.ActionDecl,
+                n.PassDecl,
+                n.OnEnter,
+                n.WonHandler,
+                n.UnsoldHandler,
+                n.AllPassHandler,
+                n.AllChosenHandler,
+                n.OfferItem,
+            ),
         ):
             self.item(node, indent)
         elif isinstance(node, n.RequireClause):
@@ -760,7 +769,8 @@ class _Writer:
             self.add(indent, f"phase {d.name} together{who}:", at, opens=True)
             self.items(d.items, indent + _INDENT)
         elif isinstance(d, n.PhaseDecl):
-            self.add(indent, f"{'auction' if d.is_auction else 'phase'} {d.name}:", at, opens=True)
+            until = "" if d.passes is None else f" until {d.passes} passes"
+            self.add(indent, f"{'auction' if d.is_auction else 'phase'} {d.name}{until}:", at, opens=True)
             self.items(d.items, indent + _INDENT)
         elif isinstance(d, n.WindowDecl):
             self.add(indent, f"window {d.name} for {_expr(d.who)}:", at, opens=True)
@@ -864,6 +874,8 @@ class _Writer:
             self.block_head(indent, "when unsold:", at, item.body)
         elif isinstance(item, n.AllPassHandler):
             self.block_head(indent, "when all pass:", at, item.body)
+        elif isinstance(item, n.OfferItem):
+            self.add(indent, f"offer {item.name} from {item.phase}", at)
         elif isinstance(item, n.AllChosenHandler):
             self.block_head(indent, "when all chosen:", at, item.body)
         else:

@@ -1395,6 +1395,18 @@ class UnsoldHandler(Node):
 
 
 @frozen(kw_only=True)
+class OfferItem(Node):
+    """A window's offer of an action declared in a phase: the same choices, requires, label and
+    effects, written once and played out of turn as well.
+
+    Example: ``offer bomb from play``
+    """
+
+    name: str
+    phase: str
+
+
+@frozen(kw_only=True)
 class AllPassHandler(Node):
     """Effects run when a window closes with every player in it having passed.
 
@@ -1431,6 +1443,10 @@ class PhaseDecl(Decl):
     #: player still in) makes one secret choice, and the effects run once all have chosen.
     together: bool = False
     who: Expr | None = None
+    #: An auction whose passes are not final (``auction bidding until 3 passes:``): it ends after this many
+    #: passes in a row following a bid (or once every player has passed with no bid); its actions without a
+    #: ``strength`` are calls (double, redouble) that leave the standing bid.
+    passes: int | None = None
 
 
 @frozen(kw_only=True)

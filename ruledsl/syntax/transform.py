@@ -349,8 +349,13 @@ class _Declarations(_Tokens):
         return n.PhaseDecl(name=self._name(name), items=tuple(items), span=self._span(meta))
 
     @_with_meta
-    def auction_decl(self, meta: Any, name: Token, *items: n.Node) -> n.PhaseDecl:
-        return n.PhaseDecl(name=self._name(name), items=tuple(items), is_auction=True, span=self._span(meta))
+    def auction_decl(self, meta: Any, name: Token, passes: int | None, *items: n.Node) -> n.PhaseDecl:
+        return n.PhaseDecl(
+            name=self._name(name), items=tuple(items), is_auction=True, passes=passes, span=self._span(meta)
+        )
+
+    def until_passes(self, children: list[Token]) -> int:
+        return int(children[0])
 
     @_with_meta
     def together_decl(self, meta: Any, name: Token, who: n.Expr | None, *items: n.Node) -> n.PhaseDecl:
@@ -371,6 +376,10 @@ class _Declarations(_Tokens):
     @_with_meta
     def unsold_handler(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.UnsoldHandler:
         return n.UnsoldHandler(body=body, span=self._span(meta))
+
+    @_with_meta
+    def offer_item(self, meta: Any, name: Token, phase: Token) -> n.OfferItem:
+        return n.OfferItem(name=self._name(name), phase=self._name(phase), span=self._span(meta))
 
     @_with_meta
     def all_pass_handler(self, meta: Any, body: tuple[n.Stmt, ...]) -> n.AllPassHandler:

@@ -163,7 +163,7 @@ def give_turn(state: GameState, player: int, phase: str | None = None, direction
             raise ValueError(f"no phase '{phase}'; phases: {', '.join(names)}")
         state.phase = names.index(phase)
         if state.prog.phases[state.phase].is_auction:
-            state.auction = [None, None, list(state.out), None]
+            state.auction = [None, None, list(state.out), None, 0]
     if direction is not None:
         state.direction = direction
     state.turn = state.actor = player

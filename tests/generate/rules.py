@@ -5,8 +5,9 @@ In the spirit of Csmith and YARPGen for C compilers: each file drawn is a whole 
 from the constructs whose interplay the engine must get right: a deck, shared and per-player
 zones of every visibility, variables of the game, the players and the cards, phases with
 ordinary and group choices, deals, moves of whole zones, windows opened by a move (with or
-without ``when all pass:``), phases made of effects alone, phases played together, and
-rules triggered by cards entering a zone (some of which move cards during a deal).
+without ``when all pass:``, some offering a phase's action), phases made of effects alone, phases
+played together, auctions whose passes are not final (with a call), and rules triggered by cards
+entering a zone (some of which move cards during a deal).
 
 Every game can always go on (each phase ends with an ``otherwise`` action, which is legal
 when nothing else is) and ends by its own rules or by the bound on actions it is played
@@ -188,16 +189,29 @@ def rule_files(draw: Any) -> n.GameFile:
     decls.append(n.SetupDecl(body=tuple(setup)))
 
     finish = draw(st.integers(0, 3), label="finish") == 0  # a player with nothing left goes out
-    decls.append(_play_phase(draw, zones, extra, window, limit, marked, finish, big))
+    play = _play_phase(draw, zones, extra, window, limit, marked, finish, big)
+    decls.append(play)
     if extra == "effects":
         decls.append(_effects_phase(draw, zones))
+    elif extra == "actions" and limit % 4 == 1:
+        # An auction whose passes are not final, in a quarter of these files: read from the turn limit
+        # drawn already, so the files drawn before it came stay drawn alike.
+        decls.append(_auction_phase(limit))
     elif extra == "actions":
         decls.append(_other_phase(draw, zones, limit))
     elif extra == "together":
         decls.append(_together_phase(draw, zones, low >= 2 and not finish))
     if window is not None:
         phases = ["play"] + (["other"] if extra in ("effects", "actions") else [])
-        decls.append(_window(draw, zones, window, zones.visibility("hand") in ("owner", "public"), phases))
+        snap = _window(draw, zones, window, zones.visibility("hand") in ("owner", "public"), phases)
+        # The play phase's first group offered out of turn too ('offer meld0 from play'), in a third of
+        # the files: read from a value drawn already, so the files drawn before it came stay drawn alike.
+        # (Not with big hands: a window lists its sets whole, never card by card.)
+        melds = [i for i in play.items if isinstance(i, n.ActionDecl) and i.name == "meld0"]  # type: ignore[attr-defined]
+        if melds and not big and limit % 3 == 0:
+            assert isinstance(snap, n.WindowDecl)
+            snap = attrs.evolve(snap, items=(n.OfferItem(name="meld0", phase="play"), *snap.items))
+        decls.append(snap)
     decls.extend(_triggers(draw, zones))
     if any(isinstance(d, n.PhaseDecl) and ("EndRound()" in repr(d) or "for_round=True" in repr(d)) for d in decls):
         decls.append(_round_end(draw, zones))
@@ -332,6 +346,17 @@ def _other_phase(draw: Any, zones: _Zones, limit: int) -> n.Decl:
     )
     back = _action("back", [n.Add(value=n.Number(value=1), target=e("turns")), n.GoTo(phase="play")], otherwise=True)
     return n.PhaseDecl(name="other", items=(give, back))
+
+
+def _auction_phase(limit: int) -> n.Decl:
+    """An auction 'until N passes': bids of 1 to 3, a call (bounded: it scores, up to 3), then back to play."""
+    number = n.Choice(name="n", shape=n.NumberChoice(low=n.Number(value=1), high=n.Number(value=3)))
+    bid = attrs.evolve(_action("bid", [n.Add(value=e("n"), target=e("turns"))], choices=(number,)), strength=e("n"))
+    call = _action("call", [n.Add(value=n.Number(value=1), target=e("score"))], when="score < 3")
+    won = n.WonHandler(var="w", body=(n.Add(value=n.Number(value=1), target=e("w.score")), n.GoTo(phase="play")))
+    unsold = n.UnsoldHandler(body=(n.GoTo(phase="play"),))
+    items = (bid, call, n.PassDecl(label=_text("pass"), body=()), won, unsold)
+    return n.PhaseDecl(name="other", items=items, is_auction=True, passes=1 + limit % 3)
 
 
 def _together_phase(draw: Any, zones: _Zones, others: bool) -> n.Decl:

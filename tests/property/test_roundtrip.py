@@ -90,7 +90,8 @@ _PLACES: dict[type[n.Node], Callable[[str], str]] = {
 }
 for _item in (n.ActionDecl, n.PassDecl, n.OnEnter, n.WonHandler, n.UnsoldHandler, n.AllChosenHandler):
     _PLACES[_item] = lambda t: _HEADER + "auction p:\n" + _lines("    ")(t) + "\n"
-_PLACES[n.AllPassHandler] = lambda t: _HEADER + "window w for player:\n" + _lines("    ")(t) + "\n"
+for _item in (n.AllPassHandler, n.OfferItem):
+    _PLACES[_item] = lambda t: _HEADER + "window w for player:\n" + _lines("    ")(t) + "\n"
 _PLACES[n.RequireClause] = lambda t: _HEADER + "phase p:\n    action a:\n" + _lines("        ")(t) + "\n        again\n"
 
 
@@ -427,6 +428,14 @@ declarations = st.one_of(
         items=st.lists(phase_items, min_size=1, max_size=3).map(tuple),
         is_auction=st.booleans(),
     ),
+    # An auction whose passes are not final (``auction p until 3 passes:``).
+    builds(
+        n.PhaseDecl,
+        name=names,
+        items=st.lists(phase_items, min_size=1, max_size=3).map(tuple),
+        is_auction=st.just(True),
+        passes=st.integers(0, 9),
+    ),
     # A phase played together, for every player or some (``phase p together for PLAYERS:``).
     builds(
         n.PhaseDecl,
@@ -439,7 +448,11 @@ declarations = st.one_of(
         n.WindowDecl,
         name=names,
         who=exprs,
-        items=st.lists(actions | passes | builds(n.AllPassHandler, body=blocks), min_size=1, max_size=2).map(tuple),
+        items=st.lists(
+            actions | passes | builds(n.AllPassHandler, body=blocks) | builds(n.OfferItem, name=names, phase=names),
+            min_size=1,
+            max_size=2,
+        ).map(tuple),
     ),
     builds(n.RoundEndDecl, body=blocks),
     builds(n.LabelDecl, var=names, text=exprs),

@@ -107,6 +107,7 @@ _BY_CLASS: dict[type[n.Node], Callable[[str], object]] = {
     n.UnsoldHandler: _phase_item,
     n.AllChosenHandler: _phase_item,
     n.AllPassHandler: _window_item,
+    n.OfferItem: _window_item,
     n.RankingKey: lambda ex: _first_decl("ranking: " + ex).keys[0],  # type: ignore[attr-defined]
 }
 
