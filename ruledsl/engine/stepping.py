@@ -156,8 +156,9 @@ class _Search:
     def _may_grow(self, kinds: tuple[int, ...]) -> bool:
         """Whether a set beginning with these kinds may still have the choice's shape: a part of a
         group of one value, of value V or of different values has it too (without wild cards,
-        which make a group only beside a natural card)."""
-        if self.choice.wild is not None or self.choice.kind == "cards":
+        which make a group only beside a natural card); a part of a run need not be one (3 and
+        5 before the 4, a pair's first card)."""
+        if self.choice.wild is not None or self.choice.kind in ("cards", "run of pairs", "run of triples"):
             return True
         self._count()
         return self._shaped(kinds, self._cards(kinds))
