@@ -50,7 +50,7 @@ def _melds(tmp_path: Path, shape: str) -> list[str]:
 
 def test_a_wild_card_fills_a_gap_in_a_run_and_the_label_tells_what_it_stands_for(tmp_path: Path) -> None:
     melds = _melds(tmp_path, "4 cards in sequence of rank of one suit")
-    # 3-4-(5)-6 of hearts, the joker as the 5 (cards are shown in the deck's order); and 3-4-(5)-6 cannot take the 3 of spades.
+    # 3-4-(5)-6 of hearts, the joker as the 5 (cards shown in the deck order); never with the 3 of spades.
     assert "meld 3hearts 4hearts 6hearts Joker: 3 to 6" in melds
     assert not any("3spades" in m for m in melds)
     # A joker beside the naturals makes the run longer upwards: 9-10-(J)... is three cards.
