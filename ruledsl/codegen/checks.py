@@ -86,8 +86,15 @@ class Checks(CompilerPart):
                 )
                 em.line(f"return list({self.actions.groups(shape, 'cards', 'size', scope)})")
                 self.cx.end_function(block)
-            run = isinstance(shape, n.DifferentChoice) and shape.sequence
-            kinds.append(_RUN_KINDS[shape.width] if run else _CHOICE_KINDS[type(shape)])
+            if isinstance(shape, n.DifferentChoice) and shape.sequence:
+                block, scope = open_function(
+                    names.RUN_PART(idx, i), ["cards", "size"], ch.span, f"whether cards may be part of {ch.name}"
+                )
+                em.line(f"return {self.actions.run_part(shape, 'cards', 'size', scope)}")
+                self.cx.end_function(block)
+                kinds.append(_RUN_KINDS[shape.width])
+            else:
+                kinds.append(_CHOICE_KINDS[type(shape)])
         clauses = []
         bound = action_clauses(a)
         for j, (cond, reason, level) in enumerate(bound + able_clauses(a)):
@@ -141,6 +148,7 @@ class Checks(CompilerPart):
                 functions.get(names.GROUPS(idx, i)),
                 _grouped_by(ch.shape),
                 getattr(ch.shape, "wild", None),
+                functions.get(names.RUN_PART(idx, i)),
             )
             for i, (ch, kind) in enumerate(zip(a.choices, kinds))
         ]

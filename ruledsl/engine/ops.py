@@ -6,6 +6,7 @@ the generated code stays short and the hot path does no attribute lookups it can
 
 from __future__ import annotations
 
+import collections
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
@@ -967,6 +968,34 @@ def _value_bounds(table: tuple[Any, ...]) -> tuple[int, int]:
     """The lowest and highest value of the attribute among the deck's cards: what a wild card may stand for."""
     values = [v for v in table if v is not None]
     return (min(values), max(values)) if values else (0, -1)
+
+
+def run_part(
+    cards: Iterable[int],
+    table: tuple[Any, ...],
+    sharing: tuple[Any, ...] | None,
+    wild: Callable[[int], bool] | None,
+    width: int,
+    size: int | range | None,
+) -> bool:
+    """Whether these cards may be part of a run (cards picked one by one): natural cards with
+    values, ``width`` at most of each, sharing one value of ``sharing``, spanning no more values
+    than the longest run holds."""
+    cards = list(cards)
+    most = size if isinstance(size, int) else size.stop - 1 if isinstance(size, range) else len(table)
+    if len(cards) > most:
+        return False
+    naturals = [c for c in cards if not (wild is not None and wild(c))]
+    values = [table[c] for c in naturals]
+    if None in values:
+        return False
+    shared = {sharing[c] for c in naturals} if sharing is not None else set()
+    if None in shared or len(shared) > 1:
+        return False
+    if not values:
+        return True
+    counts = collections.Counter(values)
+    return max(counts.values()) <= width and (max(values) - min(values) + 1) * width <= most
 
 
 def run_span(

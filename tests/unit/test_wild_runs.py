@@ -115,3 +115,56 @@ def test_the_values_a_run_spans_are_read_from_a_run_only(tmp_path: Path, old: st
     with pytest.raises(ruledsl.CheckError) as info:
         _load(tmp_path, text)
     assert message in str(info.value)
+
+
+def test_the_runs_listed_are_every_set_of_cards_read_as_a_run_and_each_once() -> None:
+    """``run_groups`` against every subset of small hands, read by ``run_span``: two wild cards,
+    runs of one card and of pairs of each value."""
+    import itertools
+    import random
+
+    from ruledsl.engine import ops
+
+    table = tuple([r for r in range(2, 8) for _suit in range(2)] + [None, None])
+    kinds = tuple(range(len(table)))
+    wilds = {len(table) - 1, len(table) - 2}
+    rng = random.Random(3)
+    for _ in range(40):
+        hand = rng.sample(range(len(table)), 8)
+        for width in (1, 2):
+            listed = [
+                tuple(sorted(g))
+                for g in ops.run_groups(hand, kinds, table, None, range(1, 9), wilds.__contains__, width)
+            ]
+            assert len(listed) == len(set(listed))
+            runs = [
+                sub
+                for k in range(1, 9)
+                for sub in itertools.combinations(sorted(hand), k)
+                if ops.run_span(sub, table, wilds.__contains__, width)[0] is not None
+            ]
+            assert sorted(listed) == sorted(runs)
+
+
+def test_runs_too_many_to_list_are_picked_card_by_card_in_any_order(tmp_path: Path) -> None:
+    # Two decks' A to 10 (40 cards) and two jokers: more runs of pairs than may be listed.
+    text = (
+        RUNS.replace("SHAPE", "4 to 20 cards in pairs in sequence of rank")
+        .replace(": {run_low(cs)} to {run_high(cs)}", "")
+        .replace('(c.suit == hearts and c.rank in {3, 4, 6, 9, 10}) or c is "3spades"', "c.rank <= 10")
+        .replace('card "Joker"', '2 × card "Joker"')
+        .replace('card "{rank}{suit}"', '2 × card "{rank}{suit}"')
+    )
+    state = _load(tmp_path, text).new_initial_state(seed=0)
+    assert [str(a) for a in state.legal_actions()] == ["meld: pick the cards"]
+    state.apply_action(state.legal_actions()[0])
+    for card in ("3spades", "5spades", "Joker", "4spades", "5hearts"):  # the 4 after the 5
+        offered = {str(a): a for a in state.legal_actions()}
+        state.apply_action(offered[f"pick {card}"])
+    # A third 5 is not offered (the hand holds four): a run of pairs has two of each rank.
+    offered = [str(a) for a in state.legal_actions()]
+    assert "pick 6spades" in offered and "pick 5spades" not in offered and "pick 5hearts" not in offered
+    assert "done" not in offered  # five cards: no run of pairs yet
+    state.apply_action(next(a for a in state.legal_actions() if str(a) == "pick 4hearts"))
+    state.apply_action(next(a for a in state.legal_actions() if str(a) == "done"))
+    assert state.describe_last(None) == "meld 3spades 4spades 4hearts 5spades 5hearts Joker"
