@@ -96,6 +96,10 @@ def test_without_wild_cards_runs_are_listed_as_before(tmp_path: Path) -> None:
     assert melds == ["meld 3hearts 4hearts 5hearts: 3 to 5"]
 
 
+def test_a_range_of_sizes_of_pairs_holding_an_even_one_is_accepted(tmp_path: Path) -> None:
+    assert _load(tmp_path, RUNS.replace("SHAPE", "3 to 5 cards in pairs in sequence of rank")) is not None
+
+
 def test_wild_runs_and_pairs_are_written_back_as_read(tmp_path: Path) -> None:
     text = RUNS.replace("SHAPE", "4 to 6 cards in pairs in sequence of rank of one suit")
     assert "cs: 4 to 6 cards in pairs in sequence of rank of one suit from hand with joker wild" in format_source(text)
@@ -108,6 +112,7 @@ def test_wild_runs_and_pairs_are_written_back_as_read(tmp_path: Path) -> None:
         ("run_low(cs)", "run_low(melds)", "error[E306]: 'run_low' reads a run chosen in the action"),
         ("SHAPE", "3 cards of one rank", "error[E306]: 'run_low' reads a run chosen in the action"),
         ("SHAPE", "3 cards in pairs in sequence of rank", "error[E307]: a run of pairs takes an even number"),
+        ("SHAPE", "4 to 5 cards in triples in sequence of rank", "error[E307]: a run of triples takes a multiple of 3"),
     ],
 )
 def test_the_values_a_run_spans_are_read_from_a_run_only(tmp_path: Path, old: str, new: str, message: str) -> None:
