@@ -887,16 +887,17 @@ def run_groups(
     most += len(wilds) if parts else 0
     sizes = range(1, most + 1) if size is None else range(size, size + 1) if isinstance(size, int) else size
     bounds = _value_bounds(table) if wilds else None
+    # Per value, the natural cards a run may take of it: 0 to ``width`` (identical cards once).
+    takes = [
+        {v: [_takes(list(kinds_in(cs, kind).values()), k) for k in range(width + 1)] for v, cs in by_value.items()}
+        for by_value in parts.values()
+    ]
     for length in sizes:
         if length > most:
             break  # no run is longer than the cards there are (a range's HIGH may be huge)
         if length < 1 or length % width:
             continue
-        for by_value in parts.values():
-            choices = {
-                v: [_takes(list(kinds_in(cs, kind).values()), k) for k in range(width + 1)]
-                for v, cs in by_value.items()
-            }
+        for choices in takes:
             yield from _runs_of(choices, length // width, width, wild_groups, len(wilds), bounds)
 
 
