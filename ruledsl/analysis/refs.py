@@ -99,6 +99,16 @@ class BuiltinRef:
 
 
 @frozen(eq=False)
+class RunSpanRef(BuiltinRef):
+    """A Call ``run_low(cs)`` or ``run_high(cs)``: a value a run chosen in the action spans
+    (``shape``, its choice), its wild cards read as standing in. ``static``: without a wild card
+    told by a definition (which may read the state), it depends on the cards alone."""
+
+    shape: n.DifferentChoice
+    static: bool
+
+
+@frozen(eq=False)
 class DirectionRef:
     """The Name ``direction``: the one name the language provides that a rule may change."""
 

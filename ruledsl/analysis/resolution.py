@@ -15,15 +15,25 @@ from ruledsl.analysis.refs import (
     MemberRef,
     OptionRef,
     PlayerVarRef,
+    RunSpanRef,
     ZoneRef,
 )
 from ruledsl.analysis.scope import Scope
-from ruledsl.analysis.symbols import ANY, NUMBER, TEXT, ZONE, MemberSym, Type, VarSym, value_type
+from ruledsl.analysis.symbols import ANY, NUMBER, TEXT, ZONE, DefineSym, MemberSym, Type, VarSym, value_type
 from ruledsl.syntax import nodes as n
 from ruledsl.text.render import clipped, did_you_mean
 
 #: The functions the language provides: the least and the most arguments (None: no most).
-_BUILTIN_FUNCTIONS = {"max": (2, None), "min": (2, None), "abs": (1, 1), "words": (1, 1)}
+_BUILTIN_FUNCTIONS = {
+    "max": (2, None),
+    "min": (2, None),
+    "abs": (1, 1),
+    "words": (1, 1),
+    "run_low": (1, 1),
+    "run_high": (1, 1),
+}
+#: The functions reading a run chosen in the action: the lowest and the highest value it spans.
+RUN_SPANS = ("run_low", "run_high")
 
 
 class NameResolver(CheckerPart):
@@ -202,6 +212,8 @@ class NameResolver(CheckerPart):
                     f"'{e.name}' takes {'at least ' if high is None else ''}{low} argument{'s' if low != 1 else ''}",
                     e,
                 )
+            if e.name in RUN_SPANS:
+                return self._run_span(e, scope)
             for a in e.args:
                 self.ctx.exprs.expect(a, scope, NUMBER)
             self.refs[id(e)] = BuiltinRef(e.name)
@@ -228,6 +240,28 @@ class NameResolver(CheckerPart):
         self.refs[id(e)] = DefineRef(d)
         self.check_args(e.args, d.params, e, e.name, scope)
         return self.ctx.decls.define_type(d)
+
+    def _run_span(self, e: n.Call, scope: Scope) -> Type:
+        """``run_low(cs)``, ``run_high(cs)``: ``cs`` must be a run chosen in the action (E306);
+        the value is of the run's attribute."""
+        for a in e.args:
+            self.ctx.exprs.check(a, scope)
+        arg = e.args[0] if e.args else None
+        local = scope.lookup(arg.id) if isinstance(arg, n.Name) else None
+        shape = local.decl.shape if local is not None and isinstance(local.decl, n.Choice) else None
+        if not (isinstance(shape, n.DifferentChoice) and shape.sequence):
+            what = f"'{arg.id}'" if isinstance(arg, n.Name) else "this"
+            self.error(
+                "E306",
+                f"'{e.name}' reads a run chosen in the action, not {what}",
+                e,
+                "choose the cards 'in sequence of ATTR' in the action and name that choice: run_low(cs)",
+            )
+            return ANY
+        wild = self.ctx.wilds.get(id(shape))
+        self.refs[id(e)] = RunSpanRef(e.name, shape, not isinstance(wild, DefineSym))
+        attr = self.symbols.attributes.get(shape.attr)
+        return attr.type if attr is not None else ANY
 
     def check_args(
         self, args: tuple[n.Expr, ...], params: tuple[tuple[str, Type], ...], node: n.Node, name: str, scope: Scope

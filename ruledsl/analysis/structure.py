@@ -675,7 +675,7 @@ def _reaching_cycles(calls: dict[str, set[str]]) -> set[str]:
 
 def _check_run(checker: Any, shape: n.DifferentChoice, attr: Any) -> None:
     """A run's attribute must have an order (a number, or a values list's), its shared one must
-    exist, and it takes no wild cards."""
+    exist, and a run of pairs (triples) a number of cards they make (E307)."""
     if attr.type.kind not in ("number", "value", "any"):
         checker.error(
             "E301",
@@ -689,10 +689,13 @@ def _check_run(checker: Any, shape: n.DifferentChoice, attr: Any) -> None:
             shape,
             did_you_mean(shape.sharing, checker.symbols.attributes, "attributes"),
         )
-    if shape.wild is not None:
+    counts = [c.value for c in (shape.count, shape.high or shape.count) if isinstance(c, n.Number)]
+    if shape.width > 1 and len(counts) == 2 and all(k % shape.width for k in range(counts[0], counts[1] + 1)):
+        tuples = "pairs" if shape.width == 2 else "triples"
         checker.error(
-            "E301",
-            "a run takes no wild cards",
+            "E307",
+            f"a run of {tuples} takes {'an even number' if shape.width == 2 else 'a multiple of 3'} of cards,"
+            f" not {counts[0]}{'' if shape.high is None else f' to {counts[1]}'}",
             shape,
-            "choose the run without them, and the wild cards with another choice of the action",
+            f"write a number of cards {tuples} make: {shape.width * 2} cards in {tuples} in sequence of {shape.attr}",
         )

@@ -25,7 +25,8 @@ class Actions(CompilerPart):
         self._step_from: str | None = None  # while a steppable action is listed: st.steps when it began
         self._step_room: str | None = None  # and how many actions may still be offered beside those before it
 
-    def _wild(self, shape: n.ChoiceShape, player: str) -> str:
+    def wild(self, shape: n.ChoiceShape, player: str) -> str:
+        """Python for the test of a choice's wild cards (None without any)."""
         if getattr(shape, "wild", None) is None:
             return "None"
         wild = self.c.wilds[id(shape)]
@@ -360,7 +361,7 @@ class Actions(CompilerPart):
 
     def groups(self, shape: n.ChoiceShape, pool: str, size: str, scope: Scope, value_ok: str | None = None) -> str:
         """Python for the groups of cards a choice of this shape offers from ``pool``."""
-        wild = self._wild(shape, scope.player)
+        wild = self.wild(shape, scope.player)
         if isinstance(shape, n.CardsChoice):
             return f"op_combinations({pool}, KIND, {size})"
         attribute = self.ref(shape)
@@ -373,10 +374,19 @@ class Actions(CompilerPart):
             return f"op_valued_groups({pool}, KIND, {table}, {value}, {size}, {wild})"
         assert isinstance(shape, n.DifferentChoice)
         if shape.sequence:  # a run: consecutive in the attribute's order, sharing one value of another
-            shared = self.c.symbols.attributes.get(shape.sharing or "")
-            sharing = "None" if shared is None else names.ATTRIBUTE(shared.index)
-            return f"op_run_groups({pool}, KIND, {table}, {sharing}, {size})"
+            return f"op_run_groups({pool}, KIND, {table}, {self._sharing(shape)}, {size}, {wild}, {shape.width})"
         return f"op_different_groups({pool}, KIND, {table}, {size}, {wild})"
+
+    def _sharing(self, shape: n.DifferentChoice) -> str:
+        shared = self.c.symbols.attributes.get(shape.sharing or "")
+        return "None" if shared is None else names.ATTRIBUTE(shared.index)
+
+    def run_part(self, shape: n.DifferentChoice, cards: str, size: str, scope: Scope) -> str:
+        """Python telling whether ``cards`` may be part of a run of this shape (picked card by card)."""
+        attribute = self.ref(shape)
+        assert isinstance(attribute, AttributeSym)  # the checker resolves a run's attribute
+        table, wild = names.ATTRIBUTE(attribute.index), self.wild(shape, scope.player)
+        return f"op_run_part({cards}, {table}, {self._sharing(shape)}, {wild}, {shape.width}, {size})"
 
     def _pool_visibility(self, pool: n.Expr) -> bool | None:
         """Whether the acting player surely sees (True) or surely does not see (False) a pool's cards."""

@@ -25,6 +25,9 @@ _CHOICE_KINDS: dict[type, str] = {
     n.PlayerChoice: "player",
 }
 
+#: What a run is called in a ChoiceCheck, by its cards of each value.
+_RUN_KINDS = {1: "run", 2: "run of pairs", 3: "run of triples"}
+
 
 def _grouped_by(shape: n.ChoiceShape) -> str | None:
     """What a group's cards share or differ by, as a refusal names it: 'rank', or for a run
@@ -83,8 +86,15 @@ class Checks(CompilerPart):
                 )
                 em.line(f"return list({self.actions.groups(shape, 'cards', 'size', scope)})")
                 self.cx.end_function(block)
-            run = isinstance(shape, n.DifferentChoice) and shape.sequence
-            kinds.append("run" if run else _CHOICE_KINDS[type(shape)])
+            if isinstance(shape, n.DifferentChoice) and shape.sequence:
+                block, scope = open_function(
+                    names.RUN_PART(idx, i), ["cards", "size"], ch.span, f"whether cards may be part of {ch.name}"
+                )
+                em.line(f"return {self.actions.run_part(shape, 'cards', 'size', scope)}")
+                self.cx.end_function(block)
+                kinds.append(_RUN_KINDS[shape.width])
+            else:
+                kinds.append(_CHOICE_KINDS[type(shape)])
         clauses = []
         bound = action_clauses(a)
         for j, (cond, reason, level) in enumerate(bound + able_clauses(a)):
@@ -138,6 +148,7 @@ class Checks(CompilerPart):
                 functions.get(names.GROUPS(idx, i)),
                 _grouped_by(ch.shape),
                 getattr(ch.shape, "wild", None),
+                functions.get(names.RUN_PART(idx, i)),
             )
             for i, (ch, kind) in enumerate(zip(a.choices, kinds))
         ]

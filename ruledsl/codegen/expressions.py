@@ -18,10 +18,11 @@ from ruledsl.analysis.refs import (
     OptionRef,
     PlayerVarRef,
     RunKeyAttrRef,
+    RunSpanRef,
     ZoneFamilyRef,
     ZoneRef,
 )
-from ruledsl.analysis.symbols import DefineSym, Type
+from ruledsl.analysis.symbols import AttributeSym, DefineSym, Type
 from ruledsl.codegen import computation, names
 from ruledsl.codegen.context import CompileContext, CompilerPart, Scope
 from ruledsl.codegen.folding import PyName, simple_code
@@ -232,6 +233,8 @@ class Expressions(CompilerPart):
     def _ex_Call(self, e: n.Call, scope: Scope) -> str:
         ref = self.ref(e)
         args = [self.ex(a, scope) for a in e.args]
+        if isinstance(ref, RunSpanRef):
+            return self._run_span(ref, args[0], scope)
         if isinstance(ref, BuiltinRef):
             if e.name == "words":
                 return f"op_words({args[0]})"
@@ -243,6 +246,15 @@ class Expressions(CompilerPart):
             return inlined
         self.cx.listing_calls_defines |= self.cx.listing
         return f"{names.DEFINE(d.index)}(st, {scope.player}{self.call_args(e.args, d.params, scope)})"
+
+    def _run_span(self, ref: RunSpanRef, cards: str, scope: Scope) -> str:
+        """The lowest or highest value a run chosen in the action spans, its wild cards read as standing in."""
+        shape = ref.shape
+        attribute = self.ref(shape)
+        assert isinstance(attribute, AttributeSym)  # the checker resolves a run's attribute
+        wild = self.cx.actions.wild(shape, scope.player)
+        end = 0 if ref.name == "run_low" else 1
+        return f"op_run_span({cards}, {names.ATTRIBUTE(attribute.index)}, {wild}, {shape.width})[{end}]"
 
     def _ex_Attribute(self, e: n.Attribute, scope: Scope) -> str:
         ref = self.ref(e)

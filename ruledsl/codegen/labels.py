@@ -103,7 +103,7 @@ def label_is_static(label: n.Expr, checked: CheckedGame, item: n.ActionDecl | n.
             if not isinstance(ref, (CardAttrRef, CardsAttrRef, MemberRef)):
                 return False
         elif isinstance(x, n.Call):
-            if not isinstance(ref, BuiltinRef):
+            if not isinstance(ref, BuiltinRef) or not getattr(ref, "static", True):
                 return False
         elif not isinstance(
             x,

@@ -72,6 +72,9 @@ STANDING_KEY = _family("STANDING_KEY", "STANDING_KEY(st, p): a player's standing
 CARD_LABEL = _family("CARD_LABEL", "CARD_LABEL(st, p, c): how card c reads ('label:')", numbered=False)
 DOMAIN = _family("DM", "DM5_1(st, p, args): what choice 1 of action 5 may be (explaining a refusal)")
 GROUPS = _family("GR", "GR5_1(st, p, args, cards, size): the groups choice 1 of action 5 offers")
+RUN_PART = _family(
+    "RP", "RP5_1(st, p, args, cards, size): whether cards may be part of a run choice 1 of action 5 offers"
+)
 CHECK = _family("CK", "CK5_0(st, p, args): condition 0 of action 5")
 REASON = _family("RS", "RS5_0(st, p, args): the reason given when condition 0 of action 5 is false")
 

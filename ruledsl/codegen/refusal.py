@@ -333,12 +333,13 @@ class _Walk:
             why = f"{shown} {are} of one {attr}"
         elif choice.kind == "valued":
             why = f"{shown} {are} of {attr} {value}"
-        elif choice.kind == "run":
-            why = f"{shown} {'is' if len(cards) == 1 else 'are'} not in sequence of {attr}"
+        elif choice.kind.startswith("run"):
+            tuples = choice.kind.removeprefix("run of ") + " in " if choice.kind != "run" else ""
+            why = f"{shown} {'is' if len(cards) == 1 else 'are'} not in {tuples}sequence of {attr}"
         else:
             why = f"{shown} {are} of different {attr}s"
         if choice.wild is not None:
-            why += f" ({choice.wild.replace('_', ' ')}s stand in for any {attr})"
+            why += f" ({choice.wild.replace('_', ' ')}s stand in for any {attr.split(' of one ')[0]})"
         return why
 
     def _range_reason(self, i: int, spec: Any, low: int, high: int) -> str:

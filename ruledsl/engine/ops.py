@@ -6,6 +6,7 @@ the generated code stays short and the hot path does no attribute lookups it can
 
 from __future__ import annotations
 
+import collections
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
@@ -862,28 +863,162 @@ def run_groups(
     table: tuple[Any, ...],
     sharing: tuple[Any, ...] | None,
     size: int | range | None,
+    wild: Callable[[int], bool] | None = None,
+    width: int = 1,
 ) -> Iterator[list[int]]:
     """Yield runs: groups of cards whose values of ``table`` are consecutive numbers (a values
-    list's places), one card of each, all with one value of ``sharing`` if given; of ``size``
-    cards (a number, a range, or any). Identical cards are one choice. Shortest runs first,
-    from the lowest value, in a fixed order for a given pool."""
+    list's places), ``width`` cards of each (one; two for pairs in sequence), all with one value
+    of ``sharing`` if given; of ``size`` cards (a number, a range, or any). Wild cards stand in
+    for missing cards, beside one natural card at least; a set of cards is one run, read as
+    ``run_span`` reads it. Identical cards are one choice. Shortest runs first, from the lowest
+    value, in a fixed order for a given pool."""
     parts: dict[Any, dict[int, list[int]]] = {}
+    wilds: list[int] = []
     for c in pool:
+        if wild is not None and wild(c):
+            wilds.append(c)
+            continue
         v = table[c]
         if v is None or (sharing is not None and sharing[c] is None):
             continue
         parts.setdefault(None if sharing is None else sharing[c], {}).setdefault(v, []).append(c)
-    most = max((len(by_value) for by_value in parts.values()), default=0)
+    wild_groups = list(kinds_in(wilds, kind).values())
+    most = max((sum(min(len(cs), width) for cs in by_value.values()) for by_value in parts.values()), default=0)
+    most += len(wilds) if parts else 0
     sizes = range(1, most + 1) if size is None else range(size, size + 1) if isinstance(size, int) else size
+    bounds = _value_bounds(table) if wilds else None
+    # Per value, the natural cards a run may take of it: 0 to ``width`` (identical cards once).
+    takes = [
+        {v: [_takes(list(kinds_in(cs, kind).values()), k) for k in range(width + 1)] for v, cs in by_value.items()}
+        for by_value in parts.values()
+    ]
     for length in sizes:
-        if length < 1:
+        if length > most:
+            break  # no run is longer than the cards there are (a range's HIGH may be huge)
+        if length < 1 or length % width:
             continue
-        for by_value in parts.values():
-            choices = {v: [g[0] for g in kinds_in(cards, kind).values()] for v, cards in by_value.items()}
-            for low in sorted(choices):
-                values = range(low, low + length)
-                if all(v in choices for v in values):
-                    yield from (list(run) for run in itertools.product(*(choices[v] for v in values)))
+        for choices in takes:
+            yield from _runs_of(choices, length // width, width, wild_groups, len(wilds), bounds)
+
+
+def _takes(groups: list[list[int]], k: int) -> list[list[int]]:
+    """The sub-multisets of ``k`` cards of these kinds (one card: the first of each kind, in order)."""
+    if k == 0:
+        return [[]]
+    if k == 1:
+        return [[g[0]] for g in groups]
+    return list(_multisets(groups, k))
+
+
+def _runs_of(
+    choices: dict[int, list[list[list[int]]]],
+    ranks: int,
+    width: int,
+    wild_groups: list[list[int]],
+    wilds: int,
+    bounds: tuple[int, int] | None,
+) -> Iterator[list[int]]:
+    """The runs of ``ranks`` values from ``choices`` (per value, its takes of 0 to ``width``
+    cards), wild cards filling the rest, each set of cards once: where ``run_span`` reads it."""
+    if bounds is None:  # no wild card: every card natural
+        for low in sorted(choices):
+            values = range(low, low + ranks)
+            if all(v in choices for v in values):
+                takes = itertools.product(*(choices[v][width] for v in values))
+                yield from ([c for take in run for c in take] for run in takes)
+        return
+    lowest, highest = bounds
+    for low in range(lowest, highest - ranks + 2):
+        values = range(low, low + ranks)
+        if any(v in choices for v in values):
+            yield from _fill_run(values, choices, width, wild_groups, wilds, bounds)
+
+
+def _fill_run(
+    values: range,
+    choices: dict[int, list[list[list[int]]]],
+    width: int,
+    wild_groups: list[list[int]],
+    wilds: int,
+    bounds: tuple[int, int],
+) -> Iterator[list[int]]:
+    """The runs over ``values``: natural cards of each value (from most to none), wild cards for
+    the rest; only those read as spanning ``values`` (others are another run's)."""
+
+    def go(i: int, need: int, naturals: list[int], present: list[int]) -> Iterator[list[int]]:
+        if i == len(values):
+            if present and _span(present[0], present[-1], len(values), bounds) == values.start:
+                yield from (naturals + extra for extra in ([[]] if need == 0 else _multisets(wild_groups, need)))
+            return
+        v = values[i]
+        for k in range(width, -1, -1) if v in choices else (0,):
+            if need + width - k <= wilds:
+                for take in choices[v][k] if k else [[]]:
+                    yield from go(i + 1, need + width - k, naturals + take, [*present, v] if k else present)
+
+    return go(0, 0, [], [])
+
+
+def _span(first: int, last: int, ranks: int, bounds: tuple[int, int]) -> int:
+    """The lowest value of a run of ``ranks`` values whose natural cards go from ``first`` to
+    ``last``: its wild cards stand above them, and below only past the highest value."""
+    return max(bounds[0], min(first, bounds[1] - ranks + 1))
+
+
+def _value_bounds(table: tuple[Any, ...]) -> tuple[int, int]:
+    """The lowest and highest value of the attribute among the deck's cards: what a wild card may stand for."""
+    values = [v for v in table if v is not None]
+    return (min(values), max(values)) if values else (0, -1)
+
+
+def run_part(
+    cards: Iterable[int],
+    table: tuple[Any, ...],
+    sharing: tuple[Any, ...] | None,
+    wild: Callable[[int], bool] | None,
+    width: int,
+    size: int | range | None,
+) -> bool:
+    """Whether these cards may be part of a run (cards picked one by one): natural cards with
+    values, ``width`` at most of each, sharing one value of ``sharing``, spanning no more values
+    than the longest run holds."""
+    cards = list(cards)
+    most = size if isinstance(size, int) else size.stop - 1 if isinstance(size, range) else len(table)
+    if len(cards) > most:
+        return False
+    naturals = [c for c in cards if not (wild is not None and wild(c))]
+    values = [table[c] for c in naturals]
+    if None in values:
+        return False
+    shared = {sharing[c] for c in naturals} if sharing is not None else set()
+    if None in shared or len(shared) > 1:
+        return False
+    if not values:
+        return True
+    counts = collections.Counter(values)
+    return max(counts.values()) <= width and (max(values) - min(values) + 1) * width <= most
+
+
+def run_span(
+    cards: Iterable[int], table: tuple[Any, ...], wild: Callable[[int], bool] | None = None, width: int = 1
+) -> tuple[Any, Any]:
+    """The lowest and the highest value a run of these cards spans, its wild cards standing for
+    the values missing between its natural cards, then above them (below only past the highest
+    value a card has); (None, None) for cards that are no run."""
+    cards = list(cards)
+    naturals = [table[c] for c in cards if not (wild is not None and wild(c))]
+    if not naturals or None in naturals or len(cards) % width:
+        return (None, None)
+    naturals.sort()
+    ranks = len(cards) // width
+    first, last = naturals[0], naturals[-1]
+    if last - first >= ranks or any(naturals.count(v) > width for v in set(naturals)):
+        return (None, None)
+    if len(naturals) == len(cards):
+        return (first, last)
+    bounds = _value_bounds(table)
+    low = _span(first, last, ranks, bounds)
+    return (low, low + ranks - 1) if low + ranks - 1 <= bounds[1] else (None, None)
 
 
 def can_form_valued(

@@ -170,7 +170,11 @@ class _Search:
     def _may_grow(self, kinds: tuple[int, ...]) -> bool:
         """Whether a set beginning with these kinds may still have the choice's shape: a part of a
         group of one value, of value V or of different values has it too (without wild cards,
-        which make a group only beside a natural card)."""
+        which make a group only beside a natural card); a part of a run is told by the run's
+        own test (3 and 5 before the 4, a pair's first card, a wild card)."""
+        if self.choice.part is not None:
+            self._count()
+            return bool(self.choice.part(self.st, self.p, (None,), self._cards(kinds), self.size))
         if self.choice.wild is not None or self.choice.kind == "cards":
             return True
         self._count()

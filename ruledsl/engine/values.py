@@ -123,7 +123,7 @@ class ChoiceCheck:
     shape among ``cards``. A pool that is a zone is that zone's own list (``st.zones[z]``).
     """
 
-    __slots__ = ("name", "kind", "domain", "groups", "attr", "wild")
+    __slots__ = ("name", "kind", "domain", "groups", "attr", "wild", "part")
 
     def __init__(
         self,
@@ -133,6 +133,7 @@ class ChoiceCheck:
         groups: Callable[..., Any] | None,
         attr: str | None,
         wild: str | None,
+        part: Callable[..., Any] | None = None,
     ) -> None:
         self.name = name
         self.kind = kind  # card, cards, same, valued, different, number, value, player
@@ -140,6 +141,8 @@ class ChoiceCheck:
         self.groups = groups
         self.attr = attr  # the attribute of a group's shape
         self.wild = wild  # the name of its wild cards, if any
+        # part(st, p, args, cards, size): whether cards may be part of a group (a run's), picked card by card
+        self.part = part
 
 
 class ClauseCheck:

@@ -521,6 +521,10 @@ def _typed_param(p: n.TypedParam) -> str:
     return f"{p.name}: {_type(p.type)}"
 
 
+#: How a run's cards of each value are said: 'cards in pairs in sequence of rank'.
+_RUN_WIDTHS = {1: "", 2: "pairs in ", 3: "triples in "}
+
+
 def _wild(wild: str | None) -> str:
     return "" if wild is None else f" with {wild} wild"
 
@@ -549,7 +553,7 @@ def _shape(s: n.ChoiceShape) -> str:
         return f"{_some(s.count)}cards of {s.attr} {value} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
     if isinstance(s, n.DifferentChoice) and s.sequence:
         sharing = f" of one {s.sharing}" if s.sharing is not None else ""
-        run = f"cards in sequence of {s.attr}{sharing}"
+        run = f"cards in {_RUN_WIDTHS[s.width]}sequence of {s.attr}{sharing}"
         return f"{_some(s.count, s.high)}{run} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"
     if isinstance(s, n.DifferentChoice):
         return f"{_some(s.count)}cards of different {s.attr} from {_expr(s.pool, _SUM)}{_wild(s.wild)}"

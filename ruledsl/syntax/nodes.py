@@ -1033,8 +1033,9 @@ class ValuedChoice(ChoiceShape):
 class DifferentChoice(ChoiceShape):
     """Cards whose values of ``attr`` all differ; wild cards stand for missing values. With
     ``sequence``, a run: values consecutive in ``attr``'s order (``cards in sequence of
-    rank``), all sharing one value of ``sharing`` if given (``of one suit``); with ``high``,
-    ``count`` to ``high`` of them.
+    rank``), ``width`` cards of each (2: ``cards in pairs in sequence of rank``), all sharing
+    one value of ``sharing`` if given (``of one suit``), wild cards standing in for missing
+    cards; with ``high``, ``count`` to ``high`` of them.
 
     Example: ``3 cards of different value from hand with joker wild``
     """
@@ -1046,6 +1047,7 @@ class DifferentChoice(ChoiceShape):
     high: Expr | None = None  # 'LOW to HIGH cards in sequence of ATTR': count is LOW
     sequence: bool = False
     sharing: str | None = None
+    width: int = 1  # a run's cards of each value: 2 for pairs in sequence, 3 for triples
 
 
 #: The shapes of a choice made from a pool of cards (every shape but a number, a value or a player).

@@ -574,27 +574,44 @@ class _Actions(_Tokens):
 
     @_with_meta
     def run_choice(
-        self, meta: Any, count: n.Expr | None, attr: Token, sharing: str | None, pool: n.Expr, wild: str | None
+        self,
+        meta: Any,
+        count: n.Expr | None,
+        width: int | None,
+        attr: Token,
+        sharing: str | None,
+        pool: n.Expr,
+        wild: str | None,
     ) -> n.DifferentChoice:
-        return self._run(meta, count, None, attr, sharing, pool, wild)
+        return self._run(meta, count, None, width, attr, sharing, pool, wild)
 
     @_with_meta
     def run_range_choice(
-        self, meta: Any, low: n.Expr, high: n.Expr, attr: Token, sharing: str | None, pool: n.Expr, wild: str | None
+        self,
+        meta: Any,
+        low: n.Expr,
+        high: n.Expr,
+        width: int | None,
+        attr: Token,
+        sharing: str | None,
+        pool: n.Expr,
+        wild: str | None,
     ) -> n.DifferentChoice:
-        return self._run(meta, low, high, attr, sharing, pool, wild)
+        return self._run(meta, low, high, width, attr, sharing, pool, wild)
 
     def _run(
         self,
         meta: Any,
         low: n.Expr | None,
         high: n.Expr | None,
+        width: int | None,
         attr: Token,
         sharing: str | None,
         pool: n.Expr,
         wild: str | None,
     ) -> n.DifferentChoice:
         return n.DifferentChoice(
+            width=width or 1,
             count=low,
             high=high,
             attr=self._name(attr),
@@ -607,6 +624,9 @@ class _Actions(_Tokens):
 
     def sharing(self, children: list[Token]) -> str:
         return self._name(children[0])
+
+    def run_width(self, children: list[Token]) -> int:
+        return 2 if str(children[0]) == "pairs" else 3
 
     def wild(self, children: list[Token]) -> str:
         return self._name(children[0])

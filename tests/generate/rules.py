@@ -41,6 +41,17 @@ _GROUPS = [
     "1 to 2 cards of one suit from hand",
     "2 cards of different suit from hand",
 ]
+#: Runs (issue 39, item 4), in place of a group of one suit or of different suits half the time, read from a value drawn
+#: already (so that the files drawn before runs came are drawn alike): with wild cards (the aces,
+#: ``define ace``), of pairs, of one suit; each labelled with the values it spans.
+_RUNS = [
+    "2 to 3 cards in sequence of rank from hand with ace wild",
+    "2 to 4 cards in pairs in sequence of rank from hand with ace wild",
+    "3 cards in sequence of rank of one suit from hand with ace wild",
+    "2 cards in sequence of rank from hand",
+]
+#: The wild cards of a run: a definition of one card.
+_ACE = n.DefineDecl(name="ace", params=(n.TypedParam(name="c", type=n.CardType()),), body=parse_expr("c.rank == 1"))
 
 
 def e(text: str) -> n.Expr:
@@ -191,6 +202,8 @@ def rule_files(draw: Any) -> n.GameFile:
     finish = draw(st.integers(0, 3), label="finish") == 0  # a player with nothing left goes out
     play = _play_phase(draw, zones, extra, window, limit, marked, finish, big)
     decls.append(play)
+    if "wild='ace'" in repr(play):
+        decls.append(_ACE)
     if extra == "effects":
         decls.append(_effects_phase(draw, zones))
     elif extra == "actions" and limit % 4 == 1:
@@ -285,10 +298,14 @@ def _play_phase(
     for i in range(groups):
         # With hands of 14 cards, the first is any set of them: 16,383 sets, chosen card by card.
         shape = _GROUPS[0] if big and i == 0 else draw(st.sampled_from(_GROUPS), label="group")
+        label = None
+        if shape in _GROUPS[-2:] and (limit + i) % 2 == 0:
+            shape = _RUNS[(limit // 2 + len(items)) % len(_RUNS)]
+            label = _text("meld ", e("cs"), " from ", e("run_low(cs)"), " to ", e("run_high(cs)"))
         body: list[n.Stmt] = [_move("cs", _somewhere(draw, zones, "group to"))]
         if draw(st.booleans(), label="score the group"):
             body.append(n.Add(value=e("size of cs"), target=e("score")))
-        items.append(_action(f"meld{i}", body, choices=(_group("cs", shape),)))
+        items.append(_action(f"meld{i}", body, choices=(_group("cs", shape),), label=label))
     source = draw(st.sampled_from([z for z in zones.shared() if z != "deck"]), label="sweep from")
     if draw(st.booleans(), label="sweep"):
         to = draw(st.sampled_from(["hand", "deck"]), label="sweep to")

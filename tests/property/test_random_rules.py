@@ -59,6 +59,8 @@ def test_the_files_drawn_hold_the_constructs_listed() -> None:
         "otherwise",
         "face down",
         "finish player for the round",
+        "cards in sequence of rank of one suit from hand with ace wild",
+        "from {run_low(cs)} to {run_high(cs)}",
     ):
         assert construct in joined, construct
 

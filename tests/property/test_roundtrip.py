@@ -319,6 +319,17 @@ shapes = st.one_of(
     builds(n.SameChoice, count=count, attr=names, pool=small_exprs, wild=wild),
     builds(n.ValuedChoice, count=count, attr=names, value=small_exprs, pool=small_exprs, wild=wild),
     builds(n.DifferentChoice, count=count, attr=names, pool=small_exprs, wild=wild),
+    # A run: of one card of each value, pairs or triples, sharing one value of another, with wild cards.
+    builds(
+        n.DifferentChoice,
+        count=count,
+        attr=names,
+        pool=small_exprs,
+        wild=wild,
+        sequence=st.just(True),
+        width=st.sampled_from([1, 2, 3]),
+        sharing=st.none() | names,
+    ),
 )
 # A reason is text, or an 'if' choosing between texts (or any expression: the checker judges).
 reasons = st.one_of(texts, builds(n.IfExpr, cond=small_exprs, then=texts, else_=texts), small_exprs)
