@@ -240,7 +240,10 @@ class DeclarationChecker(CheckerPart):
         elif isinstance(d, n.DeckDecl):
             self._check_deck(d.entries, Scope(has_player=False, load_time=True))
         elif isinstance(d, n.ZoneDecl):
-            pass
+            for name in d.sorted_by:  # shown in the order of card attributes: never of card variables, which change
+                if name not in sy.attributes:
+                    attrs = sy.attributes
+                    self.error("E203", f"cards have no attribute '{name}'", d, did_you_mean(name, attrs, "attributes"))
         elif isinstance(d, n.VarDecl):
             self.check_var(d)
         elif isinstance(d, n.DefineDecl):
@@ -391,6 +394,10 @@ class DeclarationChecker(CheckerPart):
             self.error("E302", "a card variable is never listed in a player's view; it takes no 'unlisted'", d)
         elif d.unlisted and d.visibility == "hidden":
             self.error("E302", "a hidden variable is shown to nobody already; 'unlisted' says nothing more", d)
+        if d.label is not None and d.scope == "card":
+            self.error("E302", "a card variable is never listed in a player's view; it takes no label", d)
+        elif d.label is not None and d.visibility == "hidden":
+            self.error("E302", "a hidden variable is shown to nobody; it takes no label", d)
         sym.type = declared.maybe_none() if declared.kind in ("card", "player", "value") else declared
 
     def _check_deck(self, entries: tuple[n.Node, ...], scope: Scope) -> None:

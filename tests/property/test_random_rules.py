@@ -59,6 +59,10 @@ def test_the_files_drawn_hold_the_constructs_listed() -> None:
         "otherwise",
         "face down",
         "finish player for the round",
+        "sorted by (suit, rank)",
+        "sorted by rank",
+        "unlisted when empty",
+        'label "the score"',
     ):
         assert construct in joined, construct
 
