@@ -58,7 +58,7 @@ def hearts(browser: Any) -> None:
     table = next(iter(app.state.server.tables.values()))
     table.deal(2027)
     with BackgroundServer(app) as server:
-        for suffix, size in (("", (1100, 860)), ("-phone", (375, 740))):
+        for suffix, size in (("", (1100, 860)), ("-phone", (375, 667))):
             page = browser.new_page(viewport={"width": size[0], "height": size[1]})
             page.goto(f"{server.base}/t/{table.id}/{table.tokens[0]}")
             page.wait_for_selector("body[data-version]")
@@ -70,7 +70,7 @@ def hearts(browser: Any) -> None:
             seat = table.to_act()
             assert seat is not None
             table.move(seat, table.version, index=0)
-        for suffix, size in (("", (1100, 860)), ("-phone", (375, 740))):
+        for suffix, size in (("", (1100, 860)), ("-phone", (375, 667))):
             page = browser.new_page(viewport={"width": size[0], "height": size[1]})
             page.goto(f"{server.base}/t/{table.id}/{table.tokens[0]}")
             page.wait_for_selector("#banner:not([hidden])")

@@ -753,12 +753,13 @@ def listed_variables(obs: dict[str, Any]) -> dict[str, Any]:
 
 def listed_player_variables(obs: dict[str, Any]) -> dict[str, list[Any]]:
     """The player variables of an observation worth a line of a person's view: not marked
-    ``unlisted``, and with some value he may read set (a bid nobody has made says nothing)."""
+    ``unlisted``, and with some value he may read set (a bid nobody has made, cards nobody has drawn, say
+    nothing)."""
     unlisted = set(obs.get("unlisted", ()))
     return {
         k: values
         for k, values in obs["player_variables"].items()
-        if k not in unlisted and any(v is not None for v in values)
+        if k not in unlisted and any(v is not None and v != [] for v in values)
     }
 
 

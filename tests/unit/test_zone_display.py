@@ -125,3 +125,17 @@ def test_empty_zones_so_marked_are_left_out_and_labels_name_the_variables() -> N
     assert "  points taken: you 0, P1 0" in lines
     plain = describe_view(state.observation(0), 0)
     assert "deck: (empty)" in plain and "  points: you 0, P1 0" in plain  # without the display: as before
+
+
+def test_a_player_variable_holding_no_cards_for_anyone_is_left_out() -> None:
+    obs = {
+        "round": 1,
+        "phase": "play",
+        "direction": "clockwise",
+        "zones": {},
+        "variables": {},
+        "player_variables": {"drawn": [[], None], "mice": [0, None], "kept": [["A"], None]},
+        "auction": None,
+        "finished": [],
+    }
+    assert describe_view(obs, 0)[1:] == ["  mice: you 0", "  kept: you A"]
