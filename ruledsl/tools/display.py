@@ -71,7 +71,7 @@ def per_program(make: Callable[[Program], _Made], prog: Program) -> _Made:
         if len(_MADE) > 512:  # programs come and go only in tests: keep the memory bounded anyway
             _MADE.clear()
         made = _MADE[key] = make(prog)
-    return made  # type: ignore[no-any-return]
+    return made
 
 
 def display_of(prog: Program) -> Display:
