@@ -53,6 +53,7 @@ class DeclarationChecker(CheckerPart):
         super().__init__(ctx)
         self._define_stack: list[str] = []
         self._define_pending: set[str] = set()  # definitions whose type is not known yet
+        self._labels: dict[str, n.VarDecl] = {}  # the variables' labels so far: each names one variable
 
     def _claim(self, name: str, node: n.Node, what: str) -> bool:
         """Reserve a name in the global namespace; report a duplicate."""
@@ -246,6 +247,7 @@ class DeclarationChecker(CheckerPart):
                     self.error("E203", f"cards have no attribute '{name}'", d, did_you_mean(name, attrs, "attributes"))
         elif isinstance(d, n.VarDecl):
             self.check_var(d)
+            self._check_var_label(d)
         elif isinstance(d, n.DefineDecl):
             if d.name in sy.defines:
                 self.define_type(sy.defines[d.name])
@@ -358,6 +360,15 @@ class DeclarationChecker(CheckerPart):
                 self.error("E301", f"an option is a number, yes/no or text, not {t}", d.default)
         if sym is not None:
             sym.type = t.sure()
+
+    def _check_var_label(self, d: n.VarDecl) -> None:
+        """A variable's label names it alone in the views: no other's label, no other's name."""
+        if d.label is None:
+            return
+        named = self.symbols.game_vars.get(d.label) or self.symbols.player_vars.get(d.label)
+        if d.label in self._labels or (named is not None and named.decl is not d):
+            self.error("E202", f"the label '{d.label}' names another variable already", d)
+        self._labels[d.label] = d
 
     def check_var(self, d: n.VarDecl) -> None:
         """Check a variable's declaration and set its type (a use may ask for it before pass 2 comes to it)."""

@@ -97,6 +97,17 @@ def test_a_label_where_nothing_is_listed_is_refused(old: str, new: str, message:
     assert errors(GAME.replace(old, new)) == [("E302", message)]
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "label"),
+    [
+        ('label "points taken"', 'label "suit led"', "suit led"),  # another's label
+        ('label "points taken"', 'label "led"', "led"),  # another's name
+    ],
+)
+def test_a_label_names_one_variable(old: str, new: str, label: str) -> None:
+    assert errors(GAME.replace(old, new)) == [("E202", f"the label '{label}' names another variable already")]
+
+
 def test_a_hand_is_shown_sorted_and_the_game_keeps_its_order() -> None:
     g = game()
     state = g.new_initial_state(seed=3)  # type: ignore[attr-defined]
