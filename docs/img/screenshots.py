@@ -1,5 +1,5 @@
 """Remake the screenshots of docs/serve.md in headless Chromium: a Quäsenbö and a Cartes Magiques table mid-game, and
-a Hearts table mid-pass and at its end banner, each on a desktop's and a phone's screen.
+a Hearts table mid-pass and at its end banner, each on a desktop's and a phone's screen, and mid-trick on a phone.
 
     .venv/bin/python docs/img/screenshots.py      (needs ruledsl[serve,test] and Debian's chromium)
 
@@ -53,12 +53,13 @@ def main() -> None:
 
 
 def hearts(browser: Any) -> None:
-    """Hearts (goal 10: one deal) mid-pass with two cards picked, and at its end banner, at 1100 px and 375 px."""
+    """Hearts (goal 10: one deal) mid-pass with two cards picked, mid-trick on a phone, and at its end banner, at
+    1100 px and 375 px."""
     app = create_app(load_game("hearts", players=4, options={"goal": 10}), ["human", "random", "human", "random"])
     table = next(iter(app.state.server.tables.values()))
     table.deal(2027)
     with BackgroundServer(app) as server:
-        for suffix, size in (("", (1100, 860)), ("-phone", (375, 740))):
+        for suffix, size in (("", (1100, 860)), ("-phone", (375, 667))):
             page = browser.new_page(viewport={"width": size[0], "height": size[1]})
             page.goto(f"{server.base}/t/{table.id}/{table.tokens[0]}")
             page.wait_for_selector("body[data-version]")
@@ -66,11 +67,31 @@ def hearts(browser: Any) -> None:
                 page.locator("#mine .card.selectable").nth(1).click()
             page.screenshot(path=str(HERE / f"serve-hearts-pass{suffix}.png"))
             page.close()
+        page = browser.new_page(viewport={"width": 375, "height": 667})
+        page.goto(f"{server.base}/t/{table.id}/{table.tokens[0]}")
+        page.wait_for_selector("body[data-version]")
+        for _ in range(3):  # P0 passes by clicks; then play on to his turn with cards on the trick
+            page.locator("#mine .card.selectable").first.click()
+        page.locator("#actions button.confirm").click()
+        page.wait_for_function("() => !document.querySelector('#actions .picking')")  # his pass is made
+        while True:
+            seat = table.to_act()
+            assert seat is not None
+            seen = table.state.observation(0)  # type: ignore[union-attr]
+            if seat == 0 and seen["phase"] == "play" and 0 < seen["zones"]["trick"]["size"] < 4:
+                break
+            if seen.get("together"):  # passing together: the next who has not passed
+                seat = seen["together"]["waiting"][0]
+            table.move(seat, table.version_of(seat), index=0)
+        page.reload()  # the moves above were the table's own, sent to no page
+        page.wait_for_function("() => document.body.classList.contains('my-turn')")
+        page.screenshot(path=str(HERE / "serve-hearts-trick-phone.png"))
+        page.close()
         while not table.is_over():
             seat = table.to_act()
             assert seat is not None
             table.move(seat, table.version, index=0)
-        for suffix, size in (("", (1100, 860)), ("-phone", (375, 740))):
+        for suffix, size in (("", (1100, 860)), ("-phone", (375, 667))):
             page = browser.new_page(viewport={"width": size[0], "height": size[1]})
             page.goto(f"{server.base}/t/{table.id}/{table.tokens[0]}")
             page.wait_for_selector("#banner:not([hidden])")

@@ -53,6 +53,7 @@ class DeclarationChecker(CheckerPart):
         super().__init__(ctx)
         self._define_stack: list[str] = []
         self._define_pending: set[str] = set()  # definitions whose type is not known yet
+        self._labels: dict[str, n.VarDecl] = {}  # the variables' labels so far: each names one variable
 
     def _claim(self, name: str, node: n.Node, what: str) -> bool:
         """Reserve a name in the global namespace; report a duplicate."""
@@ -240,9 +241,13 @@ class DeclarationChecker(CheckerPart):
         elif isinstance(d, n.DeckDecl):
             self._check_deck(d.entries, Scope(has_player=False, load_time=True))
         elif isinstance(d, n.ZoneDecl):
-            pass
+            for name in d.sorted_by:  # shown in the order of card attributes: never of card variables, which change
+                if name not in sy.attributes:
+                    attrs = sy.attributes
+                    self.error("E203", f"cards have no attribute '{name}'", d, did_you_mean(name, attrs, "attributes"))
         elif isinstance(d, n.VarDecl):
             self.check_var(d)
+            self._check_var_label(d)
         elif isinstance(d, n.DefineDecl):
             if d.name in sy.defines:
                 self.define_type(sy.defines[d.name])
@@ -356,6 +361,15 @@ class DeclarationChecker(CheckerPart):
         if sym is not None:
             sym.type = t.sure()
 
+    def _check_var_label(self, d: n.VarDecl) -> None:
+        """A variable's label names it alone in the views: no other's label, no other's name."""
+        if d.label is None:
+            return
+        named = self.symbols.game_vars.get(d.label) or self.symbols.player_vars.get(d.label)
+        if d.label in self._labels or (named is not None and named.decl is not d):
+            self.error("E202", f"the label '{d.label}' names another variable already", d)
+        self._labels[d.label] = d
+
     def check_var(self, d: n.VarDecl) -> None:
         """Check a variable's declaration and set its type (a use may ask for it before pass 2 comes to it)."""
         sy = self.symbols
@@ -391,6 +405,10 @@ class DeclarationChecker(CheckerPart):
             self.error("E302", "a card variable is never listed in a player's view; it takes no 'unlisted'", d)
         elif d.unlisted and d.visibility == "hidden":
             self.error("E302", "a hidden variable is shown to nobody already; 'unlisted' says nothing more", d)
+        if d.label is not None and d.scope == "card":
+            self.error("E302", "a card variable is never listed in a player's view; it takes no label", d)
+        elif d.label is not None and d.visibility == "hidden":
+            self.error("E302", "a hidden variable is shown to nobody; it takes no label", d)
         sym.type = declared.maybe_none() if declared.kind in ("card", "player", "value") else declared
 
     def _check_deck(self, entries: tuple[n.Node, ...], scope: Scope) -> None:

@@ -10,7 +10,7 @@ from ruledsl.engine.limits import MAX_MOVE_TEXT
 from ruledsl.engine.reading import NO_REASON, normalise, shown_action
 from ruledsl.text.errors import IllegalActionError
 from ruledsl.text.render import clip, one_line
-from ruledsl.tools.records import describe_view, labels_by_name
+from ruledsl.tools.records import person_view
 
 if TYPE_CHECKING:
     from ruledsl.engine.state import GameState
@@ -33,7 +33,7 @@ def hand_over(seat: int, out: TextIO, inp: TextIO) -> None:
 
 def view_lines(state: GameState, seat: int) -> list[str]:
     """Render what ``seat`` sees, from its observation alone, each line fit to print."""
-    return [one_line(line) for line in describe_view(state.observation(seat), seat, labels_by_name(state.prog))]
+    return [one_line(line) for line in person_view(state, seat)]
 
 
 def choose_human(state: GameState, seat: int, out: TextIO, inp: TextIO) -> Any:

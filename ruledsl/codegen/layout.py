@@ -135,7 +135,8 @@ def lay_out(checked: CheckedGame, load: LoadTimeValues, players: int, constants:
     families: list[int] = []
     owners: list[int] = []
     for family, z in enumerate(sy.zones.values()):
-        zone_layout.append(ZoneLayout(z.name, z.per_player, z.visibility, base, family))
+        shown = (z.decl.sorted_by, z.decl.unlisted_when_empty)  # type: ignore[union-attr]  # a ZoneDecl
+        zone_layout.append(ZoneLayout(z.name, z.per_player, z.visibility, base, family, *shown))
         count = players if z.per_player else 1
         families.extend([family] * count)
         owners.extend(range(count) if z.per_player else [-1])

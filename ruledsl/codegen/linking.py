@@ -293,7 +293,7 @@ class Linker(CompilerPart):
 
     def _var_infos(self, table: dict[str, VarSym]) -> list[VarInfo]:
         return [
-            VarInfo(v.name, v.visibility, _shower(v.type, self.sy), v.type.kind, v.decl.unlisted)  # type: ignore[union-attr]  # a VarDecl
+            VarInfo(v.name, v.visibility, _shower(v.type, self.sy), v.type.kind, v.decl.unlisted, v.decl.label)  # type: ignore[union-attr]  # a VarDecl
             for v in table.values()
         ]
 

@@ -54,6 +54,8 @@ class ZoneLayout:
     visibility: str
     base: int
     family: int
+    sorted_by: tuple[str, ...] = ()  # the card attributes people are shown its cards in the order of
+    unlisted_when_empty: bool = False  # left out of the views shown to people while it holds no card
 
 
 @define
@@ -99,6 +101,7 @@ class VarInfo:
     show: Callable[..., Any]  # (state, viewer, value) -> JSON value
     kind: str = "number"  # the kind of its type: number, card, cards...
     unlisted: bool = False  # bookkeeping: observed, but left out of the views shown to people
+    label: str | None = None  # how the views shown to people name it (the rule file's 'label'; else its name)
 
 
 @define

@@ -139,6 +139,11 @@ def unparse_file(tree: n.GameFile, scan: Scan | None, layout: Layout = FMT) -> s
 # ============================================================================ strings
 
 
+def _names(names: tuple[str, ...]) -> str:
+    """One name as such, several in brackets: ``rank``, ``(suit, rank)``."""
+    return names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+
+
 def _quote(value: str) -> str:
     """Write a plain string (a name, a description): only quotes and backslashes are escaped."""
     return '"' + _escape(value, braces=False) + '"'
@@ -752,13 +757,16 @@ class _Writer:
             self.entries(d.entries, indent + _INDENT)
         elif isinstance(d, n.ZoneDecl):
             scope = "per player" if d.per_player else "shared"
-            self.add(indent, f"zone {d.name}: {scope}, {_visibility(d.visibility)}", at)
+            order = "" if not d.sorted_by else f", sorted by {_names(d.sorted_by)}"
+            unlisted = ", unlisted when empty" if d.unlisted_when_empty else ""
+            self.add(indent, f"zone {d.name}: {scope}, {_visibility(d.visibility)}{order}{unlisted}", at)
         elif isinstance(d, n.VarDecl):
             scope = "" if d.scope == "game" else d.scope + " "
             type_ = "" if d.type is None else ": " + _type(d.type)
             visibility = "" if d.visibility == "public" else ", " + _visibility(d.visibility)
             unlisted = ", unlisted" if d.unlisted else ""
-            self.add(indent, f"{scope}var {d.name}{type_} = {_expr(d.init)}{visibility}{unlisted}", at)
+            label = "" if d.label is None else f", label {_quote(d.label)}"
+            self.add(indent, f"{scope}var {d.name}{type_} = {_expr(d.init)}{visibility}{unlisted}{label}", at)
         elif isinstance(d, n.DefineDecl):
             self.define(d, indent)
         elif isinstance(d, n.ProcedureDecl):

@@ -12,7 +12,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.serve.tables import SPECTATOR
-from ruledsl.tools.records import listed_player_variables
+from ruledsl.tools.display import display_of, per_program
+from ruledsl.tools.records import listed_player_variables, listed_variables
 
 if TYPE_CHECKING:
     from ruledsl.engine.program import Program
@@ -71,8 +72,9 @@ def seen_view(table: Table, seat: int) -> dict[str, Any]:
         direction=obs["direction"],
         current=None if obs["terminal"] else obs["current_player"],
         zones=_zones(obs, prog),
-        variables={k: v for k, v in obs["variables"].items() if k not in obs["unlisted"]},
-        player_variables=listed_player_variables(obs),
+        # Each by the rule file's label, those set alone (as the terminal's view lists them).
+        variables={display_of(prog).label(k): v for k, v in listed_variables(obs).items()},
+        player_variables={display_of(prog).label(k): v for k, v in listed_player_variables(obs).items()},
         auction=obs["auction"],
         window=obs["window"] if viewer is not None and obs["window"] and obs["window"]["player"] == viewer else None,
         finished=obs["finished"],
@@ -90,12 +92,19 @@ def seen_view(table: Table, seat: int) -> dict[str, Any]:
 
 
 def _zones(obs: dict[str, Any], prog: Program) -> list[dict[str, Any]]:
-    """The zones as the viewer sees them, in the order the rule file declares them, each card drawn as it is seen."""
+    """The zones as the viewer sees them, in the order the rule file declares them, each card drawn as it is seen,
+    as the rule file says to show them (a sorted zone's cards in order; one `unlisted when empty` left out while
+    empty)."""
+    display = display_of(prog)
     zones = []
     for layout in prog.zones:
         seen = obs["zones"][layout.name]
         for owner, zone in enumerate(seen) if layout.per_player else [(None, seen)]:
+            if not display.listed(layout.name, zone["size"]):
+                continue
             cards = zone.get("cards")
+            if cards is not None:
+                cards = [None if c is None else _card(c, prog) for c in display.cards(layout.name, cards)]
             zones.append(
                 {
                     "name": layout.name,
@@ -103,7 +112,9 @@ def _zones(obs: dict[str, Any], prog: Program) -> list[dict[str, Any]]:
                     "visibility": layout.visibility,
                     "size": zone["size"],
                     # None: a card the viewer does not see (drawn as a back); no list: none seen at all.
-                    "cards": None if cards is None else [None if c is None else _card(c, prog) for c in cards],
+                    "cards": cards,
+                    # Shown in order: no card of it is on top (else the last is).
+                    "sorted": bool(layout.sorted_by),
                 }
             )
     return zones
@@ -137,17 +148,9 @@ class _Deck:
         return {self.named[m] for text in texts for m in self.pattern.findall(text)}
 
 
-_DECKS: dict[int, _Deck] = {}
-
-
 def _deck(prog: Program) -> _Deck:
     """The cards of ``prog``, worked out the first time a frame of it is built."""
-    deck = _DECKS.get(id(prog))
-    if deck is None or deck.prog is not prog:
-        if len(_DECKS) > 256:  # programs come and go only in tests: keep the memory bounded anyway
-            _DECKS.clear()
-        deck = _DECKS[id(prog)] = _Deck(prog)
-    return deck
+    return per_program(_Deck, prog)
 
 
 def _card(name: str, prog: Program) -> dict[str, Any]:

@@ -1230,12 +1230,17 @@ class ZoneDecl(Decl):
     """A place cards lie: shared or one per player, seen by all, its owner, nobody, or for each
     card the player who moved it there (``seen by mover``: a bluffing pile).
 
-    Example: ``zone hand: per player, owner``
+    ``sorted_by`` (card attributes) and ``unlisted_when_empty`` say how the zone is shown to
+    people, never what it holds nor its order in the game.
+
+    Example: ``zone hand: per player, owner, sorted by (suit, rank)``
     """
 
     name: str
     per_player: bool
     visibility: str  # "public", "owner", "hidden" or "mover"
+    sorted_by: tuple[str, ...] = ()  # the card attributes its cards are shown in the order of
+    unlisted_when_empty: bool = False  # left out of the views shown to people while it holds no card
 
 
 @frozen(kw_only=True)
@@ -1254,6 +1259,7 @@ class VarDecl(Decl):
     init: Expr
     visibility: str = "public"
     unlisted: bool = False
+    label: str | None = None  # how the views shown to people name it (else its name)
 
 
 @frozen(kw_only=True)

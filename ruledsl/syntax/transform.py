@@ -267,10 +267,32 @@ class _Declarations(_Tokens):
         return n.DeckRepeat(count=count, body=tuple(body), span=self._span(meta))
 
     @_with_meta
-    def zone_decl(self, meta: Any, name: Token, scope: str, visibility: str) -> n.ZoneDecl:
+    def zone_decl(
+        self,
+        meta: Any,
+        name: Token,
+        scope: str,
+        visibility: str,
+        order: tuple[str, ...] | None,
+        unlisted: bool | None,
+    ) -> n.ZoneDecl:
         return n.ZoneDecl(
-            name=self._name(name), per_player=scope == "per player", visibility=visibility, span=self._span(meta)
+            name=self._name(name),
+            per_player=scope == "per player",
+            visibility=visibility,
+            sorted_by=order or (),
+            unlisted_when_empty=bool(unlisted),
+            span=self._span(meta),
         )
+
+    def zone_order(self, children: list[Token]) -> tuple[str, ...]:
+        return tuple(self._name(c) for c in children)
+
+    def zone_unlisted(self, children: list[Token]) -> bool:
+        return True
+
+    def var_label(self, children: list[Token]) -> str:
+        return self._string(children[0])
 
     def zone_scope(self, children: list[Token]) -> str:
         return " ".join(str(c) for c in children)
@@ -298,6 +320,7 @@ class _Declarations(_Tokens):
         init: n.Expr,
         visibility: str | None,
         unlisted: bool | None,
+        label: str | None,
     ) -> n.VarDecl:
         return n.VarDecl(
             scope=scope or "game",
@@ -306,6 +329,7 @@ class _Declarations(_Tokens):
             init=init,
             visibility=visibility or "public",
             unlisted=bool(unlisted),
+            label=label,
             span=self._span(meta),
         )
 

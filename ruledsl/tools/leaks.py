@@ -45,7 +45,7 @@ from ruledsl.engine.fields import StateFields
 from ruledsl.engine.reading import shown_action
 from ruledsl.engine.state import GameState
 from ruledsl.engine.values import said_to
-from ruledsl.tools.records import describe_view, labels_by_name
+from ruledsl.tools.records import person_view
 
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
@@ -104,7 +104,7 @@ def _transcript(st: GameState, seat: int, probe: Probe) -> Any:
 
 def _table(st: GameState, seat: int, probe: Probe) -> Any:
     """His view as ``play`` and ``replay --as`` draw it before his move."""
-    return describe_view(st.observation(seat), seat, labels_by_name(st.prog))
+    return person_view(st, seat)
 
 
 def _agent_view(st: GameState, seat: int, probe: Probe) -> Any:

@@ -39,6 +39,7 @@ from ruledsl.text.errors import Diagnostic, RuleDslError, RuleRuntimeError
 from ruledsl.text.files import FileTooLargeError, read_regular_file
 from ruledsl.text.render import counted, or_list, show_value
 from ruledsl.text.source import UNSHOWABLE, Pos, Source, Span
+from ruledsl.tools.display import Display, display_of
 
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
@@ -637,7 +638,9 @@ def apply_label(state: GameState, label: str, number: int) -> None:
 # ============================================================================ rendering
 
 
-def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | None = None) -> list[str]:
+def describe_view(
+    obs: dict[str, Any], seat: int, labels: Mapping[str, str] | None = None, *, display: Display | None = None
+) -> list[str]:
     """Render what ``seat`` sees, from its observation alone (so nothing hidden can show).
 
     ``labels`` gives, by card name, how a card reads where it is listed (the game's
@@ -646,16 +649,23 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
     An empty zone reads "(empty)" wherever it lies: everybody can see that it holds no card,
     even when the observation lists no cards for it (in a game that turns cards face up or
     down, a zone lists only the cards the viewer sees). The other players' zones of a kind
+    ``display`` (``display_of(prog)``) shows the zones and variables as the rule file says: the
+    cards of a `sorted by` zone in order, a zone `unlisted when empty` left out while empty, a
+    variable by its `label`.
+
+    The other players' zones of a kind
     share one line in one form: their cards where any of them shows a card, or all are empty
     (``faceup: P1: 8♦, Q♥; P2: (empty); P3: 3 cards``), else how many each holds (``hand: P1
     3, P2 0``).
     """
     lines = [f"--- round {obs['round']}, phase {obs['phase']}, {obs['direction']}"]
-    for name, zone in obs["zones"].items():
+    for name, zone in _shown_zones(obs, display):
         if isinstance(zone, list):
-            if _lists_cards(zone[seat]):
+            if _lists_cards(zone[seat]) and zone[seat].get("listed", True):
                 lines.append(f"your {name}: {_cards(zone[seat], labels)}")
-            others = [(q, z) for q, z in enumerate(zone) if q != seat or not _lists_cards(z)]
+            others = [
+                (q, z) for q, z in enumerate(zone) if (q != seat or not _lists_cards(z)) and z.get("listed", True)
+            ]
             who = {q: "you" if q == seat else f"P{q}" for q, _ in others}
             if not others:
                 pass  # alone at the table: no other player's zone to show
@@ -668,19 +678,17 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
             else:
                 lines.append(f"{name}: " + ", ".join(f"{who[q]} {z['size']}" for q, z in others))
         elif _lists_cards(zone):
-            lines.append(f"{name}: {_cards(zone, labels)}" + (" (top last)" if zone["size"] > 1 else ""))
+            top = zone["size"] > 1 and not (display and name in display.keys)
+            lines.append(f"{name}: {_cards(zone, labels)}" + (" (top last)" if top else ""))
         else:
             lines.append(f"{name}: {_count(zone)}")
-    # Unset values, empty lists and false flags say nothing worth a place; 0 is a number like any other.
-    unlisted = set(obs.get("unlisted", ()))
-    shown_vars = {
-        k: v for k, v in obs["variables"].items() if k not in unlisted and v is not None and v is not False and v != []
-    }
+    named = display.label if display else str
+    shown_vars = listed_variables(obs)
     if shown_vars:
-        lines.append("  " + ", ".join(f"{k} {show_value(v)}" for k, v in shown_vars.items()))
+        lines.append("  " + ", ".join(f"{named(k)} {show_value(v)}" for k, v in shown_vars.items()))
     for name, values in listed_player_variables(obs).items():
         lines.append(
-            f"  {name}: "
+            f"  {named(name)}: "
             + ", ".join(
                 f"{'you' if q == seat else f'P{q}'} {show_value(v)}" for q, v in enumerate(values) if v is not None
             )
@@ -707,14 +715,51 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
     return lines
 
 
+def person_view(state: GameState, seat: int) -> list[str]:
+    """What ``seat`` sees, as a person is shown it: from his observation alone, the cards as the game labels them,
+    the zones and variables as the rule file says to show them."""
+    return describe_view(state.observation(seat), seat, labels_by_name(state.prog), display=display_of(state.prog))
+
+
+def _shown_zones(obs: dict[str, Any], display: Display | None) -> list[tuple[str, Any]]:
+    """The zones of an observation as ``display`` shows them: a sorted zone's cards in order, an instance
+    `unlisted when empty` that holds nothing marked ``listed: False``."""
+    if display is None:
+        return list(obs["zones"].items())
+
+    def shown(name: str, zone: dict[str, Any]) -> dict[str, Any]:
+        out = {**zone, "listed": display.listed(name, zone["size"])}
+        if zone.get("cards") is not None:
+            out["cards"] = display.cards(name, zone["cards"])
+        return out
+
+    zones: list[tuple[str, Any]] = []
+    for name, zone in obs["zones"].items():
+        if isinstance(zone, list):
+            zones.append((name, [shown(name, z) for z in zone]))
+        elif display.listed(name, zone["size"]):
+            zones.append((name, shown(name, zone)))
+    return zones
+
+
+def listed_variables(obs: dict[str, Any]) -> dict[str, Any]:
+    """The game variables of an observation worth a place in a person's view: not marked ``unlisted``, and set
+    (unset values, empty lists and false flags say nothing worth a place; 0 is a number like any other)."""
+    unlisted = set(obs.get("unlisted", ()))
+    return {
+        k: v for k, v in obs["variables"].items() if k not in unlisted and v is not None and v is not False and v != []
+    }
+
+
 def listed_player_variables(obs: dict[str, Any]) -> dict[str, list[Any]]:
     """The player variables of an observation worth a line of a person's view: not marked
-    ``unlisted``, and with some value he may read set (a bid nobody has made says nothing)."""
+    ``unlisted``, and with some value he may read set (a bid nobody has made, cards nobody has drawn, say
+    nothing)."""
     unlisted = set(obs.get("unlisted", ()))
     return {
         k: values
         for k, values in obs["player_variables"].items()
-        if k not in unlisted and any(v is not None for v in values)
+        if k not in unlisted and any(v is not None and v != [] for v in values)
     }
 
 
@@ -806,7 +851,7 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
         actor = state.current_player()
         forced = actor == viewer and len(state.legal_actions()) == 1
         if actor == viewer and view_due(forced, state, last_seen):
-            yield from describe_view(state.observation(viewer), viewer, labels_by_name(state.prog))
+            yield from person_view(state, viewer)
             last_seen = state.round
         apply_label(state, text, number)
         seen = state.describe_last(viewer)
@@ -821,6 +866,6 @@ def render_replay(record: dict[str, Any], game: Game, viewer: int | None) -> Ite
         yield from result_lines(state)
         return
     if state.current_player() == viewer:  # what he had before him when he left
-        yield from describe_view(state.observation(viewer), viewer, labels_by_name(state.prog))
+        yield from person_view(state, viewer)
     n = len(record["actions"])
     yield f"Result: the game was left unfinished after {n} action{'s' if n != 1 else ''}"

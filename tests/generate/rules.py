@@ -229,7 +229,20 @@ def rule_files(draw: Any) -> n.GameFile:
     if any(isinstance(d, n.PhaseDecl) and ("EndRound()" in repr(d) or "for_round=True" in repr(d)) for d in decls):
         decls.append(_round_end(draw, zones))
     decls.append(n.RankingDecl(keys=(n.RankingKey(order="highest", value=e("score")),)))
-    return n.GameFile(header=n.GameHeader(name="Random"), decls=tuple(decls))
+    # Drawn last, so that the files drawn before they were added are drawn still.
+    return n.GameFile(header=n.GameHeader(name="Random"), decls=tuple(_shown(draw, d) for d in decls))
+
+
+def _shown(draw: Any, d: n.Decl) -> n.Decl:
+    """How a zone or a listed variable is shown to people: the zone sorted, left out while empty; the variable
+    labelled. Display only: the game played is the same."""
+    if isinstance(d, n.ZoneDecl):
+        order = draw(st.sampled_from([(), (), ("rank",), ("suit", "rank"), ("rank", "suit")]), label=f"{d.name} order")
+        return attrs.evolve(d, sorted_by=order, unlisted_when_empty=draw(st.booleans(), label=f"{d.name} unlisted"))
+    if isinstance(d, n.VarDecl) and d.scope != "card" and d.visibility != "hidden":
+        if draw(st.booleans(), label=f"{d.name} label"):
+            return attrs.evolve(d, label=f"the {d.name}")
+    return d
 
 
 def _somewhere(draw: Any, zones: _Zones, label: str) -> str:

@@ -61,6 +61,10 @@ def test_the_files_drawn_hold_the_constructs_listed() -> None:
         "finish player for the round",
         "cards in sequence of rank of one suit from hand with ace wild",
         "from {run_low(cs)} to {run_high(cs)}",
+        "sorted by (suit, rank)",
+        "sorted by rank",
+        "unlisted when empty",
+        'label "the score"',
     ):
         assert construct in joined, construct
 

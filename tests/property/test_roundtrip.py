@@ -412,7 +412,14 @@ declarations = st.one_of(
     ),
     builds(n.AttributeDecl, name=names, type=types),
     builds(n.DeckDecl, entries=st.lists(deck_entries, min_size=1, max_size=3).map(tuple)),
-    builds(n.ZoneDecl, name=names, per_player=st.booleans(), visibility=visibility),
+    builds(
+        n.ZoneDecl,
+        name=names,
+        per_player=st.booleans(),
+        visibility=visibility,
+        sorted_by=st.lists(names, max_size=3).map(tuple),
+        unlisted_when_empty=st.booleans(),
+    ),
     builds(
         n.VarDecl,
         scope=st.sampled_from(["game", "player", "card"]),
@@ -421,6 +428,7 @@ declarations = st.one_of(
         init=exprs,
         visibility=visibility,
         unlisted=st.booleans(),
+        label=st.none() | plain_strings,
     ),
     builds(n.DefineDecl, name=names, params=params, body=exprs),
     builds(n.ProcedureDecl, name=names, params=params, body=blocks),

@@ -3,7 +3,8 @@
 "use strict";
 
 const PALETTE = ["#1d4f91", "#a4262c", "#1e7b34", "#6b3fa0", "#9a5a00", "#00707a", "#7a3b1d", "#3a3a3a"];
-const MAX_SHOWN = 12; // the cards of a long shared zone drawn; the rest are counted
+const MAX_SHOWN = 12; // the cards of a long sorted shared zone drawn; the rest are counted
+const PILE_SHOWN = 4; // the top cards of a pile (a shared zone in the game's order) drawn, the top one marked
 
 let socket = null;
 let view = null;
@@ -131,7 +132,8 @@ function cardEl(card, state) {
   c.type = "button";
   c.dataset.name = card.name;
   c.title = card.name;
-  c.appendChild(el("span", "label", card.label));
+  // A long name is set smaller, so that it fits its card.
+  c.appendChild(el("span", "label" + (card.label.length > 4 ? " long" : ""), card.label));
   let colour = card.suit === null ? "#222" : PALETTE[card.suit % PALETTE.length];
   if (/[♥♦]/.test(card.label)) colour = "#c0151b";
   else if (/[♠♣]/.test(card.label)) colour = "#111";
@@ -173,7 +175,8 @@ function cardEl(card, state) {
 }
 
 function zoneEl(zone, showName, state) {
-  const z = el("div", "zone " + zone.visibility);
+  // "counted": none of its cards seen, only how many (which its name says already).
+  const z = el("div", "zone " + zone.visibility + (zone.cards === null ? " counted" : ""));
   z.dataset.zone = zone.name;
   const head = el("div", "zone-name", (showName || zone.name) + " · " + zone.size);
   z.appendChild(head);
@@ -185,9 +188,19 @@ function zoneEl(zone, showName, state) {
       cards.appendChild(back);
     }
   } else {
-    const list = zone.owner === null && zone.cards.length > MAX_SHOWN ? zone.cards.slice(-MAX_SHOWN) : zone.cards;
+    // A pile shows its top cards, the top one (the last) marked; a sorted zone has no top.
+    const pile = zone.owner === null && !zone.sorted;
+    const shown = pile ? PILE_SHOWN : zone.owner === null ? MAX_SHOWN : zone.cards.length;
+    const list = zone.cards.length > shown ? zone.cards.slice(-shown) : zone.cards;
     if (list.length < zone.cards.length) cards.appendChild(el("span", "more", "+" + (zone.cards.length - list.length)));
-    for (const card of list) cards.appendChild(cardEl(card, state));
+    list.forEach((card, i) => {
+      const c = cardEl(card, state);
+      if (pile && i === list.length - 1) {
+        c.classList.add("top");
+        c.title = (card ? card.label : "a hidden card") + ": the top card";
+      }
+      cards.appendChild(c);
+    });
   }
   z.appendChild(cards);
   return z;
@@ -221,7 +234,11 @@ function draw() {
     if (q === me) continue;
     const seat = el("div", "seat" + (view.current === q && !view.over ? " acting" : ""));
     seat.dataset.seat = String(q);
-    const who = el("div", "who", view.who[q] + ((view.finished || []).includes(q) ? " · out" : ""));
+    // "P1 (random)": the seat, then what plays it (left out on a narrow screen).
+    const [, seatName, spec] = /^(\S+)(.*)$/.exec(view.who[q]) || [null, view.who[q], ""];
+    const who = el("div", "who", seatName);
+    if (spec) who.appendChild(el("span", "spec", spec));
+    if ((view.finished || []).includes(q)) who.appendChild(document.createTextNode(" · out"));
     const here = !view.present || view.present[q];
     const presence = el("span", "presence " + (here ? "here" : "away"), here ? "here" : "away");
     presence.title = here ? "connected" : "not connected: the page is closed";
@@ -234,6 +251,8 @@ function draw() {
   const ours = { picked: counts(selected), stepped: counts(view.picking ? view.picking.cards : []), mine: true };
   for (const zone of zones) if (me !== null && zone.owner === me) mine.appendChild(zoneEl(zone, "your " + zone.name, ours));
   drawBanner();
+  // The last move (or line the rules said), in sight above the table.
+  document.getElementById("last").textContent = view.transcript.length ? view.transcript[view.transcript.length - 1] : "–";
 
   const w = document.getElementById("window");
   w.hidden = !view.window;
@@ -254,8 +273,13 @@ function drawActions() {
     actions = actions.filter((a) => a.cards.includes(picked));
     box.appendChild(el("span", "hint", picked + ":"));
   }
+  // An action played by clicking its one card in the hand: its button is left out on a narrow screen.
+  const mine = new Set();
+  for (const zone of view.zones || [])
+    if (zone.owner === view.seat) for (const card of zone.cards || []) if (card) mine.add(card.name);
   for (const action of actions) {
-    const b = el("button", "action", action.label);
+    const byCard = picked === null && action.cards.length === 1 && mine.has(action.cards[0]);
+    const b = el("button", "action" + (byCard ? " by-card" : ""), action.label);
     b.type = "button";
     b.onclick = () => play(action.index);
     box.appendChild(b);
