@@ -43,6 +43,8 @@ phase play:
         move top of q.hand to pile
     action wait:
         label "wait"
+    action stop when pile is not empty:
+        end game
 """
 
 
@@ -73,8 +75,8 @@ def hand(state: ruledsl.GameState, seat: int | None, owner: int) -> list[str | N
 
 def test_the_statement_parses_and_writes_back() -> None:
     tree = parse(PEEK)
-    stmt = tree.phases[0].actions[0].body[0]
-    assert isinstance(stmt, n.Show)
+    shows = [x for d in tree.decls for x in n.walk(d) if isinstance(x, n.Show)]
+    assert len(shows) == 1 and isinstance(shows[0].to, n.ActingPlayer)
     assert "        show top of q.hand to player\n" in format_source(PEEK)
 
 
@@ -96,7 +98,7 @@ def test_his_log_line_names_the_card_and_the_others_read_only_that_he_looked(pee
     lines = state.log
     assert [ruledsl.engine.values.said_to(line, 0) for line in lines] == ["you see P1's 4"]
     others = [ruledsl.engine.values.said_to(line, q) for line in lines for q in (1, 2, None)]
-    assert others == ["P0 sees P1's card"] * 3
+    assert others == ["P0 looks at P1's hand"] * 3
     assert all("4" not in text for text in others)
 
 
