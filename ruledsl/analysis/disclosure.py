@@ -588,6 +588,7 @@ STATEMENT_CASES: dict[type, Callable[[_Finder, Any, _Env], None]] = {
     n.ForEach: _Finder._loop,
     n.While: _Finder._loop,
     n.Repeat: _Finder._loop,
+    n.Show: _Finder._nothing,  # to one player: the table reads that he looked, not at what
     n.Deal: _Finder._nothing,
     n.Shuffle: _Finder._nothing,
     n.Cut: _Finder._nothing,

@@ -31,6 +31,7 @@ BLOCKS: tuple[type[n.Stmt], ...] = (n.If, n.ForEach, n.While, n.Repeat)
 #: card, not where it is).
 STAY: tuple[type[n.Stmt], ...] = (
     n.Reveal,
+    n.Show,
     n.TurnFace,
     n.Let,
     n.SetStmt,
@@ -75,8 +76,9 @@ def zones_filled(s: n.Stmt, families: Callable[[n.Expr], set[str]], refs: Mappin
 
 
 def lays_faces(s: n.Stmt) -> bool:
-    """Whether statement ``s`` lays cards face up or down: 'turn', or a move or deal saying how."""
-    if isinstance(s, n.TurnFace):
+    """Whether statement ``s`` lays cards face up or down: 'turn', or a move or deal saying how; or
+    shows them to a player where they lie ('show', kept with how they lie: ``fields.Face``)."""
+    if isinstance(s, (n.TurnFace, n.Show)):
         return True
     if isinstance(s, (n.Move, n.Deal)):
         return s.facing is not None

@@ -88,6 +88,10 @@ class StatementChecker(CheckerPart):
     def _stmt_Reveal(self, s: n.Reveal, scope: Scope) -> None:
         self._shown_cards(s.what, scope, "revealed")
 
+    def _stmt_Show(self, s: n.Show, scope: Scope) -> None:
+        self._shown_cards(s.what, scope, "shown")
+        self.ctx.exprs.expect(s.to, scope, PLAYER)
+
     def _stmt_TurnFace(self, s: n.TurnFace, scope: Scope) -> None:
         self._shown_cards(s.what, scope, "turned")
 

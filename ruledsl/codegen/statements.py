@@ -184,6 +184,9 @@ class Statements(CompilerPart):
     def _st_Reveal(self, s: n.Reveal, scope: Scope) -> None:
         self.em.line(f"st.reveal({self.exprs.cards(s.what, scope)})")
 
+    def _st_Show(self, s: n.Show, scope: Scope) -> None:
+        self.em.line(f"st.show_to({self.exprs.cards(s.what, scope)}, {self.exprs.ex(s.to, scope)})")
+
     def _st_TurnFace(self, s: n.TurnFace, scope: Scope) -> None:
         self.em.line(f"st.set_faces({self.exprs.cards(s.what, scope)}, {s.up!r})")
 

@@ -18,8 +18,10 @@ History: TypeAlias = "tuple[Action, History] | None"
 SeenHistory: TypeAlias = "tuple[int, tuple[str, ...], SeenHistory] | None"
 
 #: How a card lies: face up (True), face down (False), as its zone shows it (None), or, in a
-#: zone 'seen by mover', face down but seen by the player who moved it there: ``(mover,)``.
-Face: TypeAlias = "bool | tuple[int] | None"
+#: zone 'seen by mover', face down but seen by the player who moved it there: ``(mover,)``;
+#: or seen by the players named, those who saw it where it lies and those it was shown to
+#: ('show CARDS to P'), until it moves or is turned.
+Face: TypeAlias = "bool | tuple[int, ...] | None"
 
 #: Windows still to offer: (window index, the players still to be asked), first first.
 Windows: TypeAlias = "list[tuple[int, list[int]]]"

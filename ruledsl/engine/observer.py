@@ -132,8 +132,8 @@ class Observer(StateFields):
             if face is False:
                 vis = self.prog.zones[self.prog.zone_family[z]].visibility
                 return vis == "owner" and viewer is not None and self.prog.zone_owner[z] == viewer
-            if face is not None:  # (mover,): laid in a zone 'seen by mover', seen by him alone
-                return viewer is not None and viewer == face[0]
+            if face is not None:  # (mover,) laid in a zone 'seen by mover'; or the players shown it ('show')
+                return viewer is not None and viewer in face
         return self.zone_visible(viewer, z)
 
     def _lay_in_sight(self, c: int, loc: list[int], face: list[Face] | None) -> bool:

@@ -240,6 +240,44 @@ def lay(st: Any, cards: list[int], face: Face) -> None:
         knowledge.refresh(st, cards)
 
 
+def show_to(st: Any, cards: Iterable[int], player: int) -> None:
+    """Show ``cards`` to ``player`` where they lie ('show CARDS to P'): he sees each until it moves
+    or is turned (its face, ``fields.Face``, names who sees it), and knows where it is; the line
+    said names them to him alone, the others read where he looked."""
+    shown = list(cards)
+    faces = st.face
+    for c in shown:
+        viewers = [q for q in range(st.n) if st.sees(q, c)]
+        if player not in viewers:
+            faces[c] = tuple(sorted([*viewers, player]))
+    if st.known is not None:
+        knowledge.refresh(st, shown)
+    if st.log is not None and shown:
+        st.log.append(_shown_line(st, shown, player))
+
+
+def _shown_line(st: Any, shown: list[int], player: int) -> tuple[str, ...]:
+    """What a 'show' says: to ``player``, the cards by name in their places ("you see P1's 4");
+    to everybody else (spectators last), only where he looked ("P0 looks at P1's hand")."""
+    prog = st.prog
+    places: dict[int, list[str]] = {}
+    for c in shown:
+        places.setdefault(st.loc[c], []).append(prog.card_names[c])
+    named, looked = [], []
+    for z, names in places.items():
+        zone = prog.zones[prog.zone_family[z]].name
+        owner = prog.zone_owner[z]
+        if owner < 0:  # a shared zone
+            named.append(f"{' '.join(names)} in the {zone}")
+            looked.append(f"the {zone}")
+        else:
+            named.append(f"P{owner}'s {' '.join(names)}")
+            looked.append(f"P{owner}'s {zone}")
+    to_him = "you see " + ", ".join(named)
+    to_others = f"P{player} looks at " + ", ".join(looked)
+    return tuple(to_him if q == player else to_others for q in (*range(st.n), None))
+
+
 def move_zone(st: Any, src: int, dst: int, face: bool | None = None, mover: int | None = None) -> list[int]:
     """``move``, on top of zone ``dst``, every card of zone ``src``; none when they are one zone."""
     return [] if src == dst else move(st, st.zones[src], dst, TOP, face, mover)

@@ -447,6 +447,10 @@ class GameState(TurnMachine, Together, Observer, Failures):
         if self.log is not None and cards:
             self.log.append("revealed: " + " ".join(self.prog.card_names[c] for c in cards))
 
+    def show_to(self, cards: Iterable[int], player: int) -> None:
+        """'show CARDS to P' (``ops.show_to``)."""
+        ops.show_to(self, cards, player)
+
     def open_window(self, window: int, players: list[int]) -> None:
         if self.opened is None:
             self.opened = []

@@ -1032,6 +1032,7 @@ STATEMENT_WRITERS: dict[type, Callable[[_Writer, Any, int, int], str | None]] = 
     n.Shuffle: _line_of(lambda s: f"shuffle {_expr(s.zone)}"),
     n.Cut: _line_of(lambda s: f"cut {_expr(s.zone)}"),
     n.Reveal: _line_of(lambda s: f"reveal {_expr(s.what)}"),
+    n.Show: _line_of(lambda s: f"show {_expr(s.what)} to {_expr(s.to)}"),
     n.TurnFace: _line_of(lambda s: f"turn {'up' if s.up else 'down'} {_expr(s.what)}"),
     n.Let: _line_of(lambda s: f"let {s.name} = {_expr(s.value)}"),
     n.SetStmt: _line_of(lambda s: f"set {_expr(s.target, _POSTFIX)} = {_expr(s.value)}"),

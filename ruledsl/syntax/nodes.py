@@ -733,6 +733,17 @@ class Reveal(Stmt):
 
 
 @frozen(kw_only=True)
+class Show(Stmt):
+    """Show a card or cards to one player, where they lie: he sees them until they move.
+
+    Example: ``show top of deck to player``
+    """
+
+    what: Expr
+    to: Expr
+
+
+@frozen(kw_only=True)
 class TurnFace(Stmt):
     """Turn cards face up (seen by all) or face down, where they lie.
 

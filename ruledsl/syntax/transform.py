@@ -693,6 +693,10 @@ class _Statements(_Tokens):
         return n.Reveal(what=what, span=self._span(meta))
 
     @_with_meta
+    def show_stmt(self, meta: Any, what: n.Expr, to: n.Expr) -> n.Show:
+        return n.Show(what=what, to=to, span=self._span(meta))
+
+    @_with_meta
     def turn_face_stmt(self, meta: Any, _turn: Token, way: Token, what: n.Expr) -> n.TurnFace:
         return n.TurnFace(up=str(way) == "up", what=what, span=self._span(meta))
 

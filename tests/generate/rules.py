@@ -320,7 +320,8 @@ def _play_phase(
             body.append(n.Add(value=e("size of cs"), target=e("score")))
         items.append(_action(f"meld{i}", body, choices=(_group("cs", shape),), label=label))
     source = draw(st.sampled_from([z for z in zones.shared() if z != "deck"]), label="sweep from")
-    if draw(st.booleans(), label="sweep"):
+    swept = draw(st.booleans(), label="sweep")
+    if swept:
         to = draw(st.sampled_from(["hand", "deck"]), label="sweep to")
         body = [_move(f"all of {source}", to)]
         if to == "deck":
@@ -332,6 +333,11 @@ def _play_phase(
         places = ["top of pile", "top of deck", "all of pile"] + (["top of hand"] if look != "turn down" else [])
         what = draw(st.sampled_from(places), label="look at")
         stmt: n.Stmt = n.Reveal(what=e(what)) if look == "reveal" else n.TurnFace(up=look == "turn up", what=e(what))
+        if look == "reveal" and (what != "all of pile" or swept):
+            # A private look, read from what was drawn already (so earlier files draw alike): the
+            # deck's top to the player, the others to his left-hand neighbour (his hand's top: a
+            # Baron's comparison).
+            stmt = n.Show(what=e(what), to=e("player" if what == "top of deck" else "left of player"))
         zone = what.split(" of ")[1]
         items.append(_action("look", [stmt], when=f"{zone} is not empty"))
     own = [z for z in zones.own() if z != "hand"]

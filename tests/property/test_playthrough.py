@@ -67,6 +67,8 @@ def hidden_from(state: GameState, player: int, z: int, c: int) -> bool:
     face = state.face[c] if state.face is not None else None
     if face is True:
         return False
+    if isinstance(face, tuple) and layout.visibility != "mover":
+        return player not in face  # shown to these players ('show CARDS to P': a private look)
     if layout.visibility == "owner":
         return prog.zone_owner[z] != player
     return layout.visibility == "hidden" or face is False

@@ -262,6 +262,7 @@ simple_statements = st.one_of(
     builds(n.Shuffle, zone=exprs),
     builds(n.Cut, zone=exprs),
     builds(n.Reveal, what=exprs),
+    builds(n.Show, what=exprs, to=exprs),
     builds(n.TurnFace, up=st.booleans(), what=exprs),
     builds(n.Let, name=names, value=exprs),
     builds(n.SetStmt, target=postfix_targets, value=exprs),
