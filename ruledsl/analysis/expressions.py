@@ -42,6 +42,7 @@ class ExpressionChecker(CheckerPart):
     # The computations on cards (sorting, the k-th element, sums of some cards) live in computation.py.
     _expr_Sorted = computation.check_sorted
     _expr_SubsetSum = computation.check_subset_sum
+    _expr_CountSets = computation.check_count_sets
     _expr_ItemOf = computation.check_item_of
 
     def check(self, e: n.Expr, scope: Scope, want: Type | None = None) -> Type:

@@ -26,5 +26,10 @@ def write_subset_sum(self: Expressions, e: n.SubsetSum, scope: Scope) -> str:
     return f"op_adds_up(st, {keys}, {self.ex(e.target, scope)})"
 
 
+def write_count_sets(self: Expressions, e: n.CountSets, scope: Scope) -> str:
+    v, inner = self.bind(e.var, scope)
+    return f"sum(1 for {v} in op_sets(st, {self.iterable(e.iterable, scope)}) if {self.ex(e.where, inner)})"
+
+
 def write_item_of(self: Expressions, e: n.ItemOf, scope: Scope) -> str:
     return f"op_item({self.iterable(e.operand, scope)}, {self.ex(e.index, scope)})"

@@ -46,6 +46,7 @@ class Expressions(CompilerPart):
     # The computations on cards (sorting, the k-th element, sums of some cards) live in computation.py.
     _ex_Sorted = computation.write_sorted
     _ex_SubsetSum = computation.write_subset_sum
+    _ex_CountSets = computation.write_count_sets
     _ex_ItemOf = computation.write_item_of
 
     def ex(self, e: n.Expr, scope: Scope) -> str:

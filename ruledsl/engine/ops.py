@@ -13,7 +13,15 @@ from typing import Any
 
 from ruledsl.engine import chance, knowledge
 from ruledsl.engine.fields import Face
-from ruledsl.engine.limits import MAX_INTEGER, MAX_RANGE, MAX_TEXT, WORK_BUDGET, too_large_number, too_long_text
+from ruledsl.engine.limits import (
+    MAX_INTEGER,
+    MAX_RANGE,
+    MAX_SET_CARDS,
+    MAX_TEXT,
+    WORK_BUDGET,
+    too_large_number,
+    too_long_text,
+)
 from ruledsl.engine.values import HIDDEN_CARD, GameOver, RoundOver
 
 
@@ -512,6 +520,24 @@ def adds_up(st: Any, keys: Iterable[Any], target: int) -> bool:
         if target in reach:
             return True
     return False
+
+
+def sets(st: Any, cards: list[int]) -> Iterator[list[int]]:
+    """Each set of ``cards`` (one card at least) once, fewest cards first, each in the order of ``cards``.
+
+    Its 2^n - 1 sets count against the action's work (``spend``: R511), before the first is made;
+    past MAX_SET_CARDS cards they are refused at once (TooMuchWork, R511), however few are wanted."""
+    size = len(cards)
+    if size > MAX_SET_CARDS:
+        raise TooMuchWork(
+            f"counting the sets of {size:,} cards would go through {2**size - 1:,} of them "
+            f"(at most {MAX_SET_CARDS} cards: {2**MAX_SET_CARDS - 1:,} sets)",
+            "count the sets of a hand, or of fewer cards picked out first (cards c in … where …)",
+        )
+    spend(st, 2**size - 1)
+    for k in range(1, size + 1):
+        for chosen in itertools.combinations(cards, k):
+            yield list(chosen)
 
 
 #: The bits of a table of sums (``adds_up``) that cost about as much to shift as one element to count.

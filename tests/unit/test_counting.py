@@ -1,0 +1,106 @@
+"""Counting (issue 39, item 7): how many sets of cards meet a condition (cribbage's fifteens, pairs and
+runs), bounded for a large zone; and set variables that grow (``add k to s``, ``subtract``, ``+``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import ruledsl
+from ruledsl.text.errors import RuleRuntimeError
+from tests.unit.test_computation import errors, said
+
+# P0 holds 3s 5h 5s (values 3, 5, 5), P1 2h 4s Ks (2, 4, 10), the table the joker (no rank, no value).
+P1 = "define p1_hand = (seat 1).hand\n"
+RUN = (
+    "size of s == {k} and (distinct c.value for c in s) == {k}"
+    " and (highest c.value for c in s) - (lowest c.value for c in s) == {k} - 1"
+)
+
+
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        ("count sets s of cards in hand where (total c.value for c in s) == 10", "1"),  # 5 + 5
+        ("count sets s of cards in hand where (total c.value for c in s) == 8", "2"),  # 3 + 5, twice
+        ("count sets s of cards in hand + p1_hand where (total c.value for c in s) == 15", "4"),
+        ("count sets s of cards in hand where yes", "7"),  # every set of one card at least
+        ("count sets s of cards in hand where s is empty", "0"),  # the empty set is not counted
+        ("count sets s of cards in table where yes", "1"),
+        ("count sets s of cards in (cards c in table where c.value == 3) where yes", "0"),  # no cards, no sets
+        ("count sets s of cards in hand where size of s == 2 and (distinct c.rank for c in s) == 1", "1"),
+        # Runs of four in 2 3 4 5 5 K: two of them, one with each five.
+        (f"count sets s of cards in hand + p1_hand where {RUN.format(k=4)}", "2"),
+        (f"count sets s of cards in hand + p1_hand where {RUN.format(k=5)}", "0"),
+        # A set is cards: its first card's attribute, a test of one of its cards.
+        ("count sets s of cards in hand where any c in s where c.suit == hearts", "4"),
+        ("(count sets s of cards in hand where yes) + 1", "8"),
+    ],
+)
+def test_counting_sets_of_cards(tmp_path: Path, expr: str, expected: str) -> None:
+    assert said(tmp_path, expr, P1) == expected
+
+
+def test_fifteens_of_a_cribbage_hand(tmp_path: Path) -> None:
+    # 5 5 5 J + a 5 starter: every pair of fives with the jack, and every three fives.
+    source = """\
+game "Fifteens"
+players 2
+card value: number
+deck:
+    4 × card "5": value 5
+    card "J": value 10
+zone deck: shared, public
+setup:
+    shuffle deck
+phase play:
+    action go:
+        say "{count sets s of cards in deck where (total c.value for c in s) == 15}"
+        end game, draw
+"""
+    path = tmp_path / "f.game"
+    path.write_text(source, encoding="utf-8")
+    state = ruledsl.load_game(path).new_initial_state(seed=0, log=True)
+    state.apply_action(state.legal_actions()[0])
+    assert state.take_log()[-1] == "8"  # 6 pairs of fives with the jack, 4 sets of three fives
+
+
+def test_counting_the_sets_of_many_cards_stops_with_a_positioned_r511(tmp_path: Path) -> None:
+    deck = "".join(f'    card "c{i}": value {i}\n' for i in range(30))
+    source = f"""\
+game "Many"
+players 2
+card value: number
+deck:
+{deck}zone deck: shared, public
+setup:
+    shuffle deck
+phase play:
+    action go:
+        if (count sets s of cards in deck where (total c.value for c in s) == 15) > 0:
+            end game, winner player
+        end game, draw
+"""
+    path = tmp_path / "many.game"
+    path.write_text(source, encoding="utf-8")
+    state = ruledsl.load_game(path).new_initial_state(seed=0)
+    with pytest.raises(RuleRuntimeError) as info:
+        state.apply_action(state.legal_actions()[0])
+    d = info.value.diagnostics[0]
+    assert d.code == "R511"
+    assert "the sets of 30 cards" in d.message
+    assert d.span is not None and (d.span.start.line, d.span.start.col) == (40, 12)  # the count itself
+
+
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        ("count sets s of cards in 5 where yes", "E301: 'count sets' looks through cards, not a number"),
+        ("count sets s of cards in players where yes", "E301: 'count sets' looks through cards, not players"),
+        ("count sets s of cards in hand where 3", "E301: expected yes or no, found a number"),
+    ],
+)
+def test_errors_of_counting_sets(tmp_path: Path, expr: str, expected: str) -> None:
+    found = errors(tmp_path, expr)
+    assert any(e.startswith(expected) for e in found), found
