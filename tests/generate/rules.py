@@ -273,7 +273,10 @@ def _play_phase(
         shape = _GROUPS[0] if big and i == 0 else draw(st.sampled_from(_GROUPS), label="group")
         body: list[n.Stmt] = [_move("cs", _somewhere(draw, zones, "group to"))]
         if draw(st.booleans(), label="score the group"):
-            body.append(n.Add(value=e("size of cs"), target=e("score")))
+            # Counting sets, in a third of the files (read from the value drawn already, so the files
+            # drawn before it came stay drawn alike): the sets of the group whose ranks add up to a five.
+            counted = "count sets s of cards in cs where (total c.rank for c in s) % 5 == 0"
+            body.append(n.Add(value=e(counted if limit % 3 == 0 else "size of cs"), target=e("score")))
         items.append(_action(f"meld{i}", body, choices=(_group("cs", shape),)))
     source = draw(st.sampled_from([z for z in zones.shared() if z != "deck"]), label="sweep from")
     if draw(st.booleans(), label="sweep"):
