@@ -244,10 +244,24 @@ class ExpressionChecker(CheckerPart):
                 if t.kind not in ("zone", "cards", "card", "any"):
                     self.error("E301", f"'+' joins cards with cards, not with {t}", node)
             return CARDS
+        if e.op in "+-" and "set" in (left.kind, right.kind):
+            return self._set_arith(e, left, right)
         for t, node in ((left, e.left), (right, e.right)):
             if not self.fits(t, NUMBER, node):
                 self.error("E301", f"'{e.op}' works on numbers, not on {t}", node, _mismatch_hint(t, NUMBER))
         return NUMBER
+
+    def _set_arith(self, e: n.Arith, left: Type, right: Type) -> Type:
+        """``S + T`` (the values of either) or ``S - T`` (those of S not in T), of two sets of one kind."""
+        same = left.kind == right.kind == "set" and (self.fits(right, left, e.right) or self.fits(left, right, e.left))
+        if not same:
+            other, node = (right, e.right) if left.kind == "set" else (left, e.left)
+            what = "joins a set with" if e.op == "+" else "takes a set from"
+            if left.kind == right.kind == "set":
+                other = right
+            self.error("E301", f"'{e.op}' {what} a set of the same values, not {'with ' if e.op == '+' else ''}{other}", node)
+            return ANY
+        return left if left.of else right
 
     def _expr_Compare(self, e: n.Compare, scope: Scope, want: Type | None) -> Type:
         if isinstance(e.left, n.TupleLiteral):

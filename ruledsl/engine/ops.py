@@ -410,6 +410,21 @@ def bit(x: int | None) -> int:
     return 0 if x is None else 1 << x
 
 
+def one_number(x: int | None) -> frozenset[int]:
+    """A set of numbers holding ``x``, or none when ``x`` is none (``add x to s``)."""
+    return frozenset() if x is None else frozenset((x,))
+
+
+def set_size(numbers: frozenset[int]) -> frozenset[int]:
+    """Return ``numbers``, a set of numbers a rule made larger; TooLarge (R510) past MAX_RANGE of them."""
+    if len(numbers) <= MAX_RANGE:
+        return numbers
+    raise TooLarge(
+        f"a set of numbers grew to {len(numbers):,} numbers, more than {MAX_RANGE:,}",
+        "a set holds a few numbers (those called, those seen): one that grows at each action must be emptied",
+    )
+
+
 def has(bits: int, x: int | None) -> bool:
     return x is not None and (bits >> x) & 1 == 1
 
@@ -959,6 +974,11 @@ def show_cards(shown: list[str]) -> str:
 
 def show_value(display: tuple[str, ...], x: int | None) -> str:
     return "none" if x is None else display[x]
+
+
+def show_numbers(numbers: frozenset[int]) -> str:
+    """A set of numbers as people read it, lowest first (``3, 4``), or none when it is empty."""
+    return ", ".join(show_number(x) for x in sorted(numbers)) or "none"
 
 
 def show_bits(display: tuple[str, ...], mask: int) -> str:

@@ -104,3 +104,84 @@ phase play:
 def test_errors_of_counting_sets(tmp_path: Path, expr: str, expected: str) -> None:
     found = errors(tmp_path, expr)
     assert any(e.startswith(expected) for e in found), found
+
+
+# ---------------------------------------------------------------- set variables that grow
+
+SETS = """\
+game "Sets"
+players 2
+values suit: spades, hearts, clubs
+card suit: suit
+deck:
+    card "a": suit spades
+    card "b": suit hearts
+zone deck: shared, public
+var seen: set of suit = {}
+var nums: set of number = {}
+player var mine: set of number = {7}
+card var marks: set of suit = {}
+setup:
+    shuffle deck
+phase play:
+    action go:
+BODY
+        say "{seen} | {nums} | {player.mine} | {(top of deck).marks}"
+        end game, draw
+"""
+
+
+def sets_said(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "sets.game"
+    path.write_text(SETS.replace("BODY", body), encoding="utf-8")
+    state = ruledsl.load_game(path).new_initial_state(seed=0, log=True)
+    state.apply_action(state.legal_actions()[0])
+    return state.take_log()[-1]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # an empty set reads "none"
+        ("add hearts to seen", "hearts | none | 7 | none"),
+        ("add hearts to seen\n        add hearts to seen\n        add spades to seen", "spades, hearts | none | 7 | none"),
+        ("for each c in deck:\n            add c.suit to seen", "spades, hearts | none | 7 | none"),
+        ("add {spades, clubs} to seen\n        subtract spades from seen", "clubs | none | 7 | none"),
+        ("add 3 to nums\n        add {4, 3} to nums\n        add 1 to player.mine", "none | 3, 4 | 1, 7 | none"),
+        ("add {1, 2} to nums\n        subtract {2, 9} from nums\n        subtract 7 from player.mine", "none | 1 | none | none"),
+        ("set seen = {hearts} + {clubs}\n        set nums = {1, 2, 3} - {2}", "hearts, clubs | 1, 3 | 7 | none"),
+        ("add clubs to (top of deck).marks", "none | none | 7 | clubs"),
+        ("add none to seen", "none | none | 7 | none"),  # a value of none adds nothing
+    ],
+)
+def test_a_set_variable_grows_and_shrinks(tmp_path: Path, body: str, expected: str) -> None:
+    assert sets_said(tmp_path, "        " + body) == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("add 3 to seen", "E301: 'add' puts a suit or a set of suit into this set, not a number"),
+        ("add {1} to seen", "E301: this set holds suit values, not a number"),
+        ("subtract hearts from nums", "E301: 'subtract' takes a number or a set of number from this set, not a suit"),
+        ("set seen = seen + 1", "E301: '+' joins a set with a set of the same values, not with a number"),
+        ("set seen = seen - nums", "E301: '-' takes a set from a set of the same values, not a set of number"),
+    ],
+)
+def test_errors_of_set_variables(tmp_path: Path, body: str, expected: str) -> None:
+    from ruledsl.text.errors import CheckError
+
+    path = tmp_path / "sets.game"
+    path.write_text(SETS.replace("BODY", "        " + body), encoding="utf-8")
+    with pytest.raises(CheckError) as info:
+        ruledsl.load_game(path)
+    found = [f"{d.code}: {d.message}" for d in info.value.diagnostics if d.is_error]
+    assert any(e.startswith(expected) for e in found), found
+
+
+def test_a_set_of_numbers_grown_past_the_range_limit_is_r510() -> None:
+    from ruledsl.engine import ops
+    from ruledsl.engine.limits import MAX_RANGE
+
+    assert ops.set_size(frozenset(range(MAX_RANGE))) == frozenset(range(MAX_RANGE))
+    with pytest.raises(ops.TooLarge, match="grew to 100,001 numbers"):
+        ops.set_size(frozenset(range(MAX_RANGE + 1)))
