@@ -541,18 +541,33 @@ def sets(st: Any, cards: list[int]) -> Iterator[list[int]]:
     """Each set of ``cards`` (one card at least) once, fewest cards first, each in the order of ``cards``.
 
     Its 2^n - 1 sets count against the action's work (``spend``: R511), before the first is made;
-    past MAX_SET_CARDS cards they are refused at once (TooMuchWork, R511), however few are wanted."""
-    size = len(cards)
-    if size > MAX_SET_CARDS:
-        raise TooMuchWork(
-            f"counting the sets of {size:,} cards would go through {2**size - 1:,} of them "
-            f"(at most {MAX_SET_CARDS} cards: {2**MAX_SET_CARDS - 1:,} sets)",
-            "count the sets of a hand, or of fewer cards picked out first (cards c in … where …)",
-        )
-    spend(st, 2**size - 1)
-    for k in range(1, size + 1):
+    more than 2^MAX_SET_CARDS - 1 are refused at once (TooMuchWork, R511), however few are wanted."""
+    _set_work(st, len(cards), 2 ** len(cards) - 1)
+    for k in range(1, len(cards) + 1):
         for chosen in itertools.combinations(cards, k):
             yield list(chosen)
+
+
+def sets_of(st: Any, cards: list[int], k: int | None) -> Iterator[list[int]]:
+    """The sets of ``k`` of ``cards`` alone (none for a ``k`` of none), as ``sets`` makes them: a count
+    whose condition opens with ``size of s == k`` (pairs, runs of k) goes through no other."""
+    if k is None or k < 1 or k > len(cards):
+        return
+    _set_work(st, len(cards), math.comb(len(cards), k))
+    for chosen in itertools.combinations(cards, k):
+        yield list(chosen)
+
+
+def _set_work(st: Any, size: int, count: int) -> None:
+    """Count the sets a count goes through against the action's work: R511 at once past 2^MAX_SET_CARDS - 1."""
+    if count > 2**MAX_SET_CARDS - 1:
+        raise TooMuchWork(
+            f"counting the sets of {size:,} cards would go through {count:,} of them "
+            f"(at most {2**MAX_SET_CARDS - 1:,}, the sets of {MAX_SET_CARDS} cards)",
+            "count the sets of a hand, or of fewer cards picked out first (cards c in … where …), or of one size "
+            "(where size of s == 2 and …)",
+        )
+    spend(st, count)
 
 
 #: The bits of a table of sums (``adds_up``) that cost about as much to shift as one element to count.
