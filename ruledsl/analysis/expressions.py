@@ -253,15 +253,15 @@ class ExpressionChecker(CheckerPart):
 
     def _set_arith(self, e: n.Arith, left: Type, right: Type) -> Type:
         """``S + T`` (the values of either) or ``S - T`` (those of S not in T), of two sets of one kind."""
-        same = left.kind == right.kind == "set" and (self.fits(right, left, e.right) or self.fits(left, right, e.left))
-        if not same:
-            other, node = (right, e.right) if left.kind == "set" else (left, e.left)
-            what = "joins a set with" if e.op == "+" else "takes a set from"
-            if left.kind == right.kind == "set":
-                other = right
-            self.error("E301", f"'{e.op}' {what} a set of the same values, not {'with ' if e.op == '+' else ''}{other}", node)
-            return ANY
-        return left if left.of else right
+        if left.kind == right.kind == "set" and (self.fits(right, left, e.right) or self.fits(left, right, e.left)):
+            return left if left.of else right
+        # The operand at fault: the one that is no set, or the second of two sets of different values.
+        other, node = (left, e.left) if left.kind != "set" else (right, e.right)
+        what = "joins a set with a set of the same values, not with" if e.op == "+" else "takes a set from a set of"
+        if e.op == "-":
+            what += " the same values, not"
+        self.error("E301", f"'{e.op}' {what} {other}", node)
+        return ANY
 
     def _expr_Compare(self, e: n.Compare, scope: Scope, want: Type | None) -> Type:
         if isinstance(e.left, n.TupleLiteral):

@@ -164,11 +164,17 @@ def sets_said(tmp_path: Path, body: str) -> str:
     ("body", "expected"),
     [  # an empty set reads "none"
         ("add hearts to seen", "hearts | none | 7 | none"),
-        ("add hearts to seen\n        add hearts to seen\n        add spades to seen", "spades, hearts | none | 7 | none"),
+        (
+            "add hearts to seen\n        add hearts to seen\n        add spades to seen",
+            "spades, hearts | none | 7 | none",
+        ),
         ("for each c in deck:\n            add c.suit to seen", "spades, hearts | none | 7 | none"),
         ("add {spades, clubs} to seen\n        subtract spades from seen", "clubs | none | 7 | none"),
         ("add 3 to nums\n        add {4, 3} to nums\n        add 1 to player.mine", "none | 3, 4 | 1, 7 | none"),
-        ("add {1, 2} to nums\n        subtract {2, 9} from nums\n        subtract 7 from player.mine", "none | 1 | none | none"),
+        (
+            "add {1, 2} to nums\n        subtract {2, 9} from nums\n        subtract 7 from player.mine",
+            "none | 1 | none | none",
+        ),
         ("set seen = {hearts} + {clubs}\n        set nums = {1, 2, 3} - {2}", "hearts, clubs | 1, 3 | 7 | none"),
         ("add clubs to (top of deck).marks", "none | none | 7 | clubs"),
         ("add none to seen", "none | none | 7 | none"),  # a value of none adds nothing
