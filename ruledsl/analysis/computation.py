@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ruledsl.analysis.symbols import ANY, CARD, CARDS, FLAG, NUMBER, PLAYER, PLAYERS, Type, tuple_type
+from ruledsl.analysis.symbols import ANY, CARD, CARDS, FLAG, NUMBER, PLAYER, PLAYERS, LocalSym, Type, tuple_type
 from ruledsl.syntax import nodes as n
 
 if TYPE_CHECKING:
@@ -52,6 +52,18 @@ def check_subset_sum(self: ExpressionChecker, e: n.SubsetSum, scope: Scope, want
         hint = f"add up a number of the card: with total {e.var}.value, say" if key.kind in ("card", "value") else None
         self.error("E301", f"'with total' adds numbers, not {key}", e.key, hint)
     return FLAG
+
+
+def check_count_sets(self: ExpressionChecker, e: n.CountSets, scope: Scope, want: Type | None) -> Type:
+    """``count sets s of cards in X where C``: a number; ``s`` is cards, each set of X's cards once."""
+    t = self.check(e.iterable, scope)
+    if t.kind not in ("zone", "cards", "card", "any"):
+        self.error("E301", f"'count sets' looks through cards, not {t}", e.iterable)
+    self.ctx.reserved(e.var, e)
+    inner = scope.child()
+    inner.locals[e.var] = LocalSym(e.var, e, CARDS, "loop")
+    self.expect(e.where, inner, FLAG)
+    return NUMBER
 
 
 def check_item_of(self: ExpressionChecker, e: n.ItemOf, scope: Scope, want: Type | None) -> Type:

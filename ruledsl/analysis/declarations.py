@@ -43,7 +43,18 @@ PLAYERS_HINT = f"write a range such as 'players 2 to 6' (at most {MAX_PLAYERS})"
 
 _BASIC_TYPES = {"number": NUMBER, "flag": FLAG, "text": TEXT, "zone": ZONE}
 #: Expressions that bind a name (``var``) in everything but their ``iterable``.
-_BINDERS = (n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.Best, n.Sorted, n.SubsetSum)
+_BINDERS = (
+    n.Quantifier,
+    n.Count,
+    n.CountSets,
+    n.Filter,
+    n.First,
+    n.Topmost,
+    n.Aggregate,
+    n.Best,
+    n.Sorted,
+    n.SubsetSum,
+)
 
 
 class DeclarationChecker(CheckerPart):

@@ -340,7 +340,7 @@ class _Finder:
         if isinstance(decl, n.Choice):
             pool = getattr(decl.shape, "pool", None)
             return _UNKNOWN if pool is None else self.place(pool, env)
-        if isinstance(decl, (n.ForEach, n.Count, n.Filter, n.First, n.Topmost, n.Quantifier, n.Aggregate)):
+        if isinstance(decl, (n.ForEach, n.Count, n.CountSets, n.Filter, n.First, n.Topmost, n.Quantifier, n.Aggregate)):
             return self.place(decl.iterable, env)
         if isinstance(decl, n.TriggerDecl):
             zone = self.refs.get(id(decl))
@@ -409,7 +409,7 @@ class _Finder:
         decl = self._local_decl(e)
         if isinstance(decl, n.Choice) and isinstance(decl.shape, n.PlayerChoice):
             return self._others(decl.shape.pool)
-        if isinstance(decl, (n.ForEach, n.Quantifier, n.Aggregate, n.Count, n.Filter, n.First)):
+        if isinstance(decl, (n.ForEach, n.Quantifier, n.Aggregate, n.Count, n.CountSets, n.Filter, n.First)):
             where = None if isinstance(decl, n.Quantifier) else decl.where
             return self._others(decl.iterable) or self._not_actor(where, decl.var)
         return False
@@ -492,7 +492,7 @@ class _Finder:
         decl = self._local_decl(e)
         if decl is param[0]:
             return isinstance(e, n.Name) and e.id == param[1]
-        if isinstance(decl, (n.ForEach, n.Count, n.Filter, n.First, n.Topmost, n.Quantifier, n.Aggregate)):
+        if isinstance(decl, (n.ForEach, n.Count, n.CountSets, n.Filter, n.First, n.Topmost, n.Quantifier, n.Aggregate)):
             return self._of_param(decl.iterable, param)
         return False
 

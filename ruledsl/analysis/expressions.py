@@ -42,6 +42,7 @@ class ExpressionChecker(CheckerPart):
     # The computations on cards (sorting, the k-th element, sums of some cards) live in computation.py.
     _expr_Sorted = computation.check_sorted
     _expr_SubsetSum = computation.check_subset_sum
+    _expr_CountSets = computation.check_count_sets
     _expr_ItemOf = computation.check_item_of
 
     def check(self, e: n.Expr, scope: Scope, want: Type | None = None) -> Type:
@@ -243,10 +244,24 @@ class ExpressionChecker(CheckerPart):
                 if t.kind not in ("zone", "cards", "card", "any"):
                     self.error("E301", f"'+' joins cards with cards, not with {t}", node)
             return CARDS
+        if e.op in "+-" and "set" in (left.kind, right.kind):
+            return self._set_arith(e, left, right)
         for t, node in ((left, e.left), (right, e.right)):
             if not self.fits(t, NUMBER, node):
                 self.error("E301", f"'{e.op}' works on numbers, not on {t}", node, _mismatch_hint(t, NUMBER))
         return NUMBER
+
+    def _set_arith(self, e: n.Arith, left: Type, right: Type) -> Type:
+        """``S + T`` (the values of either) or ``S - T`` (those of S not in T), of two sets of one kind."""
+        if left.kind == right.kind == "set" and (self.fits(right, left, e.right) or self.fits(left, right, e.left)):
+            return left if left.of else right
+        # The operand at fault: the one that is no set, or the second of two sets of different values.
+        other, node = (left, e.left) if left.kind != "set" else (right, e.right)
+        what = "joins a set with a set of the same values, not with" if e.op == "+" else "takes a set from a set of"
+        if e.op == "-":
+            what += " the same values, not"
+        self.error("E301", f"'{e.op}' {what} {other}", node)
+        return ANY
 
     def _expr_Compare(self, e: n.Compare, scope: Scope, want: Type | None) -> Type:
         if isinstance(e.left, n.TupleLiteral):

@@ -10,7 +10,7 @@ from ruledsl.analysis.expressions import mentions_players
 from ruledsl.analysis.moves import zones_filled
 from ruledsl.analysis.refs import CardVarRef, DirectionRef, GameVarRef, LocalRef, PlayerVarRef
 from ruledsl.analysis.scope import Scope
-from ruledsl.analysis.symbols import ANY, FLAG, NUMBER, PLAYER, PLAYERS, LocalSym, Type
+from ruledsl.analysis.symbols import ANY, FLAG, NUMBER, PLAYER, PLAYERS, LocalSym, Type, element_type
 from ruledsl.engine.ops import DIRECTION_HINT, DIRECTION_RULE
 from ruledsl.syntax import nodes as n
 from ruledsl.text.render import did_you_mean
@@ -155,6 +155,9 @@ class StatementChecker(CheckerPart):
 
     def _stmt_Add(self, s: n.Add, scope: Scope) -> None:
         want = self._assignable(s.target, scope)
+        if want.kind == "set":
+            self._set_change("'add' puts {} into this set", s.value, want, scope)
+            return
         if want.kind not in ("number", "any"):
             self.error("E301", f"'add' needs a number variable, not {want}", s.target)
         self.ctx.exprs.expect(s.value, scope, NUMBER)
@@ -162,10 +165,23 @@ class StatementChecker(CheckerPart):
 
     def _stmt_Subtract(self, s: n.Subtract, scope: Scope) -> None:
         want = self._assignable(s.target, scope)
+        if want.kind == "set":
+            self._set_change("'subtract' takes {} from this set", s.value, want, scope)
+            return
         if want.kind not in ("number", "any"):
             self.error("E301", f"'subtract' needs a number variable, not {want}", s.target)
         self.ctx.exprs.expect(s.value, scope, NUMBER)
         self._direction_change(s.target, s.value, -1)
+
+    def _set_change(self, what: str, value: n.Expr, target: Type, scope: Scope) -> None:
+        """'add' or 'subtract' on a set variable: the value is one of the set's values, or a set of them."""
+        exprs = self.ctx.exprs
+        elem = element_type(target) if target.of else None
+        t = exprs.check(value, scope, target if isinstance(value, n.SetLiteral) else elem)
+        if t.kind == "set" and exprs.fits(t, target, value) or t.kind != "set" and exprs.fits(t, elem, value):
+            return
+        kinds = f"{elem} or {target}" if elem is not None else "a value or a set"
+        self.error("E301", f"{what.format(kinds)}, not {t}", value, "a set holds values of one list, or numbers")
 
     # Any direction but 1 and -1 breaks turn order (0: the same player for ever). A value
     # the checker cannot work out is checked when it is set (R504).

@@ -47,6 +47,7 @@ class Expressions(CompilerPart):
     # The computations on cards (sorting, the k-th element, sums of some cards) live in computation.py.
     _ex_Sorted = computation.write_sorted
     _ex_SubsetSum = computation.write_subset_sum
+    _ex_CountSets = computation.write_count_sets
     _ex_ItemOf = computation.write_item_of
 
     def ex(self, e: n.Expr, scope: Scope) -> str:
@@ -140,7 +141,9 @@ class Expressions(CompilerPart):
             return f"op_show_flag({x})"
         if t.kind == "value":
             return f"op_show_value({self.layout.display_table(t.of)}, {x})"
-        if t.kind == "set" and t.of != "number":
+        if t.kind == "set" and t.of == "number":
+            return f"op_show_numbers({x})"
+        if t.kind == "set":
             return f"op_show_bits({self.layout.display_table(t.of)}, {x})"
         if t.kind == "card":
             return show_card.format(x)
@@ -308,6 +311,17 @@ class Expressions(CompilerPart):
             return repr(mask)
         return " | ".join(f"op_bit({self.ex(i, scope)})" for i in e.items) or "0"
 
+    def set_arith(self, left: str, op: str, right: n.Expr, t: Type, scope: Scope) -> str:
+        """Python for the set ``left`` (code) with ``right`` (a set, or one of its values) added (``op`` '+')
+        or taken away ('-'): a set of numbers is a frozenset, bounded in size (R510); one of values a mask."""
+        code = self.ex(right, scope)
+        one = self.type_of(right).kind != "set"
+        if t.of == "number" or t.of is None:
+            other = f"op_one_number({code})" if one else code
+            return f"op_set_size({left} | {other})" if op == "+" else f"{left} - {other}"
+        other = f"op_bit({code})" if one else code
+        return f"{left} | {other}" if op == "+" else f"{left} & ~({other})"
+
     def _ex_RangeLiteral(self, e: n.RangeLiteral, scope: Scope) -> str:
         # Counting, summing or testing over a range costs a step per number: a huge one is refused.
         return f"op_numbers({self.ex(e.low, scope)}, {self.ex(e.high, scope)})"
@@ -316,8 +330,11 @@ class Expressions(CompilerPart):
         return f"-{self.ex(e.operand, scope)}"
 
     def _ex_Arith(self, e: n.Arith, scope: Scope) -> str:
-        if self.type_of(e).kind == "cards":
+        t = self.type_of(e)
+        if t.kind == "cards":
             return f"{self.cards(e.left, scope)} + {self.cards(e.right, scope)}"
+        if t.kind == "set":
+            return self.set_arith(self.ex(e.left, scope), e.op, e.right, t, scope)
         op = "//" if e.op == "/" else e.op
         code = f"{self.ex(e.left, scope)} {op} {self.ex(e.right, scope)}"
         # Only a product, or a sum of two values that may be large, can leave the limits

@@ -152,7 +152,19 @@ def _mentions(code: str, names: frozenset[str]) -> bool:
 
 
 #: Expressions that go through cards or players one by one.
-_LOOPING = (n.Quantifier, n.Count, n.Filter, n.First, n.Topmost, n.Aggregate, n.Best, n.RunOf, n.Sorted, n.SubsetSum)
+_LOOPING = (
+    n.Quantifier,
+    n.Count,
+    n.CountSets,
+    n.Filter,
+    n.First,
+    n.Topmost,
+    n.Aggregate,
+    n.Best,
+    n.RunOf,
+    n.Sorted,
+    n.SubsetSum,
+)
 
 
 def simple_code(code: str) -> bool:

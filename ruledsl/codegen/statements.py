@@ -247,7 +247,9 @@ class Statements(CompilerPart):
     def _change(self, target: n.Expr, op: str, value: n.Expr, scope: Scope) -> None:
         """'add' or 'subtract': the direction of play may only end up 1 or -1."""
         place, card = self._target(target, scope)
-        if self._is_direction(target):
+        if self.type_of(target).kind == "set":
+            self.em.line(f"{place} = {self.exprs.set_arith(place, op, value, self.type_of(target), scope)}")
+        elif self._is_direction(target):
             self.em.line(f"{place} = op_direction({place} {op} ({self.exprs.ex(value, scope)}))")
         else:
             # Checked inline, without a call: 'add 1 to score' is on the hot path of many games.

@@ -25,6 +25,12 @@ STEP_BUDGET = 100_000
 #: action (docs/limits.md, Costs); about a second of work at most.
 WORK_BUDGET = 5_000_000
 
+#: ``count sets s of cards in X`` goes through at most the sets of this many cards, 2^20 - 1 =
+#: 1,048,575 (R511 past it, at once): each counts one element against WORK_BUDGET, and the sets of
+#: 52 cards would be 4.5·10^15. A hand (cribbage's five cards: 31 sets) is far below; so are the
+#: 1,326 pairs of a deck (a condition opening with ``size of s == 2``).
+MAX_SET_CARDS = 20
+
 #: The most numbers a range in a rule ('1 to n') may hold (R504): a rule goes through each.
 MAX_RANGE = STEP_BUDGET
 

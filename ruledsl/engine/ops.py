@@ -14,7 +14,15 @@ from typing import Any
 
 from ruledsl.engine import chance, knowledge
 from ruledsl.engine.fields import Face
-from ruledsl.engine.limits import MAX_INTEGER, MAX_RANGE, MAX_TEXT, WORK_BUDGET, too_large_number, too_long_text
+from ruledsl.engine.limits import (
+    MAX_INTEGER,
+    MAX_RANGE,
+    MAX_SET_CARDS,
+    MAX_TEXT,
+    WORK_BUDGET,
+    too_large_number,
+    too_long_text,
+)
 from ruledsl.engine.values import HIDDEN_CARD, GameOver, RoundOver
 
 
@@ -441,6 +449,21 @@ def bit(x: int | None) -> int:
     return 0 if x is None else 1 << x
 
 
+def one_number(x: int | None) -> frozenset[int]:
+    """A set of numbers holding ``x``, or none when ``x`` is none (``add x to s``)."""
+    return frozenset() if x is None else frozenset((x,))
+
+
+def set_size(numbers: frozenset[int]) -> frozenset[int]:
+    """Return ``numbers``, a set of numbers a rule made larger; TooLarge (R510) past MAX_RANGE of them."""
+    if len(numbers) <= MAX_RANGE:
+        return numbers
+    raise TooLarge(
+        f"a set of numbers grew to {len(numbers):,} numbers, more than {MAX_RANGE:,}",
+        "a set holds a few numbers (those called, those seen): one that grows at each action must be emptied",
+    )
+
+
 def has(bits: int, x: int | None) -> bool:
     return x is not None and (bits >> x) & 1 == 1
 
@@ -551,6 +574,39 @@ def adds_up(st: Any, keys: Iterable[Any], target: int) -> bool:
         if target in reach:
             return True
     return False
+
+
+def sets(st: Any, cards: list[int]) -> Iterator[list[int]]:
+    """Each set of ``cards`` (one card at least) once, fewest cards first, each in the order of ``cards``.
+
+    Its 2^n - 1 sets count against the action's work (``spend``: R511), before the first is made;
+    more than 2^MAX_SET_CARDS - 1 are refused at once (TooMuchWork, R511), however few are wanted."""
+    _set_work(st, len(cards), 2 ** len(cards) - 1)
+    for k in range(1, len(cards) + 1):
+        for chosen in itertools.combinations(cards, k):
+            yield list(chosen)
+
+
+def sets_of(st: Any, cards: list[int], k: int | None) -> Iterator[list[int]]:
+    """The sets of ``k`` of ``cards`` alone (none for a ``k`` of none), as ``sets`` makes them: a count
+    whose condition opens with ``size of s == k`` (pairs, runs of k) goes through no other."""
+    if k is None or k < 1 or k > len(cards):
+        return
+    _set_work(st, len(cards), math.comb(len(cards), k))
+    for chosen in itertools.combinations(cards, k):
+        yield list(chosen)
+
+
+def _set_work(st: Any, size: int, count: int) -> None:
+    """Count the sets a count goes through against the action's work: R511 at once past 2^MAX_SET_CARDS - 1."""
+    if count > 2**MAX_SET_CARDS - 1:
+        raise TooMuchWork(
+            f"counting the sets of {size:,} cards would go through {count:,} of them "
+            f"(at most {2**MAX_SET_CARDS - 1:,}, the sets of {MAX_SET_CARDS} cards)",
+            "count the sets of a hand, or of fewer cards picked out first (cards c in … where …), or of one size "
+            "(where size of s == 2 and …)",
+        )
+    spend(st, count)
 
 
 #: The bits of a table of sums (``adds_up``) that cost about as much to shift as one element to count.
@@ -1106,6 +1162,11 @@ def show_cards(shown: list[str]) -> str:
 
 def show_value(display: tuple[str, ...], x: int | None) -> str:
     return "none" if x is None else display[x]
+
+
+def show_numbers(numbers: frozenset[int]) -> str:
+    """A set of numbers as people read it, lowest first (``3, 4``), or none when it is empty."""
+    return ", ".join(show_number(x) for x in sorted(numbers)) or "none"
 
 
 def show_bits(display: tuple[str, ...], mask: int) -> str:

@@ -212,6 +212,7 @@ _BINDERS = (
     n.Best,
     n.Sorted,
     n.SubsetSum,
+    n.CountSets,
     n.ItemOf,
 )
 _COMPARISONS = (n.Compare, n.Member, n.Overlaps, n.IsEmpty, n.IsOut, n.IsNamed, n.IsSeen)
@@ -351,6 +352,7 @@ EXPRESSION_WRITERS: dict[type, Callable[..., str]] = {
         f"some cards {e.var} in {_expr(e.iterable, _SUM)} "
         f"with total {_expr(e.key, _SUM)} {e.op} {_expr(e.target, _SUM)}"
     ),
+    n.CountSets: lambda e: f"count sets {e.var} of cards in {_expr(e.iterable, _SUM)} where {_expr(e.where)}",
     n.ItemOf: lambda e: f"the item {_expr(e.index, _ATOM)} of {_expr(e.operand)}",
     n.RunOf: lambda e: f"run of {_expr(e.zone, _PREFIX)} sharing {e.key}",
     n.EveryCard: lambda e: "every card",
@@ -397,7 +399,7 @@ def _condition(e: n.Expr) -> n.Expr | None:
     """The condition a binder ends with (``where ...``, ``satisfies ...``), if it has one."""
     if isinstance(e, n.Quantifier):
         return e.cond
-    if isinstance(e, (n.Count, n.Filter, n.First, n.Topmost, n.Aggregate)):
+    if isinstance(e, (n.Count, n.CountSets, n.Filter, n.First, n.Topmost, n.Aggregate)):
         return e.where
     return None
 

@@ -408,6 +408,21 @@ class Count(Expr):
 
 
 @frozen(kw_only=True)
+class CountSets(Expr):
+    """How many sets of cards of ``iterable`` (one card at least, in any order) meet a condition.
+
+    ``var`` names each set, as cards; a set is each choice of cards once (two fives are two sets
+    of one card). Cribbage's fifteens, pairs and runs are counted so.
+
+    Example: ``count sets s of cards in hand where (total c.value for c in s) == 15``
+    """
+
+    var: str
+    iterable: Expr
+    where: Expr
+
+
+@frozen(kw_only=True)
 class Filter(Expr):
     """The cards that meet a condition, in their order.
 

@@ -885,6 +885,10 @@ class _Expressions(_Tokens):
         return str(children[0])
 
     @_with_meta
+    def count_sets_expr(self, meta: Any, var: Token, iterable: n.Expr, where: n.Expr) -> n.CountSets:
+        return n.CountSets(var=self._name(var), iterable=iterable, where=where, span=self._span(meta))
+
+    @_with_meta
     def subset_sum_expr(
         self, meta: Any, var: Token, iterable: n.Expr, key: n.Expr, op: Token, target: n.Expr
     ) -> n.SubsetSum:

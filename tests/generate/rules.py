@@ -168,6 +168,12 @@ def rule_files(draw: Any) -> n.GameFile:
         decls.append(n.VarDecl(scope="card", name="marked", type=None, init=n.BoolLit(value=False)))
         # A variable naming a card: shown only to who sees the card, remapped by a resample.
         decls.append(n.VarDecl(scope="player", name="last", type=n.CardType(), init=n.NoneLit(), visibility=score_vis))
+        # Sets that grow: the ranks each player has laid, the suits laid by all.
+        of_number = n.SetType(element=n.NamedType(name="number"))
+        decls.append(n.VarDecl(scope="player", name="laid", type=of_number, init=e("{}"), visibility=score_vis))
+        of_suit = n.SetType(element=n.NamedType(name="suit"))
+        shared_vis = "hidden" if score_vis == "owner" else score_vis  # a game variable has no owner
+        decls.append(n.VarDecl(scope="game", name="suits_laid", type=of_suit, init=e("{}"), visibility=shared_vis))
     last_suit = ["a", "b", "c"][suits - 1]
     entry = n.CardEntry(
         name="{rank}{suit}",
@@ -274,6 +280,8 @@ def _play_phase(
     if marked:
         lay.insert(0, n.SetStmt(target=e("c.marked"), value=n.BoolLit(value=True)))
         lay.insert(0, n.SetStmt(target=e("last"), value=e("c")))
+        lay.append(n.Add(value=e("c.rank"), target=e("laid")))
+        lay.append(n.Add(value=e("c.suit"), target=e("suits_laid")))
     if draw(st.booleans(), label="say"):
         lay.append(n.Say(message=_text(e("player"), " lays ", e("c"))))
     if draw(st.booleans(), label="reverse"):
@@ -317,7 +325,10 @@ def _play_phase(
             label = _text("meld ", e("cs"), " from ", e("run_low(cs)"), " to ", e("run_high(cs)"))
         body: list[n.Stmt] = [_move("cs", _somewhere(draw, zones, "group to"))]
         if draw(st.booleans(), label="score the group"):
-            body.append(n.Add(value=e("size of cs"), target=e("score")))
+            # Counting sets, in a third of the files (read from the value drawn already, so the files
+            # drawn before it came stay drawn alike): the sets of the group whose ranks add up to a five.
+            counted = "count sets s of cards in cs where (total c.rank for c in s) % 5 == 0"
+            body.append(n.Add(value=e(counted if limit % 3 == 0 else "size of cs"), target=e("score")))
         items.append(_action(f"meld{i}", body, choices=(_group("cs", shape),), label=label))
     source = draw(st.sampled_from([z for z in zones.shared() if z != "deck"]), label="sweep from")
     swept = draw(st.booleans(), label="sweep")

@@ -231,6 +231,7 @@ def expressions(*, with_strings: bool = True, max_leaves: int = 10) -> st.Search
             builds(n.Seat, index=e),
             builds(n.ItemOf, index=e, operand=e),
             builds(n.Sorted, var=names, iterable=e, key=e, descending=st.booleans()),
+            builds(n.CountSets, var=names, iterable=e, where=e),
             builds(
                 n.SubsetSum,
                 var=names,
