@@ -37,7 +37,7 @@ def test_the_same_seed_draws_the_same_files_and_they_check_clean() -> None:
 
 
 def test_the_files_drawn_hold_the_constructs_listed() -> None:
-    joined = "\n".join(drawn_texts(60, seed=1))
+    joined = "\n".join(drawn_texts(120, seed=1))  # group choices are one in a few files
     for construct in (
         "per player, owner",
         "per player, hidden",
@@ -65,6 +65,11 @@ def test_the_files_drawn_hold_the_constructs_listed() -> None:
         "sorted by (suit, rank)",
         "sorted by rank",
         "unlisted when empty",
+        "count sets s of cards in cs where",
+        "show top of deck to player",
+        "offer meld0 from play",
+        "until 3 passes:",
+        "add c.rank to laid",
         'label "the score"',
     ):
         assert construct in joined, construct
