@@ -45,7 +45,7 @@ from ruledsl.agents.view import canonical_state as canonical_view
 from ruledsl.engine.chance import ChanceNeeded, Drawer, LazyZone, seed_state, seeded
 from ruledsl.engine.program import Utility
 from ruledsl.engine.state import GameState
-from ruledsl.spaces import Decisions, Spaces, spaces_for
+from ruledsl.spaces import ActionSpace, Decisions, Spaces, spaces_for
 from ruledsl.spaces.tensors import write_entries
 
 # OpenSpiel wants a default for every parameter; the game has none worth guessing: say which.
@@ -171,7 +171,7 @@ def _groups(block: Any) -> int:
     return sum(1 for c in block.choices if c.is_group)
 
 
-def _longest_play(space: Any) -> int:
+def _longest_play(space: ActionSpace) -> int:
     """The most histories a play can go through: OpenSpiel's ``max_game_length``.
 
     The game stops at its action bound (``max_actions``); each action is at most one id per
@@ -180,7 +180,7 @@ def _longest_play(space: Any) -> int:
     whole deck again is the one case past it). A bound, not a length met: docs/integrations.md
     gives the lengths met in play, which set the recursion limit OpenSpiel's Python solvers need.
     """
-    cards = space.game.program.n_cards
+    cards: int = space.game.program.n_cards
     ids = max([1, *(1 + (cards + 1) * _groups(b) for b in space.blocks)])
     return (space.game.max_actions + 1) * cards + space.game.max_actions * ids
 

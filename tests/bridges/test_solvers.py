@@ -188,3 +188,14 @@ def test_exploitability_of_the_uniform_policy_is_openspiels(name: str) -> None:
     ours, native = load(name), pyspiel.load_game(name)
     values = [exploitability.exploitability(g, policy.UniformRandomPolicy(g)) for g in (ours, native)]
     assert values[0] == pytest.approx(values[1], abs=1e-12)
+
+
+@pytest.mark.parametrize(("players", "high"), [(2, 50.0), (6, 250.0)])
+def test_holdem_pays_chips_within_what_the_players_brought(players: int, high: float) -> None:
+    # 'payoff: chips - buy_in, from -buy_in to buy_in * (players - 1)': nobody loses more than his buy-in.
+    game = load("holdem", players, options="hands:1")
+    assert (game.min_utility(), game.max_utility()) == (-50.0, high)
+    returns = pyspiel.evaluate_bots(
+        game.new_initial_state(), [pyspiel.make_uniform_random_bot(q, q) for q in range(players)], 1
+    )
+    assert sum(returns) == 0 and -50 <= min(returns) <= max(returns) <= high  # every chip is someone's at the end
