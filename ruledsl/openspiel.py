@@ -10,7 +10,9 @@ the least the game allows), ``options`` (``"name:value;name:value"``: OpenSpiel'
 parameters are fixed per game type, a rule file's options are not),
 ``max_actions`` (0: ruledsl's default), ``track`` (keep what each player saw of the cards, so
 that ``resample_from_infostate`` deals only where a card can be: on by default; off plays
-faster and resamples among all unseen cards).
+faster and resamples among all unseen cards), ``recall`` (0: the information-state tensor
+counts a player's own ids; N: it holds up to N of them in order, so that it tells apart
+what the string does: ``_Observer``).
 
 Chance: each draw of the rules is a chance node with its exact outcomes, equally likely:
 a card dealt from a shuffled deck is one of the cards still in it, and a shuffle nobody sees
@@ -22,6 +24,8 @@ of cards is chosen card by card, then "done"); observations and information stat
 from ``observation(seat)`` alone (``ruledsl.spaces.TensorLayout``), the public observer's
 from a spectator's ``observation(None)``. An information state is the player's observation
 now and his own ids: not perfect recall in general (docs/integrations.md says what it holds).
+``max_game_length`` is a bound (``_longest_play``); OpenSpiel's Python solvers recurse once per
+history and need Python's recursion limit above the longest play met (docs/integrations.md).
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from ruledsl.agents.view import canonical_state as canonical_view
 from ruledsl.engine.chance import ChanceNeeded, Drawer, LazyZone, seed_state, seeded
 from ruledsl.engine.program import Utility
 from ruledsl.engine.state import GameState
-from ruledsl.spaces import Decisions, Spaces, spaces_for
+from ruledsl.spaces import ActionSpace, Decisions, Spaces, spaces_for
 from ruledsl.spaces.tensors import write_entries
 
 # OpenSpiel wants a default for every parameter; the game has none worth guessing: say which.
@@ -51,6 +55,7 @@ _DEFAULTS: dict[str, Any] = {
     "options": "",
     "max_actions": 0,
     "track": True,
+    "recall": 0,
 }
 
 
@@ -109,7 +114,6 @@ class RuledslGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
         if not given["game"]:
             raise ValueError('say which game: pyspiel.load_game("ruledsl", {"game": NAME_OR_PATH, ...})')
         space = _spaces(given).actions
-        longest = max([1, *(1 + (space.game.program.n_cards + 1) * _groups(b) for b in space.blocks)])
         kind, low, high, total = _utility(space.game.program.utility)
         info = pyspiel.GameInfo(
             num_distinct_actions=space.num_distinct_actions,
@@ -118,7 +122,7 @@ class RuledslGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
             min_utility=low,
             max_utility=high,
             utility_sum=total,
-            max_game_length=1 + space.game.max_actions * longest,
+            max_game_length=_longest_play(space),
         )
         super().__init__(_game_type(kind), info, params or {})
 
@@ -157,7 +161,7 @@ class RuledslGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
         if not iig_obs_type.public_info:
             return None
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER:
-            return _Observer(self.spaces, iig_obs_type.perfect_recall)
+            return _Observer(self.spaces, iig_obs_type.perfect_recall, recall=int(self.params["recall"]))
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE and not iig_obs_type.perfect_recall:
             return _Observer(self.spaces, False, public=True)
         return None
@@ -165,6 +169,20 @@ class RuledslGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
 
 def _groups(block: Any) -> int:
     return sum(1 for c in block.choices if c.is_group)
+
+
+def _longest_play(space: ActionSpace) -> int:
+    """The most histories a play can go through: OpenSpiel's ``max_game_length``.
+
+    The game stops at its action bound (``max_actions``); each action is at most one id per
+    choice, a card and "done" per card of a set chosen card by card; setup and each action draw
+    at most a deck's worth of cards, a chance node each (a step that reshuffles and draws the
+    whole deck again is the one case past it). A bound, not a length met: docs/integrations.md
+    gives the lengths met in play, which set the recursion limit OpenSpiel's Python solvers need.
+    """
+    cards: int = space.game.program.n_cards
+    ids = max([1, *(1 + (cards + 1) * _groups(b) for b in space.blocks)])
+    return (space.game.max_actions + 1) * cards + space.game.max_actions * ids
 
 
 class _Play:
@@ -417,14 +435,19 @@ class _Observer:
     """OpenSpiel's PyObserver: a seat's observation (or information state) as a tensor and a string.
 
     A public observer (``public``) shows a spectator's view to every player: the observation
-    tensor's layout, its "player" part all zero, and the spectator's observation as text."""
+    tensor's layout, its "player" part all zero, and the spectator's observation as text.
+    With ``recall`` (the game's parameter, above 0) an information-state tensor holds the
+    player's own ids in order, up to that many (``TensorLayout.recalled_entries``), not counted."""
 
-    def __init__(self, spaces: Spaces, perfect_recall: bool, public: bool = False) -> None:
+    def __init__(self, spaces: Spaces, perfect_recall: bool, public: bool = False, recall: int = 0) -> None:
         self.spaces = spaces
         self.perfect_recall = perfect_recall
         self.public = public
+        self.recall = recall if perfect_recall else 0
         layout = spaces.tensors
         size = layout.information_state_size if perfect_recall else layout.observation_size
+        if self.recall:
+            size = layout.recalled_size(self.recall)
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -435,10 +458,21 @@ class _Observer:
             return
         obs = _view(decisions, None if self.public else player)
         layout = self.spaces.tensors
-        if self.perfect_recall:
+        if self.recall:
+            write_entries(self.tensor, layout.recalled_entries(obs, self._recalled(decisions.own[player], player)))
+        elif self.perfect_recall:
             write_entries(self.tensor, layout.information_state_entries(obs, decisions.own[player]))
         else:
             write_entries(self.tensor, layout.observation_entries(obs))
+
+    def _recalled(self, own: list[int], player: int) -> list[int]:
+        if len(own) > self.recall:
+            many = "action" if self.recall == 1 else "actions"
+            raise ValueError(
+                f"recall holds {self.recall} own {many}; P{player} has taken {len(own)}: "
+                f"load the game with recall >= {len(own)} (or with max_actions, which bounds it)"
+            )
+        return own
 
     def string_from(self, state: RuledslState, player: int) -> str:
         decisions = state.play.decisions

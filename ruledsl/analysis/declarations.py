@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from ruledsl.analysis.constants import constant_number
 from ruledsl.analysis.context import BUILTIN_NAMES, CheckContext, CheckerPart
+from ruledsl.analysis.payoffs import payoff_bounds
 from ruledsl.analysis.scope import Scope
 from ruledsl.analysis.symbols import (
     ANY,
@@ -33,6 +34,7 @@ from ruledsl.analysis.symbols import (
     tuple_type,
     value_type,
 )
+from ruledsl.engine.ops import PAYOFF_RANGE_HINT, whole_if_whole
 from ruledsl.syntax import nodes as n
 from ruledsl.syntax.grammar import keyword_as_name, statement_keywords
 from ruledsl.text.render import counted, did_you_mean
@@ -293,6 +295,27 @@ class DeclarationChecker(CheckerPart):
             t = self.ctx.exprs.check(d.value, top.child(has_player=True))
             if t.kind not in ("number", "any"):
                 self.error("E301", f"a payoff must be a number, not {t}", d.value)
+            if d.low is not None and d.high is not None:
+                self._check_payoff_range(d, d.low, d.high)
+
+    def _check_payoff_range(self, d: n.PayoffDecl, low: n.Expr, high: n.Expr) -> None:
+        """The range a payoff declares: known when the game is loaded, not empty, and holding
+        whatever the checker proves the payoff can be (``payoff_bounds``)."""
+        scope = Scope(has_player=False, load_time=True, options_visible=set(self.symbols.options))
+        for e in (low, high):
+            self.ctx.exprs.expect(e, scope, NUMBER)
+        self.ctx.exprs.check_range_order(low, high)
+        a, b = constant_number(low), constant_number(high)
+        proven = payoff_bounds(d.value)
+        if a is None or b is None or proven is None or a > b or a <= proven[0] <= proven[1] <= b:
+            return
+        self.error(
+            "E308",
+            f"the payoff can be {whole_if_whole(proven[0])} to {whole_if_whole(proven[1])}, "
+            f"outside its declared range {whole_if_whole(a)} to {whole_if_whole(b)}",
+            d.value,
+            PAYOFF_RANGE_HINT,
+        )
 
     def _check_players(self, d: n.PlayersDecl) -> None:
         scope = Scope(has_player=False, load_time=True, options_visible=set())

@@ -22,6 +22,7 @@ from ruledsl.engine.program import PLACES, PhaseInfo, Program, Utility, VarInfo,
 from ruledsl.engine.values import Action, ActionCache, ActionDef, GameOver, Place, RoundOver, unseen
 from ruledsl.syntax import nodes as n
 from ruledsl.text.errors import Diagnostic, OptionError, RuleDslError, RuleRuntimeError
+from ruledsl.text.source import Span
 
 
 class Linker(CompilerPart):
@@ -278,6 +279,8 @@ class Linker(CompilerPart):
             return PLACES
         bounds = payoff_bounds(decl.value)
         low, high = (None, None) if bounds is None else bounds
+        if decl.low is not None and decl.high is not None:  # declared (and checked in play): proven is tighter
+            low, high = self._declared_range(decl.low, decl.high, low, high)
         found = conserved(self.c.file, decl.value, self.c.refs)
         total = None
         if found is not None:
@@ -286,6 +289,26 @@ class Linker(CompilerPart):
             each = self.load.value(start) + (-offset if found.negated else offset)
             total = float(each * self.players)
         return Utility(scores=True, low=low, high=high, constant_sum=total)
+
+    def _declared_range(
+        self, low: n.Expr, high: n.Expr, proven_low: float | None, proven_high: float | None
+    ) -> tuple[float, float]:
+        """The range 'payoff: E, from LOW to HIGH' declares with these options, narrowed to what is proven."""
+        a, b = float(self.load.value(low)), float(self.load.value(high))
+        if a > b:
+            shown = f"{ops.whole_if_whole(a)} to {ops.whole_if_whole(b)}"
+            raise OptionError(
+                [
+                    Diagnostic(
+                        "E305",
+                        f"the range {shown} is empty: {ops.whole_if_whole(a)} is more than {ops.whole_if_whole(b)}",
+                        Span(low.span.start, high.span.end),
+                        "with these players and options no payoff fits: change the range or the options",
+                        source=self.c.source,
+                    )
+                ]
+            )
+        return (a if proven_low is None else max(a, proven_low), b if proven_high is None else min(b, proven_high))
 
     def _var_type(self, d: n.VarDecl) -> Type:
         table = {"game": self.sy.game_vars, "player": self.sy.player_vars, "card": self.sy.card_vars}[d.scope]

@@ -244,6 +244,9 @@ class Phases(CompilerPart):
         message = f"the payoff '{text}' is none here"
         hint = f"give every player a number when the game ends: 'if {text} != none then {text} else 0', say"
         value = self.failing_if(self.exprs.ex(decl.value, Scope()), "{} is None", message, hint)
+        if decl.low is not None and decl.high is not None:  # the declared range, known when loaded
+            low, high = self.exprs.ex(decl.low, Scope()), self.exprs.ex(decl.high, Scope())
+            value = f"op_payoff_in_range({value}, {low}, {high}, {self.cx.const(text)}, p)"
         self.em.line(f"return {value}")
         self.cx.end_function(block)
 

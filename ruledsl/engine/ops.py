@@ -1138,6 +1138,26 @@ def show_number(x: Any) -> str:
     return "none" if x is None else str(x)
 
 
+def whole_if_whole(x: float) -> str:
+    """A number as people write it: 3, not 3.0; 2.5 as it is."""
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+#: What to do about a payoff outside its declared range; the checker says the same (E308).
+PAYOFF_RANGE_HINT = "widen the range to hold every payoff the game can end with, or change the payoff"
+
+
+def payoff_in_range(v: Any, low: float, high: float, text: str, q: int) -> Any:
+    """A player's payoff ``v``, checked against the range the game declares ('payoff: E, from LOW to HIGH')."""
+    if not low <= v <= high:
+        raise RuleFailed(
+            f"the payoff '{text}' is {whole_if_whole(v)} for {show_player(q)}, "
+            f"outside its declared range {whole_if_whole(low)} to {whole_if_whole(high)}",
+            PAYOFF_RANGE_HINT,
+        )
+    return v
+
+
 def show_flag(x: Any) -> str:
     return "none" if x is None else ("yes" if x else "no")
 

@@ -800,7 +800,8 @@ class _Writer:
         elif isinstance(d, n.StandingDecl):
             self.add(indent, _ranking("standing", d.keys), at)
         elif isinstance(d, n.PayoffDecl):
-            self.add(indent, f"payoff: {_expr(d.value)}", at)
+            bounds = "" if d.low is None or d.high is None else f", from {_expr(d.low)} to {_expr(d.high)}"
+            self.add(indent, f"payoff: {_expr(d.value)}{bounds}", at)
         else:
             raise TypeError(f"not a declaration: {type(d).__name__}")
 

@@ -173,6 +173,22 @@ class TensorLayout:
             out[base + i] = out.get(base + i, 0.0) + 1.0
         return out
 
+    def recalled_size(self, recall: int) -> int:
+        """The size of the information-state tensor that recalls ``recall`` own ids in order."""
+        return self.observation_size + recall * self.num_distinct_actions
+
+    def recalled_entries(self, obs: dict[str, Any], own_ids: list[int]) -> dict[int, float]:
+        """The information-state tensor with perfect recall: ``obs``, then the seat's own ids in
+        the order he chose them, one-hot each (the t-th id in the t-th block of
+        ``num_distinct_actions``): two orders of the same ids differ, where counts merge them.
+        The caller makes room for them (``recalled_size``)."""
+        out: dict[int, float] = {}
+        self._fill(obs, out)
+        base, width = self.observation_size, self.num_distinct_actions
+        for t, i in enumerate(own_ids):
+            out[base + t * width + i] = 1.0
+        return out
+
     @staticmethod
     def dense(entries: dict[int, float], size: int) -> list[float]:
         """The whole tensor of ``size`` numbers with these entries."""

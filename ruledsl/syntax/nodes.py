@@ -1562,10 +1562,13 @@ class StandingDecl(Decl):
 class PayoffDecl(Decl):
     """The returns are scores: each player's number when the game ends, not his place.
 
-    Example: ``payoff: chips - 100``
+    Example: ``payoff: chips - 100, from -100 to 100 * (players - 1)``: ``low`` and ``high``
+    (None: not declared) bound every payoff, known when the game is loaded.
     """
 
     value: Expr
+    low: Expr | None = None
+    high: Expr | None = None
 
 
 @frozen(kw_only=True)

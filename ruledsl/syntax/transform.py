@@ -434,8 +434,8 @@ class _Declarations(_Tokens):
         return n.StandingDecl(keys=tuple(keys), span=self._span(meta))
 
     @_with_meta
-    def payoff_decl(self, meta: Any, value: n.Expr) -> n.PayoffDecl:
-        return n.PayoffDecl(value=value, span=self._span(meta))
+    def payoff_decl(self, meta: Any, value: n.Expr, low: n.Expr | None, high: n.Expr | None) -> n.PayoffDecl:
+        return n.PayoffDecl(value=value, low=low, high=high, span=self._span(meta))
 
     @_with_meta
     def highest_key(self, meta: Any, value: n.Expr) -> n.RankingKey:

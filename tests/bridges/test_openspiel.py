@@ -248,8 +248,8 @@ def test_a_game_of_payoffs_returns_them_and_says_what_the_rules_prove() -> None:
     game = load("kuhn_poker")
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     assert game.utility_sum() == 0.0
-    # Nothing bounds the chips in the rules the checker can read: the bounds are not guessed.
-    assert (game.min_utility(), game.max_utility()) == (-math.inf, math.inf)
+    # The rule file declares the range ('payoff: chips, from -2 to 2'), checked in play.
+    assert (game.min_utility(), game.max_utility()) == (-2.0, 2.0)
     rng = random.Random(0)
     for _ in range(20):
         state = game.new_initial_state()
@@ -258,6 +258,22 @@ def test_a_game_of_payoffs_returns_them_and_says_what_the_rules_prove() -> None:
             state.apply_action(outcomes[0][0] if outcomes else rng.choice(state.legal_actions()))
         returns = state.returns()
         assert sum(returns) == 0 and abs(returns[0]) in (1, 2)
+
+
+def test_leduc_poker_declares_its_range_of_chips_as_openspiels_leduc() -> None:
+    ours, native = load("leduc_poker"), pyspiel.load_game("leduc_poker")
+    assert (ours.min_utility(), ours.max_utility()) == (native.min_utility(), native.max_utility()) == (-13.0, 13.0)
+    assert ours.get_type().utility == native.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+
+
+def test_a_game_of_payoffs_without_a_declared_range_is_unbounded_not_guessed(tmp_path: Path) -> None:
+    text = (
+        named_games()["kuhn_poker"].read_text(encoding="utf-8").replace("payoff: chips, from -2 to 2", "payoff: chips")
+    )
+    path = tmp_path / "kuhn.game"
+    path.write_text(text, encoding="utf-8")
+    game = pyspiel.load_game("ruledsl", {"game": str(path)})
+    assert (game.min_utility(), game.max_utility()) == (-math.inf, math.inf)
 
 
 def test_a_game_of_places_is_general_sum_between_minus_one_and_one() -> None:

@@ -129,7 +129,7 @@ def expected_under_random_play(state: ruledsl.GameState, leaves: list[list[float
 
 def test_kuhn_poker_pays_chips_and_is_proven_zero_sum() -> None:
     game = ruledsl.load_game("kuhn_poker")
-    assert game.program.utility == Utility(scores=True, low=None, high=None, constant_sum=0.0)
+    assert game.program.utility == Utility(scores=True, low=-2.0, high=2.0, constant_sum=0.0)
     values = set()
     for seed in range(12):
         leaves: list[list[float]] = []
@@ -167,3 +167,86 @@ def test_a_payoff_that_is_none_at_the_end_is_r504_at_the_payoff(tmp_path: Path) 
         "the payoff '(top of pile).points' is none here",
         8,
     )
+
+
+# ---------------------------------------------------------------- a declared range: 'payoff: E, from LOW to HIGH'
+
+
+def test_a_payoff_may_declare_its_range() -> None:
+    decls = parse(CHIPS.replace("PAYOFF", "chips - 10, from -3 to 3"), "t.game").decls
+    (payoff,) = [d for d in decls if isinstance(d, n.PayoffDecl)]
+    assert payoff == n.PayoffDecl(
+        value=n.Arith(op="-", left=n.Name(id="chips"), right=n.Number(value=10)),
+        low=n.Negate(operand=n.Number(value=3)),
+        high=n.Number(value=3),
+    )
+
+
+def test_the_declared_range_bounds_the_returns(tmp_path: Path) -> None:
+    utility = chips_game(tmp_path, "chips - 10, from -3 to 3").program.utility
+    assert utility == Utility(scores=True, low=-3.0, high=3.0, constant_sum=0.0)
+    assert played(chips_game(tmp_path, "chips - 10, from -3 to 3")).returns() == [3.0, -3.0]
+
+
+def test_the_range_is_worked_out_from_the_options_when_the_game_is_loaded(tmp_path: Path) -> None:
+    path = tmp_path / "chips.game"
+    text = CHIPS.replace("player var chips = 10", "option stake: 1 to 50 = 10\nplayer var chips = stake")
+    path.write_text(text.replace("PAYOFF", "chips - stake, from -stake to stake * (players - 1)"), "utf-8")
+    assert ruledsl.load_game(path).program.utility == Utility(scores=True, low=-10.0, high=10.0, constant_sum=0.0)
+    utility = ruledsl.load_game(path, options={"stake": 4}).program.utility
+    assert (utility.low, utility.high) == (-4.0, 4.0)
+
+
+def test_a_payoff_outside_its_declared_range_is_r504_at_the_payoff(tmp_path: Path) -> None:
+    state = chips_game(tmp_path, "chips - 10, from -2 to 2").new_initial_state(seed=0)
+    with pytest.raises(ruledsl.RuleRuntimeError) as info:
+        state.apply_action(state.legal_actions()[0])
+    (d,) = info.value.diagnostics
+    assert (d.code, d.message, d.span.start.line if d.span else None) == (
+        "R504",
+        "the payoff 'chips - 10' is 3 for P0, outside its declared range -2 to 2",
+        7,
+    )
+
+
+def test_a_range_the_checker_proves_the_payoff_leaves_is_e308(tmp_path: Path) -> None:
+    with pytest.raises(CheckError) as info:
+        chips_game(tmp_path, "if chips > 10 then 5 else -5, from -2 to 2")
+    (d,) = info.value.diagnostics
+    assert (d.code, d.message, d.span.start.line if d.span else None) == (
+        "E308",
+        "the payoff can be -5 to 5, outside its declared range -2 to 2",
+        7,
+    )
+
+
+def test_a_range_within_what_the_checker_proves_narrows_nothing_it_knows(tmp_path: Path) -> None:
+    # Proven -1 to 1 and declared -2 to 2: the tighter proven bounds are the ones told.
+    utility = chips_game(tmp_path, "if chips > 10 then 1 else -1, from -2 to 2").program.utility
+    assert (utility.low, utility.high) == (-1.0, 1.0)
+
+
+def test_a_range_written_the_wrong_way_round_is_e305(tmp_path: Path) -> None:
+    with pytest.raises(CheckError) as info:
+        chips_game(tmp_path, "chips - 10, from 3 to -3")
+    assert [(d.code, d.message) for d in info.value.diagnostics] == [
+        ("E305", "the range 3 to -3 is empty: 3 is more than -3")
+    ]
+
+
+def test_the_range_is_known_when_the_game_is_loaded(tmp_path: Path) -> None:
+    with pytest.raises(CheckError) as info:
+        chips_game(tmp_path, "chips - 10, from -chips to chips")
+    assert {d.code for d in info.value.diagnostics} == {"E211"}
+
+
+def test_a_range_of_options_wrong_way_round_is_refused_when_loaded(tmp_path: Path) -> None:
+    path = tmp_path / "chips.game"
+    text = CHIPS.replace("player var chips = 10", "option stake: 1 to 50 = 10\nplayer var chips = 10")
+    path.write_text(text.replace("PAYOFF", "chips - 10, from stake - 20 to 20 - stake"), "utf-8")
+    assert ruledsl.load_game(path, options={"stake": 10}).program.utility.low == -10.0
+    with pytest.raises(ruledsl.OptionError) as info:
+        ruledsl.load_game(path, options={"stake": 30})
+    assert [(d.code, d.message) for d in info.value.diagnostics] == [
+        ("E305", "the range 10 to -10 is empty: 10 is more than -10")
+    ]
