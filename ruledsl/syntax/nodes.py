@@ -1233,7 +1233,7 @@ class ZoneDecl(Decl):
 
     name: str
     per_player: bool
-    visibility: str  # "public", "owner", "hidden" or "mover"
+    visibility: str  # "public", "owner", "hidden", "mover" or "others"
 
 
 @frozen(kw_only=True)
@@ -1250,6 +1250,8 @@ class VarDecl(Decl):
     name: str
     type: TypeRef | None
     init: Expr
+    #: "public", "owner" or "hidden"; a card variable: "public" (seen by whoever sees the card) or,
+    #: written 'public', "told" (every player knows it, even where he does not see the card).
     visibility: str = "public"
     unlisted: bool = False
 
