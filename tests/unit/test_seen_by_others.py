@@ -31,6 +31,7 @@ zone hand: per player, seen by others
 zone pile: shared, public
 var hints = 4
 card var told: colour = none, public
+define told_of(q: player, k: colour) = any c in q.hand where c.colour == k
 deck:
     card "{colour}{n}" for colour in red to blue, n in 1 to 4
 
@@ -39,7 +40,7 @@ setup:
     deal 2 from deck to each hand
 
 phase play:
-    action tell(q: player from players after player, k: colour) when hints > 0 and (any c in q.hand where c.colour == k):
+    action tell(q: player from players after player, k: colour) when hints > 0 and told_of(q, k):
         label "tell {q} {k}"
         subtract 1 from hints
         for each c in q.hand where c.colour == k:
