@@ -671,6 +671,7 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
             lines.append(f"{name}: {_cards(zone, labels)}" + (" (top last)" if zone["size"] > 1 else ""))
         else:
             lines.append(f"{name}: {_count(zone)}")
+    lines += _told_lines(obs, seat)
     # Unset values, empty lists and false flags say nothing worth a place; 0 is a number like any other.
     unlisted = set(obs.get("unlisted", ()))
     shown_vars = {
@@ -704,6 +705,19 @@ def describe_view(obs: dict[str, Any], seat: int, labels: Mapping[str, str] | No
         lines.append(f"  out of turn: you may act in '{window['name']}' before play goes on")
     if obs["finished"]:
         lines.append("  out: " + ", ".join(f"P{q}" for q in obs["finished"]))
+    return lines
+
+
+def _told_lines(obs: dict[str, Any], seat: int | None) -> list[str]:
+    """What every player was told of the cards of each zone (card variables written 'public': a
+    hint), place by place, bottom to top, '-' where nothing was (``told_colour of your hand: -, red``)."""
+    lines = []
+    for name, zone in obs["zones"].items():
+        for q, z in enumerate(zone) if isinstance(zone, list) else [(None, zone)]:
+            whose = name if q is None else f"your {name}" if q == seat else f"P{q}'s {name}"
+            for var, values in z.get("told", {}).items():
+                told = ", ".join("-" if v is None else show_value(v) for v in values)
+                lines.append(f"  {var} of {whose}: {told}")
     return lines
 
 

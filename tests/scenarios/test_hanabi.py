@@ -8,6 +8,7 @@ is read off the observation, and the fireworks are scored here (the sum of each 
 from __future__ import annotations
 
 import ruledsl
+from ruledsl.tools.records import describe_view
 from ruledsl.tools.scenario import arrange, cards_in
 from tests.scenarios.support import act, labels
 
@@ -101,3 +102,11 @@ def test_the_game_ends_one_round_after_the_deck_runs_out() -> None:
     assert not state.is_terminal()
     play_card(state, "blue 1")  # P1's last turn (he drew the last card): the game is over
     assert state.is_terminal() and state.returns() == [float(score(state))] * 2 == [2.0, 2.0]
+
+
+def test_the_text_view_tells_the_owner_his_hints_by_place() -> None:
+    state = dealt()
+    act(state, "tell P1 their blue cards")
+    hand = cards_in(state, "hand", owner=1)
+    told = ", ".join("blue" if name.startswith("blue") else "-" for name in hand)
+    assert f"  told_colour of your hand: {told}" in describe_view(state.observation(1), 1)
