@@ -161,3 +161,17 @@ def test_no_surface_tells_a_seat_his_own_cards(outward: ruledsl.Game) -> None:
 def test_the_bots_play_it_through(outward: ruledsl.Game, agent: str) -> None:
     record = play_game(outward, 1, [agent, agent, agent])
     assert record.actions > 0
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("player var seen = 0, seen by others", "only a zone's cards are seen by all but their owner"),
+        ("card var secret = no, hidden", "written 'public', told to every player"),
+    ],
+)
+def test_only_zones_are_seen_by_others_and_a_card_variable_is_told_or_seen_with_its_card(line: str, said: str) -> None:
+    bad = OUTWARD.replace("var hints = 4\n", f"var hints = 4\n{line}\n")
+    with pytest.raises(CheckError) as caught:
+        check_source(Source("bad.game", bad))
+    assert "E302" in str(caught.value) and said in str(caught.value)
