@@ -129,6 +129,8 @@ class DeclarationChecker(CheckerPart):
             else:
                 sy.attributes[d.name] = AttributeSym(d.name, d, ANY, len(sy.attributes))
         elif isinstance(d, n.ZoneDecl):
+            if d.visibility == "others" and not d.per_player:
+                self.error("E302", "a shared zone has no owner; 'seen by others' is for a zone per player", d)
             if self._claim(d.name, d, "a zone"):
                 sy.zones[d.name] = ZoneSym(d.name, d, d.per_player, d.visibility, len(sy.zones))
         elif isinstance(d, n.VarDecl):
@@ -431,8 +433,14 @@ class DeclarationChecker(CheckerPart):
             self.error("E301", f"a variable cannot hold {declared}", d.type or d.init)
         if d.visibility == "mover":
             self.error("E302", "only a zone's cards are seen by the player who moved them there", d)
-        elif d.scope == "card" and d.visibility != "public":
-            self.error("E302", "a card variable is seen by whoever sees the card; it takes no visibility", d)
+        elif d.visibility == "others":
+            self.error("E302", "only a zone's cards are seen by all but their owner", d)
+        elif d.scope == "card" and d.visibility not in ("public", "told"):
+            self.error(
+                "E302",
+                "a card variable is seen by whoever sees the card, or, written 'public', told to every player",
+                d,
+            )
         if d.scope == "game" and d.visibility == "owner":
             self.error("E302", "a game variable has no owner; use 'public' or 'hidden'", d)
         if d.unlisted and d.scope == "card":

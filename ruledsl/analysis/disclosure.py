@@ -63,6 +63,8 @@ class _Place:
             return "nobody sees"
         if self.zone.visibility == "mover":
             return "only the player who moved it there sees"
+        if self.zone.visibility == "others":
+            return "all but its owner see"
         return None
 
     def hidden_from(self, reader: str) -> bool:
@@ -74,6 +76,8 @@ class _Place:
             return True
         if self.zone.visibility == "mover":
             return reader == "other"  # the acting player may be the one who laid it
+        if self.zone.visibility == "others":  # the acting player's own cards are the ones he does not see
+            return self.own and reader == "actor"
         # Only its owner sees it: another player's zone may be the reader's own.
         return self.own and reader == "other" or self.other and reader == "actor"
 
@@ -382,7 +386,7 @@ class _Finder:
         known = [p for p in places if isinstance(p, _Place)]
         if not known:
             return _SEEN if all(p == _SEEN for p in places) else _UNKNOWN
-        order = ("hidden", "mover", "owner", "public")
+        order = ("hidden", "mover", "owner", "others", "public")
         return min(known, key=lambda p: order.index(p.zone.visibility) if p.zone.visibility in order else len(order))
 
     def _end_key(self, zone: n.Expr, end: str) -> tuple[str, int, bool, str] | None:

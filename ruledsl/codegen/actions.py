@@ -397,6 +397,8 @@ class Actions(CompilerPart):
                 return True  # the acting player's own zone: he sees its cards, even face down
             if self.cx.uses_faces:
                 return None  # a card turned up or down lies otherwise than its zone shows it
+            if z.visibility == "others" and ref.owner is None:
+                return False  # his own zone 'seen by others': all see its cards but him
             if z.visibility == "public":
                 return True
             if z.visibility == "hidden":

@@ -202,7 +202,8 @@ class Statements(CompilerPart):
             assert isinstance(e, n.Attribute)
             card = self.fresh()  # worked out once: the write is noted against it (see _written)
             self.em.line(f"{card} = {self.exprs.ex(e.obj, scope)}")
-            return f"st.cv[{ref.var.index}][{card}]", card
+            # One told to every player changes nobody's knowledge of the card: not noted.
+            return f"st.cv[{ref.var.index}][{card}]", None if ref.var.visibility == "told" else card
         return self._variable(ref, scope), None
 
     def _written(self, card: str | None) -> None:

@@ -172,6 +172,7 @@ def canonical(st: GameState, player: int, variant: int = 0) -> GameState:
         base.zones[z][i] = c
         base.loc[c] = z
     _faces_stay(base, replaced)
+    told_stay(base, replaced)
     _remap_variables(base, replaced)
     _forget_variables(base, player, cards)
     base._legal = None
@@ -217,6 +218,7 @@ def _resample_once(st: GameState, player: int, rng: random.Random, keep: tuple[i
         copy.zones[z][i] = c
         copy.loc[c] = z
     _faces_stay(copy, replaced)
+    told_stay(copy, replaced)
     # A variable that pointed at a hidden card now points at the card in its place.
     _remap_variables(copy, replaced)
     if st.known is not None:
@@ -240,6 +242,20 @@ def _faces_stay(st: Any, replaced: dict[int, int]) -> None:
     old = {c: face[c] for c in replaced}
     for before, after in replaced.items():
         face[after] = old[before]
+
+
+def told_stay(st: Any, replaced: dict[int, int]) -> None:
+    """Keep the card variables told to every player (written 'public') with their places, as faces:
+    a player who cannot see a card still knows what was told of the card in that place (a hint on a
+    card of his hand 'seen by others'), so the card dealt there bears it. The deal does not reason
+    from what was told to which card it must be: it may bear a hint its face belies."""
+    prog = st.prog
+    for i, v in enumerate(prog.card_vars):
+        if v.visibility == "told":
+            values = st.cv[i]
+            old = {c: values[c] for c in replaced}
+            for before, after in replaced.items():
+                values[after] = old[before]
 
 
 def _remap_variables(st: Any, replaced: dict[int, int]) -> None:
@@ -288,7 +304,9 @@ def _forget_variables(st: Any, player: int, cards: list[int]) -> None:
     unknown = [c for c in cards if row[c] & bit]
     if not unknown:
         return
-    for values, initial in zip(st.cv, st.prog.card_var_init):  # a copy's own rows (clone copies them)
+    for values, initial, var in zip(st.cv, st.prog.card_var_init, st.prog.card_vars):  # a copy's own rows
+        if var.visibility == "told":
+            continue  # every player knows it: it stays with its place (told_stay)
         for c in unknown:
             values[c] = initial[:] if type(initial) is list else initial
 

@@ -120,6 +120,8 @@ class Observer(StateFields):
             return True
         if vis == "owner":
             return viewer is not None and self.prog.zone_owner[z] == viewer
+        if vis == "others":  # every seat but its owner (a spectator sees what all the seats see)
+            return viewer is not None and self.prog.zone_owner[z] != viewer
         return False
 
     def sees(self, viewer: int | None, c: int) -> bool:
@@ -181,6 +183,24 @@ class Observer(StateFields):
         return self.prog.card_names[c] if self.sees(viewer, c) else HIDDEN_CARD
 
 
+def told_variables(prog: Any) -> list[tuple[int, Any]]:
+    """The card variables told to every player (written 'public'), with their first values: by index."""
+    return [(i, prog.card_var_init[i]) for i, v in enumerate(prog.card_vars) if v.visibility == "told"]
+
+
+def _tell(st: Observer, z: int, told: list[tuple[int, Any]], entry: dict[str, Any]) -> None:
+    """Add to a zone's view the card variables every player is told, place by place (bottom to top;
+    None where a card's is its first value), if any card lying there has one set: its owner knows
+    them of the cards he cannot see (a hint given on a card of a hand seen by the others)."""
+    cards = list(list.__iter__(st.zones[z]))
+    for i, default in told:
+        values = st.cv[i]
+        if any(values[c] != default for c in cards):
+            var = st.prog.card_vars[i]
+            shown = [None if values[c] == default else var.show(st, None, values[c]) for c in cards]
+            entry.setdefault("told", {})[var.name] = shown
+
+
 #: Marks a card in a label computed from the state that the others may see once the action is over.
 _MARK = "\x00"
 _MARKED = re.compile(f"{_MARK}(\\d+){_MARK}")
@@ -194,6 +214,7 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
     prog = st.prog
     names = prog.card_names
     zones: dict[str, Any] = {}
+    told = told_variables(prog)
     for layout in prog.zones:
 
         def view(z: int) -> dict[str, Any]:
@@ -209,6 +230,8 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
                 # Listed, as without turned cards, where he sees the zone (even empty) or any card in it.
                 if st.zone_visible(player, z) or any(s is not None for s in shown):
                     entry["cards"] = shown
+            if told:
+                _tell(st, z, told, entry)
             return entry
 
         if layout.per_player:

@@ -1156,5 +1156,6 @@ class _Blanks:
 
 
 def _visibility(visibility: str) -> str:
-    """A visibility as the rule file writes it ('mover' is written 'seen by mover')."""
-    return "seen by mover" if visibility == "mover" else visibility
+    """A visibility as the rule file writes it ('mover' is written 'seen by mover', 'others' 'seen by
+    others', a card variable told to every player 'public')."""
+    return {"mover": "seen by mover", "others": "seen by others", "told": "public"}.get(visibility, visibility)

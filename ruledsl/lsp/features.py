@@ -165,7 +165,9 @@ def _type_of(symbol: Symbol) -> str | None:
     if isinstance(symbol, MemberSym):
         return f"a value of '{symbol.values.name}' (number {symbol.index + 1} of {len(symbol.values.members)})"
     if isinstance(symbol, ZoneSym):
-        seen = "seen by mover" if symbol.visibility == "mover" else symbol.visibility
+        seen = {"mover": "seen by mover", "others": "seen by others", "told": "public"}.get(
+            symbol.visibility, symbol.visibility
+        )
         return f"{'one per player' if symbol.per_player else 'shared'}, {seen}"
     if isinstance(symbol, PhaseSym | WindowSym) and symbol.actions:
         return "actions: " + ", ".join(a.name for a in symbol.actions)

@@ -1264,7 +1264,7 @@ class ZoneDecl(Decl):
 
     name: str
     per_player: bool
-    visibility: str  # "public", "owner", "hidden" or "mover"
+    visibility: str  # "public", "owner", "hidden", "mover" or "others"
     sorted_by: tuple[str, ...] = ()  # the card attributes its cards are shown in the order of
     unlisted_when_empty: bool = False  # left out of the views shown to people while it holds no card
 
@@ -1283,6 +1283,8 @@ class VarDecl(Decl):
     name: str
     type: TypeRef | None
     init: Expr
+    #: "public", "owner" or "hidden"; a card variable: "public" (seen by whoever sees the card) or,
+    #: written 'public', "told" (every player knows it, even where he does not see the card).
     visibility: str = "public"
     unlisted: bool = False
     label: str | None = None  # how the views shown to people name it (else its name)

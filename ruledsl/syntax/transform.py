@@ -298,8 +298,9 @@ class _Declarations(_Tokens):
         return " ".join(str(c) for c in children)
 
     def visibility(self, children: list[Token]) -> str:
-        # 'seen by mover': each card seen by the player who moved it there (zones only).
-        return "mover" if len(children) > 1 else str(children[0])
+        # 'seen by mover': each card seen by the player who moved it there (zones only);
+        # 'seen by others': seen by every player but the zone's owner (zones only).
+        return str(children[-1])
 
     def var_scope(self, children: list[Token]) -> str:
         return str(children[0])
@@ -327,7 +328,9 @@ class _Declarations(_Tokens):
             name=self._name(name),
             type=type_,
             init=init,
-            visibility=visibility or "public",
+            # A card variable written 'public' is told to every player, even one who cannot see the card
+            # ("told"); unwritten, it is seen by whoever sees the card.
+            visibility="told" if scope == "card" and visibility == "public" else visibility or "public",
             unlisted=bool(unlisted),
             label=label,
             span=self._span(meta),

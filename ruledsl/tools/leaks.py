@@ -213,7 +213,8 @@ def order_twin(st: GameState, seat: int) -> GameState | None:
         for i, c in enumerate(cards):
             if not st.sees(seat, c) and c not in named:
                 face = None if st.face is None else st.face[c]
-                alike.setdefault((None if st.known is None else st.known[seat][c], face), []).append(i)
+                told = tuple(values[c] for values, v in zip(st.cv, st.prog.card_vars) if v.visibility == "told")
+                alike.setdefault((None if st.known is None else st.known[seat][c], face, told), []).append(i)
         for places in alike.values():
             for i, c in zip(places, [cards[i] for i in reversed(places)]):
                 cards[i] = c
@@ -235,6 +236,7 @@ def swap(st: GameState, a: int, b: int) -> None:
     if st.face is not None:
         st.face[a], st.face[b] = st.face[b], st.face[a]
     knowledge._remap_variables(st, {a: b, b: a})
+    knowledge.told_stay(st, {a: b, b: a})
     st._legal = None
     if st.held is not None:
         kinds = st.prog.card_kinds
@@ -269,7 +271,8 @@ def _alike(st: GameState, seat: int, a: int, b: int) -> bool:
     revealed = st.last_revealed
     if revealed is not None and revealed[0] is st._hist and (a in revealed[1] or b in revealed[1]):
         return False
-    return all(values[a] == values[b] for values in st.cv)
+    # Those told to every player stay with the places (see ``swap``): they may differ.
+    return all(values[a] == values[b] for values, v in zip(st.cv, st.prog.card_vars) if v.visibility != "told")
 
 
 def _unseen_when_swapped(st: GameState, seat: int, a: int, b: int) -> bool:
@@ -452,7 +455,14 @@ def _public(st: GameState, seat: int) -> Any:
     obs = st.observation(seat)
     obs.pop("legal_actions", None)
     obs["zones"] = [[c if st.sees(None, c) else None for c in z] for z in st.zones]
+    # What the table is told of each place's card ('card var ..., public': a hint given on it).
+    obs["told"] = [[[values[c] for c in z] for z in st.zones] for i, values in _told(st)]
     return obs, st.describe_last(None)
+
+
+def _told(st: GameState) -> list[tuple[int, list[Any]]]:
+    """The card variables told to every player, by index, with their values card by card."""
+    return [(i, st.cv[i]) for i, v in enumerate(st.prog.card_vars) if v.visibility == "told"]
 
 
 def _probe(st: GameState, seat: int, seen_actions: Sequence[Action], rng: random.Random) -> Probe:

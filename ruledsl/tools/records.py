@@ -682,6 +682,7 @@ def describe_view(
             lines.append(f"{name}: {_cards(zone, labels)}" + (" (top last)" if top else ""))
         else:
             lines.append(f"{name}: {_count(zone)}")
+    lines += _told_lines(obs, seat)
     named = display.label if display else str
     shown_vars = listed_variables(obs)
     if shown_vars:
@@ -749,6 +750,19 @@ def listed_variables(obs: dict[str, Any]) -> dict[str, Any]:
     return {
         k: v for k, v in obs["variables"].items() if k not in unlisted and v is not None and v is not False and v != []
     }
+
+
+def _told_lines(obs: dict[str, Any], seat: int | None) -> list[str]:
+    """What every player was told of the cards of each zone (card variables written 'public': a
+    hint), place by place, bottom to top, '-' where nothing was (``told_colour of your hand: -, red``)."""
+    lines = []
+    for name, zone in obs["zones"].items():
+        for q, z in enumerate(zone) if isinstance(zone, list) else [(None, zone)]:
+            whose = name if q is None else f"your {name}" if q == seat else f"P{q}'s {name}"
+            for var, values in z.get("told", {}).items():
+                told = ", ".join("-" if v is None else show_value(v) for v in values)
+                lines.append(f"  {var} of {whose}: {told}")
+    return lines
 
 
 def listed_player_variables(obs: dict[str, Any]) -> dict[str, list[Any]]:

@@ -31,7 +31,8 @@ from ruledsl.syntax import nodes as n
 from ruledsl.syntax.parser import parse, parse_expr
 
 _VISIBILITY_SHARED = ["public", "hidden", "mover"]
-_VISIBILITY_OWN = ["owner", "owner", "public", "hidden", "mover"]
+#: (A zone per player 'seen by others' took the place of the second 'owner': files draw as before.)
+_VISIBILITY_OWN = ["owner", "others", "public", "hidden", "mover"]
 #: Group choices of cards (the text after ``cs: ``), each with its shape.
 _GROUPS = [
     "cards from hand",
@@ -165,7 +166,9 @@ def rule_files(draw: Any) -> n.GameFile:
         n.VarDecl(scope="player", name="score", type=None, init=n.Number(value=0), visibility=score_vis),
     ]
     if marked:
-        decls.append(n.VarDecl(scope="card", name="marked", type=None, init=n.BoolLit(value=False)))
+        # Told to every player (a hint) where the hands are seen by all but their owner.
+        told = "told" if zones.visibility("hand") == "others" else "public"
+        decls.append(n.VarDecl(scope="card", name="marked", type=None, init=n.BoolLit(value=False), visibility=told))
         # A variable naming a card: shown only to who sees the card, remapped by a resample.
         decls.append(n.VarDecl(scope="player", name="last", type=n.CardType(), init=n.NoneLit(), visibility=score_vis))
         # Sets that grow: the ranks each player has laid, the suits laid by all.

@@ -36,12 +36,19 @@ def _bridge_resample(name: str, players: int) -> leaks.Surface:
         play.decisions = Decisions(bridge._spaces(play.params).actions, st.clone())
         u = (probe.seed % 1000) / 1000
         resampled = state.resample_from_infostate(seat, lambda: u)
-        return [list.copy(z) for z in resampled._play.decisions.state.zones]
+        dealt = resampled._play.decisions.state
+        # What the table was told of each place (Hanabi's hints) stays with the place.
+        told = [
+            [v[c] for z in dealt.zones for c in z]
+            for v, var in zip(dealt.cv, dealt.prog.card_vars)
+            if var.visibility == "told"
+        ]
+        return [list.copy(z) for z in dealt.zones], told
 
     return surface
 
 
-@pytest.mark.parametrize(("name", "players"), [("crazy_eights", 3), ("quasenbo", 2), ("hearts", 4)])
+@pytest.mark.parametrize(("name", "players"), [("crazy_eights", 3), ("quasenbo", 2), ("hearts", 4), ("hanabi", 3)])
 def test_a_bridge_resample_is_the_same_in_every_swap_twin(name: str, players: int) -> None:
     game = ruledsl.load_game(name, players=players)
     surfaces = {"bridge resample": _bridge_resample(name, players)}

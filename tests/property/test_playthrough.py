@@ -71,6 +71,8 @@ def hidden_from(state: GameState, player: int, z: int, c: int) -> bool:
         return player not in face  # shown to these players ('show CARDS to P': a private look)
     if layout.visibility == "owner":
         return prog.zone_owner[z] != player
+    if layout.visibility == "others":  # seen by all but its owner
+        return prog.zone_owner[z] == player or face is False
     return layout.visibility == "hidden" or face is False
 
 
@@ -80,11 +82,18 @@ def permute_hidden(state: GameState, player: int, rng: random.Random) -> GameSta
     places = [
         (z, i) for z, cards in enumerate(copy.zones) for i, c in enumerate(cards) if hidden_from(copy, player, z, c)
     ]
-    cards = [copy.zones[z][i] for z, i in places]
+    before = [copy.zones[z][i] for z, i in places]
+    cards = before[:]
     rng.shuffle(cards)
     for (z, i), c in zip(places, cards):
         copy.zones[z][i] = c
         copy.loc[c] = z
+    # What every player was told of a card ('card var ..., public': a hint) stays with its place.
+    for values, var in zip(copy.cv, copy.prog.card_vars):
+        if var.visibility == "told":
+            old = [values[c] for c in before]
+            for c, value in zip(cards, old):
+                values[c] = value
     copy._legal = None
     return copy
 
