@@ -1564,8 +1564,10 @@ class StandingDecl(Decl):
 class PayoffDecl(Decl):
     """The returns are scores: each player's number when the game ends, not his place.
 
-    Example: ``payoff: chips - 100, from -100 to 100 * (players - 1)``: ``low`` and ``high``
-    (None: not declared) bound every payoff, known when the game is loaded.
+    Its range, ``low`` to ``high`` (None: not declared), bounds every payoff and is known when
+    the game is loaded.
+
+    Example: ``payoff: chips - 100, from -100 to 100 * (players - 1)``
     """
 
     value: Expr
