@@ -124,7 +124,8 @@ def test_a_whole_quasenbo_game_by_clicking(tmp_path: Path) -> None:
 
 def test_two_humans_and_two_bots_play_hearts_by_clicking_to_the_end_banner() -> None:
     """Passing three cards by toggling them (never a button per set), a refused click's reason, presence, the end
-    banner on both screens at a desktop's and a phone's width, and the rematch both humans agree to."""
+    banner on both screens at a desktop's and a phone's width, and the rematch both humans agree to; the bots are
+    the default greedy ones, each move within its budget of work (counted, so the test times nothing)."""
     require("starlette", "serve")
     sync_api = require("playwright.sync_api", "test")
     chromium = require_chromium()
@@ -133,9 +134,21 @@ def test_two_humans_and_two_bots_play_hearts_by_clicking_to_the_end_banner() -> 
     from ruledsl.serve.background import BackgroundServer
 
     game = load_game("hearts", players=4, options={"goal": 10})  # over after the deal someone takes 10 points in
-    app = create_app(game, ["human", "random", "human", "random"])
+    app = create_app(game, ["human", "greedy", "human", "greedy"])
     table = next(iter(app.state.server.tables.values()))
     table.deal(2027)
+    over_budget: list[int] = []  # per bot move: its work past the budget and the one probe allowed past it
+    probes: list[int] = []
+    play_bot = table.play_bot
+
+    def play_bot_within_budget() -> bool:
+        moved = play_bot()
+        for agent in table.agents.values():
+            over_budget.append(agent.last_work - agent.work - agent.last_probe_most)
+            probes.append(agent.last_probes)
+        return moved
+
+    table.play_bot = play_bot_within_budget  # type: ignore[method-assign]
     expect = sync_api.expect
     with BackgroundServer(app) as server, sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
@@ -185,6 +198,7 @@ def test_two_humans_and_two_bots_play_hearts_by_clicking_to_the_end_banner() -> 
                 if not acted:
                     pages[0].wait_for_timeout(30)
             assert table.is_over() and table.error is None and passes >= 2 and refused
+            assert max(probes) > 1 and max(over_budget) <= 0  # the bots judged moves, none past its budget
             returns = table.state.returns()  # type: ignore[union-attr]
             for seat, page in pages.items():
                 banner = page.locator("#banner")
