@@ -312,3 +312,29 @@ def test_two_choices_of_sets_each_few_enough_but_too_many_together_are_stepped(t
     assert len(offered) == 2**13 - 1 + 1 and "lay: pick the cards" in offered
     state.apply_action(begun(state, "lay"))
     assert len(state.legal_actions()) == 13  # a pick per card, no 'done' before one is picked
+
+
+def test_a_set_chosen_card_by_card_after_an_auction_is_taken(tmp_path: Path) -> None:
+    """Found by the generator (file 18 of --seed 3008): an auction, then a phase choosing a set card by card;
+    the auction's state stays once it is over, and 'done' was refused as if the auction still ran."""
+    path = tmp_path / "after_auction.game"
+    path.write_text(
+        STEPS.read_text(encoding="utf-8")
+        .replace("    deal 26 from deck to each hand\n", "    deal 26 from deck to each hand\n    go to bidding\n")
+        .replace(
+            "phase play:\n",
+            "auction bidding until 1 passes:\n    action bid(n: number 1 to 3):\n        strength n\n"
+            '    pass:\n        label "pass"\n    when won by w:\n        go to play\n'
+            "    when unsold:\n        go to play\n\nphase play:\n",
+        ),
+        encoding="utf-8",
+    )
+    state = ruledsl.load_game(str(path)).new_initial_state(1)
+    for label in ("bid 2", "pass"):
+        state.apply_action(next(a for a in state.legal_actions() if str(a) == label))
+    assert state.phase_name() == "play"
+    state.apply_action(begun(state, "discard"))
+    for _ in range(3):
+        state.apply_action(next(a for a in state.legal_actions() if str(a).startswith("pick ")))
+    state.apply_action(next(a for a in state.legal_actions() if str(a) == "done"))
+    assert state.picking is None and state.observation(0)["zones"]["pile"]["size"] == 3
