@@ -355,15 +355,18 @@ class TensorWriter:
                 if old:
                     tensor[top + kind[old[-1]]] = 0
             if seen:
-                # A card is one of its own: the cards that came and went are the two sets' differences.
-                if old:
+                n_old, n_now = len(old), len(cards)
+                if n_now >= n_old and cards[:n_old] == old:  # laid on top (or counted afresh)
+                    for c in cards[n_old:]:
+                        tensor[counts + kind[c]] += 1
+                elif n_now < n_old and old[:n_now] == cards:  # taken from the top
+                    for c in old[n_now:]:
+                        tensor[counts + kind[c]] -= 1
+                else:  # a card is one of its own: those that came and went are the sets' differences
                     now, then = set(cards), set(old)
                     for c in then - now:
                         tensor[counts + kind[c]] -= 1
                     for c in now - then:
-                        tensor[counts + kind[c]] += 1
-                else:
-                    for c in cards:
                         tensor[counts + kind[c]] += 1
                 if cards:
                     tensor[top + kind[cards[-1]]] = 1
