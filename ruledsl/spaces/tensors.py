@@ -315,10 +315,13 @@ class TensorWriter:
         if shown is not state or state.face is not None or {*map(type, state.zones)} != _LISTS:
             entries = layout.observation_entries(state.observation(seat))
             written[:] = [None] * len(written)
-            before.clear()
             tensor[:] = self._zeros
             for i, v in entries.items():
                 tensor[i] = v
+            # What the rest holds now, for the next step to write only what changed.
+            start, end = layout.zones_span
+            before.clear()
+            before.update((i, v) for i, v in entries.items() if not start <= i < end)
             return tensor
         now: dict[int, float] = {}
         layout._fill_but_zones(state.observation(seat, zones=False), now)
