@@ -33,7 +33,7 @@ except ImportError as error:  # the extra is not installed: say which
 
 from ruledsl.agents import decide, make_agent, needs_tracking, seat_agent
 from ruledsl.spaces import RENDER_MODES, Decisions, checked_render_mode, render_view, spaces_for
-from ruledsl.spaces.tensors import BOUND, TensorWriter, write_entries
+from ruledsl.spaces.tensors import BOUND, write_entries
 
 #: What ``observation=`` may ask for: the observation tensor, or the information-state tensor.
 OBSERVATIONS = ("observation", "infostate")
@@ -76,8 +76,6 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
         layout = self.spaces.tensors
         width = layout.information_state_size if self.infostate else layout.observation_size
         self.observation_space = spaces.Box(-BOUND, BOUND, (width,), np.float32)
-        # The seat's tensor kept from step to step: only the zones a step changed are written again.
-        self._tensors = TensorWriter(layout)
         self.action_space = spaces.Discrete(size)
         self._seeds = random.Random()
         self.play: Decisions | None = None
@@ -123,11 +121,14 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _observation(self) -> np.ndarray:
         play = self._play()
         layout = self.spaces.tensors
+        obs = play.observation(self.seat)
         if self.infostate:
             tensor = np.empty(layout.information_state_size, np.float32)
-            write_entries(tensor, layout.information_state_entries(play.observation(self.seat), play.own[self.seat]))
-            return tensor
-        return np.frombuffer(self._tensors.tensor(play.state, self.seat), np.float32).copy()  # the kept one changes
+            write_entries(tensor, layout.information_state_entries(obs, play.own[self.seat]))
+        else:
+            tensor = np.empty(layout.observation_size, np.float32)
+            write_entries(tensor, layout.observation_entries(obs))
+        return tensor
 
     def _info(self) -> dict[str, Any]:
         play = self._play()

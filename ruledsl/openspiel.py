@@ -42,7 +42,7 @@ from ruledsl.engine.chance import ChanceNeeded, Drawer, LazyZone, seed_state, se
 from ruledsl.engine.program import Utility
 from ruledsl.engine.state import GameState
 from ruledsl.spaces import Decisions, Spaces, spaces_for
-from ruledsl.spaces.tensors import TensorWriter, write_entries
+from ruledsl.spaces.tensors import write_entries
 
 # OpenSpiel wants a default for every parameter; the game has none worth guessing: say which.
 _DEFAULTS: dict[str, Any] = {
@@ -427,22 +427,13 @@ class _Observer:
         size = layout.information_state_size if perfect_recall else layout.observation_size
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
-        # Each seat's observation tensor kept from state to state: only the zones that changed are written.
-        self._kept = TensorWriter(layout)
 
     def set_from(self, state: RuledslState, player: int) -> None:
         decisions = state.play.decisions  # at a chance node: as it stood before the step that draws
         if decisions is None:
             self.tensor.fill(0)
             return
-        seat = None if self.public else player
-        if not self.perfect_recall:
-            try:
-                np.copyto(self.tensor, np.frombuffer(self._kept.tensor(decisions.state, seat), np.float32))
-                return
-            except ChanceNeeded:  # showing him play gone on past a window draws: _view works it out
-                pass
-        obs = _view(decisions, seat)
+        obs = _view(decisions, None if self.public else player)
         layout = self.spaces.tensors
         if self.perfect_recall:
             write_entries(self.tensor, layout.information_state_entries(obs, decisions.own[player]))

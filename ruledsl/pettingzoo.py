@@ -38,7 +38,7 @@ except ImportError as error:  # the extra is not installed: say which
     ) from None
 
 from ruledsl.spaces import RENDER_MODES, Decisions, checked_render_mode, render_view, spaces_for
-from ruledsl.spaces.tensors import BOUND, TensorWriter
+from ruledsl.spaces.tensors import BOUND, write_entries
 
 
 def env(game: str, **kwargs: Any) -> RuledslEnv:
@@ -78,9 +78,6 @@ class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
             for a in self.possible_agents
         }
         self._action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
-        layout = self.spaces.tensors
-        # Each seat's tensor kept from step to step: only the zones a step changed are written again.
-        self._tensors = TensorWriter(layout)
         self._seeds = random.Random()
         self.play: Decisions | None = None
 
@@ -110,11 +107,9 @@ class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
         seat = self._index[agent]
         mask = np.zeros(self.spaces.actions.num_distinct_actions, np.int8)
         mask[play.legal_for(seat)] = 1  # while a window he cannot see is open: his, as if it were let pass
-        # A copy: an observation kept (in a replay buffer, say) does not change with the steps after it.
-        return {
-            "observation": np.frombuffer(self._tensors.tensor(play.state, seat), np.float32).copy(),
-            "action_mask": mask,
-        }
+        tensor = np.empty(self.spaces.tensors.observation_size, np.float32)
+        write_entries(tensor, self.spaces.tensors.observation_entries(play.observation(seat)))
+        return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -34,11 +34,10 @@ class Observer(StateFields):
 
         def shown_to(self, player: int | None) -> tuple[Observer, bool]: ...
 
-    def observation(self, player: int | None, zones: bool = True) -> dict[str, Any]:
+    def observation(self, player: int | None) -> dict[str, Any]:
         """Return exactly what ``player`` may see, as a JSON-serialisable dict (None: a spectator, who sees
-        only what every seat sees). ``zones=False`` leaves out the zones and the legal actions' labels
-        (``zones`` is empty): the rest, for a tensor that keeps its zones' part itself (``spaces.tensors``)."""
-        return _observe(self, player, zones)
+        only what every seat sees)."""
+        return _observe(self, player)
 
     def seen_by(self, player: int | None) -> tuple[Observer, bool]:
         """Return the state ``player`` reads, and whether it is paused: this one, unless windows he
@@ -187,7 +186,7 @@ _MARK = "\x00"
 _MARKED = re.compile(f"{_MARK}(\\d+){_MARK}")
 
 
-def _observe(st: Observer, player: int | None, with_zones: bool = True) -> dict[str, Any]:
+def _observe(st: Observer, player: int | None) -> dict[str, Any]:
     # Only a player offered a window knows it (being offered one tells what he holds): the
     # others (and spectators) see the state as it would be had it been offered to nobody, or
     # paused where going on would deal them cards (TurnMachine.shown_to).
@@ -195,7 +194,7 @@ def _observe(st: Observer, player: int | None, with_zones: bool = True) -> dict[
     prog = st.prog
     names = prog.card_names
     zones: dict[str, Any] = {}
-    for layout in prog.zones if with_zones else ():
+    for layout in prog.zones:
 
         def view(z: int) -> dict[str, Any]:
             cards = st.zones[z]
@@ -272,6 +271,6 @@ def _observe(st: Observer, player: int | None, with_zones: bool = True) -> dict[
     if st.picking is not None and st.actor == player and not st.terminal:
         # The set he is choosing card by card: his alone, nobody else's view changes while he picks.
         obs["picking"] = stepping.picking_view(st, player)
-    if with_zones and not st.terminal and st.actor == player and not paused:
+    if not st.terminal and st.actor == player and not paused:
         obs["legal_actions"] = [str(a) for a in st.legal_actions()]
     return obs

@@ -22,13 +22,11 @@ what he did, which he always knows; what the others did shows in the observation
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from ruledsl.engine import ops
 from ruledsl.engine.game import Game
-from ruledsl.engine.state import GameState
 
 #: The bounds the bridges declare for every entry (float32 holds every integer up to it exactly);
 #: a game whose numbers (scores, say) go past it would need a wider space.
@@ -60,19 +58,10 @@ class TensorLayout:
         self._add("phase", len(prog.phases))
         self._add("round, direction", 2)
         self._zones: list[tuple[str, int | None, int]] = []
-        zones_from = self._size()
-        #: Each zone instance and where its part begins, in the order of ``_zones`` (one block together).
-        self.zone_parts: list[tuple[int, int]] = []
         for layout in prog.zones:
             for q in range(n) if layout.per_player else [None]:
                 name = layout.name if q is None else f"{layout.name}[P{q}]"
-                at = self._add(f"zone {name}: size, kinds seen, top", 1 + 2 * k)
-                self._zones.append((layout.name, q, at))
-                self.zone_parts.append((layout.base + (q or 0), at))
-        #: Where the zones' parts begin and end.
-        self.zones_span = (zones_from, self._size())
-        #: The kind of each card, by card.
-        self.card_kind: list[int] = list(kinds)
+                self._zones.append((layout.name, q, self._add(f"zone {name}: size, kinds seen, top", 1 + 2 * k)))
         self._game_vars: list[tuple[str, _Writer, int]] = []
         for v in prog.game_vars:
             if v.visibility == "public":
@@ -194,12 +183,7 @@ class TensorLayout:
 
     def _fill(self, obs: dict[str, Any], out: dict[int, float]) -> None:
         """Write ``obs`` into ``out``: each index is set once or only added to, so a missing one is 0."""
-        self._fill_zones(obs, out)
-        self._fill_but_zones(obs, out)
-
-    def _fill_but_zones(self, obs: dict[str, Any], out: dict[int, float]) -> None:
-        """Every part of ``_fill`` but the zones' (``observation(seat, zones=False)`` is enough)."""
-        n = self.n
+        n, k = self.n, self.n_kinds
         seat = obs["player"]
         if seat is not None:  # a spectator (the public view) is no seat
             out[seat] = 1.0
@@ -213,11 +197,6 @@ class TensorLayout:
         at += len(self._phase_of)
         out[at] = float(obs["round"])
         out[at + 1] = 1.0 if obs["direction"] == "clockwise" else -1.0
-        self._fill_rest(obs, out)
-
-    def _fill_zones(self, obs: dict[str, Any], out: dict[int, float]) -> None:
-        """The zones' part of ``_fill`` (the parts from the first zone's to the last's)."""
-        k = self.n_kinds
         kind_of = self._kind_of
         zones = obs["zones"]
         for name, q, base in self._zones:
@@ -236,9 +215,6 @@ class TensorLayout:
                 top = cards[-1]
                 if top is not None:
                     out[base + 1 + k + kind_of[top]] = 1.0
-
-    def _fill_rest(self, obs: dict[str, Any], out: dict[int, float]) -> None:
-        n, kind_of = self.n, self._kind_of
         variables = obs["variables"]
         for name, write, base in self._game_vars:
             write(out, base, variables[name])
@@ -279,101 +255,3 @@ def write_entries(array: Any, entries: dict[int, float]) -> None:
     array.fill(0)
     for i, v in entries.items():  # a few dozen: faster one by one than converted to arrays
         array[i] = v
-
-
-class TensorWriter:
-    """Each seat's observation tensor, kept from one state to the next: what did not change is not
-    written again (a step moves a card or two and changes a few numbers).
-
-    ``tensor(state, seat)`` returns the writer's own array for ``seat`` (copy it to keep it),
-    always what ``observation_entries(state.observation(seat))`` writes (the bridges' tests
-    compare them after every action). Each zone's part is kept with the cards it was written
-    from and whether the seat saw them, and written again when either differs now: the cards
-    that came or went are counted in or out (a zone he did not see before is counted afresh).
-    The rest of the tensor, a few dozen numbers, comes from
-    ``state.observation(seat, zones=False)`` and only its entries that changed are written. A
-    state whose zones do not show to him as the lists they are (cards turned face up or down,
-    windows he cannot see open, a shuffle not decided yet) is written whole from his
-    observation, as ``observation_entries`` does.
-    """
-
-    def __init__(self, layout: TensorLayout) -> None:
-        self.layout = layout
-        self._zeros = array("f", bytes(4 * layout.observation_size))
-        # Per seat: his array, each zone's cards and sight as written, and the rest's entries as written.
-        self._seats: dict[int | None, tuple[array[float], list[tuple[list[int], bool] | None], dict[int, float]]] = {}
-
-    def tensor(self, state: GameState, seat: int | None) -> array[float]:
-        """The observation tensor of ``seat`` (None: a spectator) in ``state``, in the writer's array
-        of float32 (``numpy.frombuffer(a, numpy.float32)`` reads it without a copy)."""
-        layout = self.layout
-        kept = self._seats.get(seat)
-        if kept is None:
-            kept = self._seats[seat] = (array("f", self._zeros), [None] * len(layout.zone_parts), {})
-        tensor, written, before = kept
-        shown, _ = state.seen_by(seat)
-        if shown is not state or state.face is not None or {*map(type, state.zones)} != _LISTS:
-            entries = layout.observation_entries(state.observation(seat))
-            written[:] = [None] * len(written)
-            tensor[:] = self._zeros
-            for i, v in entries.items():
-                tensor[i] = v
-            # What the rest holds now, for the next step to write only what changed.
-            start, end = layout.zones_span
-            before.clear()
-            before.update((i, v) for i, v in entries.items() if not start <= i < end)
-            return tensor
-        now: dict[int, float] = {}
-        layout._fill_but_zones(state.observation(seat, zones=False), now)
-        for i in before.keys() - now.keys():
-            tensor[i] = 0
-        get = before.get
-        for i, v in now.items():
-            if get(i) != v:
-                tensor[i] = v
-        before.clear()
-        before.update(now)
-        self._write_zones(tensor, state, seat, written)
-        return tensor
-
-    def _write_zones(self, tensor: array[float], state: GameState, seat: int | None, written: list[Any]) -> None:
-        k = self.layout.n_kinds
-        kind = self.layout.card_kind
-        zones = state.zones
-        visible = state.zone_visible
-        for j, (z, base) in enumerate(self.layout.zone_parts):
-            cards = zones[z]
-            seen = visible(seat, z)
-            was = written[j]
-            if was is not None and was[1] == seen and was[0] == cards:
-                continue
-            written[j] = (cards[:], seen)
-            tensor[base] = len(cards)
-            counts, top = base + 1, base + 1 + k
-            if was is None or not (seen and was[1]):  # written afresh
-                tensor[counts : top + k] = self._zeros[: 2 * k]
-                old: list[int] = []
-            else:
-                old = was[0]
-                if old:
-                    tensor[top + kind[old[-1]]] = 0
-            if seen:
-                n_old, n_now = len(old), len(cards)
-                if n_now >= n_old and cards[:n_old] == old:  # laid on top (or counted afresh)
-                    for c in cards[n_old:]:
-                        tensor[counts + kind[c]] += 1
-                elif n_now < n_old and old[:n_now] == cards:  # taken from the top
-                    for c in old[n_now:]:
-                        tensor[counts + kind[c]] -= 1
-                else:  # a card is one of its own: those that came and went are the sets' differences
-                    now, then = set(cards), set(old)
-                    for c in then - now:
-                        tensor[counts + kind[c]] -= 1
-                    for c in now - then:
-                        tensor[counts + kind[c]] += 1
-                if cards:
-                    tensor[top + kind[cards[-1]]] = 1
-
-
-#: The zones of a state are all plain lists (no shuffle waits to be decided: ``chance.LazyZone``).
-_LISTS = {list}
