@@ -7,7 +7,9 @@
 
 ``speed`` plays uniform random playouts through each way in (every step applied counts as
 a move): the native API (``legal_actions``/``apply_action``), integer ids
-(``ruledsl.spaces.Decisions``), OpenSpiel (``pyspiel`` state from Python; with and without ``track``), PettingZoo AEC
+(``ruledsl.spaces.Decisions``), OpenSpiel (``pyspiel`` state from Python; with and without
+``track``; and each again reading the mover's ``observation_tensor`` every move, as a
+learner does), PettingZoo AEC
 (``agent_iter``/``last``/``step``, no wrappers) and Gymnasium (one seat stepping, the other
 played by the ``random`` bot). The ways run in alternating timed rounds, so that a loaded
 machine's noise falls on all; the report gives each one's median moves/s and its median
@@ -70,6 +72,18 @@ def ways(name: str, players: int) -> dict[str, Way]:
     def openspiel_untracked(seed: int, rng: random.Random) -> int:
         return random_playout(untracked.new_initial_state(), rng)
 
+    def tensors(spiel_game: pyspiel.Game) -> Way:
+        def playout(seed: int, rng: random.Random) -> int:  # as a learner does: the mover's tensor, every move
+            state, moves = spiel_game.new_initial_state(), 0
+            while not state.is_terminal():
+                if not state.is_chance_node():
+                    state.observation_tensor(state.current_player())
+                state.apply_action(rng.choice(state.legal_actions()))
+                moves += 1
+            return moves
+
+        return playout
+
     def pettingzoo(seed: int, rng: random.Random) -> int:
         aec.reset(seed=seed)
         moves = 0
@@ -97,6 +111,8 @@ def ways(name: str, players: int) -> dict[str, Way]:
         "ids": ids,
         "openspiel": openspiel,
         "openspiel, track=False": openspiel_untracked,
+        "openspiel + tensor": tensors(spiel),
+        "openspiel, track=False + tensor": tensors(untracked),
         "pettingzoo": pettingzoo,
         "gymnasium": gymnasium,
     }
@@ -112,8 +128,8 @@ def timed(way: Way, seconds: float, seed: int) -> float:
     return moves / (time.perf_counter() - start)
 
 
-def speed(name: str, players: int, seconds: float, repeats: int) -> dict[str, object]:
-    every = ways(name, players)
+def speed(name: str, players: int, seconds: float, repeats: int, only: list[str] | None = None) -> dict[str, object]:
+    every = {w: way for w, way in ways(name, players).items() if w == "native" or not only or w in only}
     for way in every.values():
         timed(way, 0.2, 0)  # warm up
     rounds: dict[str, list[float]] = {w: [] for w in every}
@@ -188,6 +204,7 @@ def main() -> None:
     s.add_argument("--seconds", type=float, default=1.0)
     s.add_argument("--repeats", type=int, default=3)
     s.add_argument("--json", action="store_true")
+    s.add_argument("--ways", nargs="*", help="only these ways in (and native), by the names the report gives")
     m = sub.add_parser("ismcts")
     m.add_argument("--games", type=int, default=1000)
     m.add_argument("--iterations", type=int, default=100)
@@ -196,7 +213,7 @@ def main() -> None:
     args = parser.parse_args()
     machine = f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}"
     if args.what == "speed":
-        results = [speed(name, args.players, args.seconds, args.repeats) for name in args.games]
+        results = [speed(name, args.players, args.seconds, args.repeats, args.ways) for name in args.games]
         if args.json:
             print(json.dumps({"machine": machine, "results": results}, indent=2))
             return
@@ -204,7 +221,7 @@ def main() -> None:
         for r in results:
             print(f"{r['game']}, {r['players']} players:")
             for w, v in r["moves_per_s"].items():  # type: ignore[attr-defined]
-                print(f"  {w:<22} {v:>10,.0f} moves/s   x{r['ratio_to_native'][w]:.2f} of native")  # type: ignore[index]
+                print(f"  {w:<32} {v:>10,.0f} moves/s   x{r['ratio_to_native'][w]:.2f} of native")  # type: ignore[index]
     else:
         result = ismcts_match(args.games, args.iterations, args.seed, args.first)
         print(json.dumps({"machine": machine, **result}, indent=2))

@@ -209,10 +209,21 @@ class _Play:
         self.fresh = True
 
     def ready(self) -> _Play:
-        """The play, setup made."""
+        """The play, setup made: as far as it goes before its first chance node, the same for every
+        play of one game, so made once per game (``_SETUPS``). OpenSpiel asks for it more often than
+        it seems: its ``observation_tensor`` works the tensor's size out anew at each call, from a
+        new initial state's tensor."""
         if self.fresh:
             self.fresh = False
-            self._step()
+            key = tuple(sorted(self.params.items()))
+            made = _SETUPS.get(key)
+            if made is None:
+                self._step()
+                if len(_SETUPS) >= 32:
+                    _SETUPS.clear()
+                made = _SETUPS[key] = (self.decisions, self.need)
+            # Shared as a play's copies share them (``__deepcopy__``): a step makes a copy to change.
+            self.decisions, self.need = made
         return self
 
     def _step(self) -> None:
@@ -272,6 +283,10 @@ class _Play:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_replayed, (self.params, self.moves))
+
+
+#: Each game's setup made as far as its first chance node: (the play, or None; the outcomes it waits on, or None).
+_SETUPS: dict[tuple[tuple[str, Any], ...], tuple[Decisions | None, list[tuple[int, float]] | None]] = {}
 
 
 def _fork(decisions: Decisions, drawer: Drawer) -> Decisions:
