@@ -125,7 +125,7 @@ class StructureChecker(CheckerPart):
             self.error("E202", f"window '{d.name}' has a second 'when all pass:'", extra)
         for item in d.items:
             if isinstance(item, n.ActionDecl):
-                self._check_action(item, scope, is_bid=False)
+                self._check_action(item, scope, is_bid=False, in_window=True)
             elif isinstance(item, n.OfferItem):
                 self._check_offer(item, window)
             elif isinstance(item, n.PassDecl):
@@ -176,10 +176,49 @@ class StructureChecker(CheckerPart):
                 did_you_mean(item.name, known, f"actions of '{phase.name}'"),
             )
             return
+        if any(r.must for r in action.requires):
+            self.error(
+                "E412",
+                f"action '{item.name}', offered in window '{window.name}', has a 'must if able'",
+                item,
+                "it binds the other actions of its phase, which a window does not have: offer an action without one",
+            )
+            return
         if any(a.name == item.name for a in window.actions):
             self.error("E202", f"action '{item.name}' is already defined in '{window.name}'", item)
             return
         window.actions.append(ActionSym(item.name, action, len(window.actions), window.name))
+
+    def _check_must(self, a: n.ActionDecl, clause: n.RequireClause, is_bid: bool, in_window: bool) -> None:
+        """E412: a 'must if able' binds a plain phase's other actions, pass among them, refused with its reason."""
+        where = "a bid" if is_bid else "an action of a window" if in_window else None
+        if where is None and a.otherwise:
+            where = "an 'otherwise' action"
+        if where is not None:
+            self.error(
+                "E412",
+                f"'must if able' on {where}, '{a.name}'",
+                clause,
+                "it binds the other actions of a plain phase, passing among them: write it in an action of a "
+                "phase ('phase NAME:'), not an 'otherwise' one, or write 'require if able'",
+            )
+        elif any(r.able for r in a.requires):
+            self.error(
+                "E412",
+                f"'must if able' and 'require if able' on one action, '{a.name}'",
+                clause,
+                "which would bind first is unclear: join their conditions in one 'must if able' (with 'and')",
+            )
+        else:
+            chosen = {ch.name for ch in a.choices} & {x.id for x in n.walk(clause.reason) if isinstance(x, n.Name)}
+            if chosen:
+                self.error(
+                    "E412",
+                    f"the reason of a 'must if able' names the choice '{sorted(chosen)[0]}' of action '{a.name}'",
+                    clause.reason,
+                    "it is also the reason another action (pass too) is refused, where nothing is chosen: "
+                    "say what must be played, not what was",
+                )
 
     def _check_pass(self, item: n.PassDecl, scope: Scope) -> None:
         inner = scope.child()
@@ -187,7 +226,9 @@ class StructureChecker(CheckerPart):
             self.ctx.exprs.expect(item.label, inner, TEXT)
         self.ctx.stmts.block(item.body, inner)
 
-    def _check_action(self, a: n.ActionDecl, scope: Scope, is_bid: bool, may_call: bool = False) -> None:
+    def _check_action(
+        self, a: n.ActionDecl, scope: Scope, is_bid: bool, may_call: bool = False, in_window: bool = False
+    ) -> None:
         """Check an action; ``may_call``: in an auction whose passes are not final, one without a strength is a call."""
         inner = scope.child()
         for choice in a.choices:
@@ -208,6 +249,8 @@ class StructureChecker(CheckerPart):
                 for ch in a.choices
                 if isinstance(ch.shape, n.POOLED_CHOICES) and not isinstance(ch.shape, n.CardChoice)
             ]
+            if clause.must:
+                self._check_must(a, clause, is_bid, in_window)
             if clause.able and grouped:
                 self.error(
                     "E411",
