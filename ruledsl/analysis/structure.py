@@ -177,48 +177,12 @@ class StructureChecker(CheckerPart):
             )
             return
         if any(r.must for r in action.requires):
-            self.error(
-                "E412",
-                f"action '{item.name}', offered in window '{window.name}', has a 'must if able'",
-                item,
-                "it binds the other actions of its phase, which a window does not have: offer an action without one",
-            )
+            self.error("E412", f"'must if able' on action '{item.name}', offered in a window", item, _MUST)
             return
         if any(a.name == item.name for a in window.actions):
             self.error("E202", f"action '{item.name}' is already defined in '{window.name}'", item)
             return
         window.actions.append(ActionSym(item.name, action, len(window.actions), window.name))
-
-    def _check_must(self, a: n.ActionDecl, clause: n.RequireClause, is_bid: bool, in_window: bool) -> None:
-        """E412: a 'must if able' binds a plain phase's other actions, pass among them, refused with its reason."""
-        where = "a bid" if is_bid else "an action of a window" if in_window else None
-        if where is None and a.otherwise:
-            where = "an 'otherwise' action"
-        if where is not None:
-            self.error(
-                "E412",
-                f"'must if able' on {where}, '{a.name}'",
-                clause,
-                "it binds the other actions of a plain phase, passing among them: write it in an action of a "
-                "phase ('phase NAME:'), not an 'otherwise' one, or write 'require if able'",
-            )
-        elif any(r.able for r in a.requires):
-            self.error(
-                "E412",
-                f"'must if able' and 'require if able' on one action, '{a.name}'",
-                clause,
-                "which would bind first is unclear: join their conditions in one 'must if able' (with 'and')",
-            )
-        else:
-            chosen = {ch.name for ch in a.choices} & {x.id for x in n.walk(clause.reason) if isinstance(x, n.Name)}
-            if chosen:
-                self.error(
-                    "E412",
-                    f"the reason of a 'must if able' names the choice '{sorted(chosen)[0]}' of action '{a.name}'",
-                    clause.reason,
-                    "it is also the reason another action (pass too) is refused, where nothing is chosen: "
-                    "say what must be played, not what was",
-                )
 
     def _check_pass(self, item: n.PassDecl, scope: Scope) -> None:
         inner = scope.child()
@@ -249,8 +213,8 @@ class StructureChecker(CheckerPart):
                 for ch in a.choices
                 if isinstance(ch.shape, n.POOLED_CHOICES) and not isinstance(ch.shape, n.CardChoice)
             ]
-            if clause.must:
-                self._check_must(a, clause, is_bid, in_window)
+            if clause.must and (misplaced := _misplaced_must(a, clause, is_bid, in_window)):
+                self.error("E412", *misplaced)
             if clause.able and grouped:
                 self.error(
                     "E411",
@@ -742,3 +706,33 @@ def _check_run(checker: Any, shape: n.DifferentChoice, attr: Any) -> None:
             shape,
             f"write a number of cards {tuples} make: {shape.width * 2} cards in {tuples} in sequence of {shape.attr}",
         )
+
+
+#: The hint of E412 where a 'must if able' has no phase to bind.
+_MUST = (
+    "it binds the other actions of a plain phase, passing among them: write it in an action of a "
+    "phase ('phase NAME:'), not an 'otherwise' one, or write 'require if able'"
+)
+
+
+def _misplaced_must(
+    a: n.ActionDecl, clause: n.RequireClause, is_bid: bool, in_window: bool
+) -> tuple[str, n.Node, str] | None:
+    """E412's message, place and hint for a 'must if able' that cannot bind (None: it can): it binds a
+    plain phase's other actions, pass among them, each refused with its reason."""
+    where = "a bid" if is_bid else "an action of a window" if in_window else None
+    where = "an 'otherwise' action" if where is None and a.otherwise else where
+    if where is not None:
+        return f"'must if able' on {where}, '{a.name}'", clause, _MUST
+    if any(r.able for r in a.requires):
+        hint = "which would bind first is unclear: join their conditions in one 'must if able' (with 'and')"
+        return f"'must if able' and 'require if able' on one action, '{a.name}'", clause, hint
+    chosen = {ch.name for ch in a.choices} & {x.id for x in n.walk(clause.reason) if isinstance(x, n.Name)}
+    if chosen:
+        hint = (
+            "it is also the reason another action (pass too) is refused, where nothing is chosen: "
+            "say what must be played, not what was"
+        )
+        name = sorted(chosen)[0]
+        return f"the reason of a 'must if able' names the choice '{name}' of action '{a.name}'", clause.reason, hint
+    return None

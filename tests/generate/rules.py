@@ -305,7 +305,13 @@ def _play_phase(
         body: list[n.Stmt] = [_move("cs", _somewhere(draw, zones, "group to"))]
         if draw(st.booleans(), label="score the group"):
             body.append(n.Add(value=e("size of cs"), target=e("score")))
-        items.append(_action(f"meld{i}", body, choices=(_group("cs", shape),), label=label))
+        meld = _action(f"meld{i}", body, choices=(_group("cs", shape),), label=label)
+        if (limit + i) % 3 == 1:
+            # 'Must if able' across the phase, on a group (listed whole or picked card by card): read
+            # from values drawn already, so the files drawn before it came stay drawn alike.
+            must = n.RequireClause(cond=e("size of cs >= 2"), reason=_text("two cards or more: you can"), must=True)
+            meld = attrs.evolve(meld, requires=(must,))
+        items.append(meld)
     source = draw(st.sampled_from([z for z in zones.shared() if z != "deck"]), label="sweep from")
     if draw(st.booleans(), label="sweep"):
         to = draw(st.sampled_from(["hand", "deck"]), label="sweep to")

@@ -61,6 +61,7 @@ def test_the_files_drawn_hold_the_constructs_listed() -> None:
         "finish player for the round",
         "cards in sequence of rank of one suit from hand with ace wild",
         "from {run_low(cs)} to {run_high(cs)}",
+        'must if able size of cs >= 2, "two cards or more: you can"',
     ):
         assert construct in joined, construct
 
