@@ -142,3 +142,15 @@ def test_in_random_games_the_wish_binds_exactly_when_it_can_be_met() -> None:
     none is a pass (nor a bomb without it); a play holding it ends the wish. Read from the
     labels, not the rules."""
     assert sum(_play(seed) for seed in range(6)) > 0
+
+
+def test_a_deal_scores_the_hundred_points_of_its_cards_or_a_double_victory() -> None:
+    # 5s: 4 x 5, 10s and Ks: 8 x 10, the Dragon 25, the Phoenix -25: 100 between the sides.
+    for seed in range(6):
+        state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        score = state.observation(None)["player_variables"]["score"]
+        assert score[0] == score[2] and score[1] == score[3]  # partners alike
+        assert sorted((score[0], score[1])) in ([0, 200], sorted((score[0], 100 - score[0])))
