@@ -125,7 +125,7 @@ class StructureChecker(CheckerPart):
             self.error("E202", f"window '{d.name}' has a second 'when all pass:'", extra)
         for item in d.items:
             if isinstance(item, n.ActionDecl):
-                self._check_action(item, scope, is_bid=False)
+                self._check_action(item, scope, is_bid=False, in_window=True)
             elif isinstance(item, n.OfferItem):
                 self._check_offer(item, window)
             elif isinstance(item, n.PassDecl):
@@ -176,6 +176,9 @@ class StructureChecker(CheckerPart):
                 did_you_mean(item.name, known, f"actions of '{phase.name}'"),
             )
             return
+        if any(r.must for r in action.requires):
+            self.error("E412", f"'must if able' on action '{item.name}', offered in a window", item, _MUST)
+            return
         if any(a.name == item.name for a in window.actions):
             self.error("E202", f"action '{item.name}' is already defined in '{window.name}'", item)
             return
@@ -187,7 +190,9 @@ class StructureChecker(CheckerPart):
             self.ctx.exprs.expect(item.label, inner, TEXT)
         self.ctx.stmts.block(item.body, inner)
 
-    def _check_action(self, a: n.ActionDecl, scope: Scope, is_bid: bool, may_call: bool = False) -> None:
+    def _check_action(
+        self, a: n.ActionDecl, scope: Scope, is_bid: bool, may_call: bool = False, in_window: bool = False
+    ) -> None:
         """Check an action; ``may_call``: in an auction whose passes are not final, one without a strength is a call."""
         inner = scope.child()
         for choice in a.choices:
@@ -208,6 +213,8 @@ class StructureChecker(CheckerPart):
                 for ch in a.choices
                 if isinstance(ch.shape, n.POOLED_CHOICES) and not isinstance(ch.shape, n.CardChoice)
             ]
+            if clause.must and (misplaced := _misplaced_must(a, clause, is_bid, in_window)):
+                self.error("E412", *misplaced)
             if clause.able and grouped:
                 self.error(
                     "E411",
@@ -699,3 +706,33 @@ def _check_run(checker: Any, shape: n.DifferentChoice, attr: Any) -> None:
             shape,
             f"write a number of cards {tuples} make: {shape.width * 2} cards in {tuples} in sequence of {shape.attr}",
         )
+
+
+#: The hint of E412 where a 'must if able' has no phase to bind.
+_MUST = (
+    "it binds the other actions of a plain phase, passing among them: write it in an action of a "
+    "phase ('phase NAME:'), not an 'otherwise' one, or write 'require if able'"
+)
+
+
+def _misplaced_must(
+    a: n.ActionDecl, clause: n.RequireClause, is_bid: bool, in_window: bool
+) -> tuple[str, n.Node, str] | None:
+    """E412's message, place and hint for a 'must if able' that cannot bind (None: it can): it binds a
+    plain phase's other actions, pass among them, each refused with its reason."""
+    where = "a bid" if is_bid else "an action of a window" if in_window else None
+    where = "an 'otherwise' action" if where is None and a.otherwise else where
+    if where is not None:
+        return f"'must if able' on {where}, '{a.name}'", clause, _MUST
+    if any(r.able for r in a.requires):
+        hint = "which would bind first is unclear: join their conditions in one 'must if able' (with 'and')"
+        return f"'must if able' and 'require if able' on one action, '{a.name}'", clause, hint
+    chosen = {ch.name for ch in a.choices} & {x.id for x in n.walk(clause.reason) if isinstance(x, n.Name)}
+    if chosen:
+        hint = (
+            "it is also the reason another action (pass too) is refused, where nothing is chosen: "
+            "say what must be played, not what was"
+        )
+        name = sorted(chosen)[0]
+        return f"the reason of a 'must if able' names the choice '{name}' of action '{a.name}'", clause.reason, hint
+    return None

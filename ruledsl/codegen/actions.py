@@ -68,6 +68,16 @@ class Actions(CompilerPart):
     def _enumerate_all_(self, actions: list[tuple[n.ActionDecl | n.PassDecl, ActionInfo]], bid: bool) -> None:
         ordinary = [(i, info) for i, info in actions if isinstance(i, n.ActionDecl) and not i.otherwise]
         fallback = [(i, info) for i, info in actions if isinstance(i, n.ActionDecl) and i.otherwise]
+        bound = [(i, info) for i, info in ordinary if must_clauses(i)]
+        if bound:
+            # 'must if able': first the choices meeting it; if there are any, nothing else is legal.
+            mark = self.fresh()
+            self.em.line(f"{mark} = len(out)")
+            for item, info in bound:
+                self._enumerate(item, info, bid, must=True)
+            self.em.line(f"if len(out) > {mark}:")
+            with self.em.block():
+                self.em.line("return None")
         if fallback:
             self.em.line("base_ = len(out)")
         for item, info in ordinary:
@@ -79,8 +89,9 @@ class Actions(CompilerPart):
                     self._enumerate(item, info, bid)
         self.em.line("return None")
 
-    def _enumerate(self, a: n.ActionDecl, info: ActionInfo, bid: bool) -> None:
-        """Emit, inside a legal function, the loops that list this action's legal choices."""
+    def _enumerate(self, a: n.ActionDecl, info: ActionInfo, bid: bool, must: bool = False) -> None:
+        """Emit, inside a legal function, the loops that list this action's legal choices (with
+        ``must``, only those meeting its 'must if able' conditions too)."""
         scope = Scope()
         choice_names = [self.fresh() for _ in a.choices]
         for ch, py in zip(a.choices, choice_names):
@@ -88,7 +99,7 @@ class Actions(CompilerPart):
         # Each condition is tested in the loop of the last choice it uses, so that
         # conditions on no choice are tested once, before any loop.
         levels: list[list[n.Expr]] = [[] for _ in range(len(a.choices) + 1)]
-        for cond, _reason, level in action_clauses(a):
+        for cond, _reason, level in action_clauses(a) + (must_clauses(a) if must else []):
             levels[level].append(cond)
         self.em.at(a.span)
         able = able_clauses(a)
@@ -123,7 +134,7 @@ class Actions(CompilerPart):
         em.line("except op_StepInstead:")
         with em.block():
             em.line(f"del out[{mark}:]")
-            em.line(f"st.offer_steps({names.ACTION_DEF(info.index)}, out)")
+            em.line(f"st.offer_steps({names.ACTION_DEF(info.index)}, out, {must})")
 
     def _steppable(self, a: n.ActionDecl, info: ActionInfo, bid: bool) -> bool:
         """Whether an action may be offered card by card: one choice, of a group of cards, in a
@@ -541,13 +552,18 @@ def action_clauses(a: n.ActionDecl) -> list[tuple[n.Expr, n.Expr | None, int]]:
     """An action's conditions, in order: each with its reason (None: none given) and its
     level, the number of choices made when it is tested (the last one it or its reason uses)."""
     found: list[tuple[n.Expr, n.Expr | None]] = [(cj, None) for cj in _conjuncts(a.when)]
-    found += [(r.cond, r.reason) for r in a.requires if not r.able]
+    found += [(r.cond, r.reason) for r in a.requires if not r.able and not r.must]
     return _levelled(a, found)
 
 
 def able_clauses(a: n.ActionDecl) -> list[tuple[n.Expr, n.Expr | None, int]]:
     """An action's ``require if able`` conditions, as ``action_clauses`` gives the others."""
     return _levelled(a, [(r.cond, r.reason) for r in a.requires if r.able])
+
+
+def must_clauses(a: n.ActionDecl) -> list[tuple[n.Expr, n.Expr | None, int]]:
+    """An action's ``must if able`` conditions (binding its whole phase), as ``action_clauses`` gives the others."""
+    return _levelled(a, [(r.cond, r.reason) for r in a.requires if r.must])
 
 
 def _levelled(a: n.ActionDecl, found: list[tuple[n.Expr, n.Expr | None]]) -> list[tuple[n.Expr, n.Expr | None, int]]:

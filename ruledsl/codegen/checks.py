@@ -7,7 +7,7 @@ from typing import Any
 
 from ruledsl.analysis.refs import CardVarRef, DefineRef, GameVarRef, PlayerVarRef
 from ruledsl.codegen import names
-from ruledsl.codegen.actions import able_clauses, action_clauses
+from ruledsl.codegen.actions import able_clauses, action_clauses, must_clauses
 from ruledsl.codegen.context import ActionInfo, CompileContext, CompilerPart, Indent, Scope
 from ruledsl.engine.values import ActionChecks, ChoiceCheck, ClauseCheck
 from ruledsl.syntax import nodes as n
@@ -96,8 +96,8 @@ class Checks(CompilerPart):
             else:
                 kinds.append(_CHOICE_KINDS[type(shape)])
         clauses = []
-        bound = action_clauses(a)
-        for j, (cond, reason, level) in enumerate(bound + able_clauses(a)):
+        bound, able = action_clauses(a), able_clauses(a)
+        for j, (cond, reason, level) in enumerate(bound + able + must_clauses(a)):
             block, scope = open_function(names.CHECK(idx, j), [], cond.span, f"condition {j}")
             em.line(f"return {self.exprs.ex(cond, scope)}")
             self.cx.end_function(block)
@@ -113,7 +113,10 @@ class Checks(CompilerPart):
                 em.line(f"return {text}")
                 self.cx.end_function(block)
             told = [cond] if reason is None else [cond, reason]
-            clauses.append((level, cond, not any(self._reads_hidden(e, set()) for e in told), j >= len(bound)))
+            is_open = not any(self._reads_hidden(e, set()) for e in told)
+            clauses.append(
+                (level, cond, is_open, len(bound) <= j < len(bound) + len(able), j >= len(bound) + len(able))
+            )
         info.choice_kinds, info.clauses = kinds, clauses
 
     def _reads_hidden(self, e: n.Expr, seen: set[int]) -> bool:
@@ -153,7 +156,9 @@ class Checks(CompilerPart):
             for i, (ch, kind) in enumerate(zip(a.choices, kinds))
         ]
         checks = [
-            ClauseCheck(level, functions[names.CHECK(idx, j)], functions.get(names.REASON(idx, j)), cond, is_open, able)
-            for j, (level, cond, is_open, able) in enumerate(clauses)
+            ClauseCheck(
+                level, functions[names.CHECK(idx, j)], functions.get(names.REASON(idx, j)), cond, is_open, able, must
+            )
+            for j, (level, cond, is_open, able, must) in enumerate(clauses)
         ]
         return ActionChecks(choices, checks, a.otherwise, a)

@@ -107,9 +107,9 @@ class ActionInfo:
     single: bool = False  # it chooses one card, and its ActionCache is keyed by the card alone
     # Filled in when a move is first refused (Checks.emit_checks): each choice's kind, and each
     # condition's (level, condition, whether its player may be told why it is false, whether
-    # it is a 'require if able').
+    # it is a 'require if able', whether it is a 'must if able').
     choice_kinds: list[str] = field(factory=list)
-    clauses: list[tuple[int, n.Expr, bool, bool]] = field(factory=list)
+    clauses: list[tuple[int, n.Expr, bool, bool, bool]] = field(factory=list)
 
     @property
     def construct(self) -> str:

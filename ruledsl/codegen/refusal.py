@@ -192,7 +192,7 @@ class _Walk:
                     args[i] = value
                     progress += 1
                 for clause in by_level[level]:
-                    if clause.able or not clause.is_open:
+                    if clause.able or clause.must or not clause.is_open:
                         # Whether it holds is not his to know: it is not tested at all, and the
                         # tests after it speak as if it held. A reason they give is true either
                         # way (the move fails it too), so it tells nothing of this one.
@@ -212,12 +212,26 @@ class _Walk:
         return progress, None
 
     def _unable(self, clauses: list[ClauseCheck], args: list[Any]) -> str | None:
-        """The reason of a 'require if able' the move fails while another choice meets it (it
-        passed every other test, so it is not listed only for that), or None."""
+        """The reason of a 'require if able' or 'must if able' the move fails while another choice
+        meets it (it passed every other test, so it is not listed only for that), or of the 'must
+        if able' of another action that binds the phase now, or None."""
+        legal = self.st.legal_actions()
+        if Action(self.defn, self.key) in legal:
+            return None
         for clause in clauses:
-            if clause.able and clause.is_open and not clause.test(self.st, self.p, tuple(args)):
-                if Action(self.defn, self.key) not in self.st.legal_actions():
-                    return self._clause_reason(clause, args)
+            if (clause.able or clause.must) and clause.is_open and not clause.test(self.st, self.p, tuple(args)):
+                return self._clause_reason(clause, args)
+        # Listed, this move would be: another action's 'must if able' binds (its reason names no choice).
+        for action in legal:
+            whole = action.defn.whole or action.defn
+            checks = whole.checks
+            if whole is self.defn or checks is None:
+                continue
+            for clause in checks.clauses:
+                if clause.must:
+                    if not clause.is_open or clause.reason is None:
+                        return None
+                    return str(clause.reason(self.st, self.p, (None,) * len(checks.choices)))
         return None
 
     def _place_in_game(self) -> str | None:

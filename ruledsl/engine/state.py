@@ -458,9 +458,10 @@ class GameState(TurnMachine, Together, Observer, Failures):
 
     # ------------------------------------------------------------------ listing legal actions
 
-    def offer_steps(self, defn: Any, out: list[Action]) -> None:
-        """Offer ``defn`` card by card, its sets being too many to list (the compiled listing calls this)."""
-        stepping.offer_steps(self, defn, out)
+    def offer_steps(self, defn: Any, out: list[Action], must: bool = False) -> None:
+        """Offer ``defn`` card by card, its sets being too many to list (the compiled listing calls this);
+        with ``must``, only if some set meets its 'must if able' conditions."""
+        stepping.offer_steps(self, defn, out, must)
 
     def has_legal_action(self) -> bool:
         """Whether the player to act has a legal action: ``bool(legal_actions())``, found without

@@ -98,7 +98,9 @@ class _Search:
 
     __slots__ = ("st", "p", "defn", "choice", "clauses", "pool", "size", "avail", "kinds", "open")
 
-    def __init__(self, st: GameState, p: int, defn: ActionDef) -> None:
+    def __init__(self, st: GameState, p: int, defn: ActionDef, must: bool | None = False) -> None:
+        """With ``must``, only the sets meeting the action's 'must if able' conditions are legal;
+        with None, only if some set does (whether they bind the phase now)."""
         st.prog.action_checks()
         checks = defn.checks
         assert checks is not None and len(checks.choices) == 1  # only such actions are stepped
@@ -106,7 +108,7 @@ class _Search:
         self.choice = checks.choices[0]
         self.clauses: dict[int, list[Any]] = collections.defaultdict(list)
         for clause in checks.clauses:
-            if not clause.able:  # never on a choice that steps (the checker refuses it)
+            if not clause.able and not clause.must:  # 'require if able': never on a choice that steps
                 self.clauses[clause.level].append(clause)
         self.open = all(c.test(st, p, (None,)) for c in self.clauses[0])
         self.pool, self.size = _pool(st, p, defn)
@@ -115,6 +117,16 @@ class _Search:
         self.avail = collections.Counter(kinds[c] for c in self.pool)
         if self.pool and not st.all_visible(p, self.pool):
             st.hidden_group(p)  # R509, as when the sets are listed
+        musts = [c for c in checks.clauses if c.must]
+        if musts and must is not False:
+            unbound = {level: list(found) for level, found in self.clauses.items()}
+            for clause in musts:
+                self.clauses[clause.level].append(clause)
+            self.open = self.open and all(c.test(st, p, (None,)) for c in musts if c.level == 0)
+            if must is None and not self.can_complete(()):
+                # No set meets them: they do not bind, and every legal set is offered.
+                self.clauses = collections.defaultdict(list, unbound)
+                self.open = all(c.test(st, p, (None,)) for c in self.clauses[0])
 
     def _most(self) -> int:
         size = self.size
@@ -202,10 +214,10 @@ class _Search:
 # ============================================================================ what the state calls
 
 
-def offer_steps(st: GameState, defn: ActionDef, out: list[Action]) -> None:
+def offer_steps(st: GameState, defn: ActionDef, out: list[Action], must: bool = False) -> None:
     """Offer ``defn`` to begin in steps, if some legal set can be made (the compiled listing calls this
-    in place of listing the sets, when they are too many)."""
-    if _Search(st, st.actor, defn).can_complete(()):
+    in place of listing the sets, when they are too many); with ``must``, a set meeting its 'must if able'."""
+    if _Search(st, st.actor, defn, must).can_complete(()):
         out.append(stepped(defn).begin)
 
 
@@ -213,7 +225,7 @@ def steps_offered(st: GameState) -> list[Action]:
     """The steps open to the chooser of the set half made: picks that can still be completed, then done."""
     assert st.picking is not None
     defn, kinds = st.picking
-    search = _Search(st, st.actor, defn)
+    search = _Search(st, st.actor, defn, None)
     s = stepped(defn)
     out = [s.pick(k) for k in search.next_kinds(kinds) if search.can_complete((*kinds, k))]
     if search.is_whole(kinds):
@@ -264,7 +276,7 @@ def accepts_whole(st: GameState, action: Action) -> bool:
     begun = stepped(defn).begin
     if st.picking is None and begun not in st.legal_actions():
         return False
-    return _Search(st, st.actor, defn).is_whole(kinds)
+    return _Search(st, st.actor, defn, None).is_whole(kinds)
 
 
 def picking_view(st: StateFields, seat: int | None) -> dict[str, Any] | None:

@@ -148,7 +148,7 @@ class ChoiceCheck:
 class ClauseCheck:
     """One condition of an action: tested at ``level`` (after that many choices), with its reason."""
 
-    __slots__ = ("level", "test", "reason", "cond", "is_open", "able")
+    __slots__ = ("level", "test", "reason", "cond", "is_open", "able", "must")
 
     def __init__(
         self,
@@ -158,6 +158,7 @@ class ClauseCheck:
         cond: Any,
         is_open: bool,
         able: bool = False,
+        must: bool = False,
     ) -> None:
         self.level = level
         self.test = test  # (st, p, args) -> truth
@@ -165,6 +166,7 @@ class ClauseCheck:
         self.cond = cond  # the condition's node, for a reason made from it
         self.is_open = is_open  # False: it reads a variable the player may not know; never told
         self.able = able  # 'require if able': it binds only while some choice meets it
+        self.must = must  # 'must if able': while some choice meets it, it binds the whole phase
 
 
 class ActionChecks:

@@ -900,7 +900,7 @@ class _Writer:
         """Add ``require COND, REASON`` on one line if it fits; else the reason (an ``if``
         between texts) broken in parentheses, or else the condition."""
         reason = ", " + _expr(clause.reason)
-        head = "require if able " if clause.able else "require "
+        head = "must if able " if clause.must else "require if able " if clause.able else "require "
         one_line = f"{head}{_expr(clause.cond)}{reason}"
         at = _line(clause)
         if indent + len(one_line) <= self.layout.width:

@@ -1378,7 +1378,9 @@ class RequireClause(Node):
     The reason is text (or an ``if`` choosing between texts), read only when a move is refused.
 
     With ``able`` (``require if able C, REASON``) it binds only while some choice of the
-    action meets it: then the choices that do not are not legal.
+    action meets it: then the choices that do not are not legal. With ``must`` (``must if
+    able C, REASON``) it binds the whole phase: while some choice of the action meets it,
+    only those choices are legal, and no other action of the phase (pass neither).
 
     Example: ``require may_follow(c), "{c} shares neither the rank nor a suit of {top_card}"``
     """
@@ -1386,6 +1388,7 @@ class RequireClause(Node):
     cond: Expr
     reason: Expr
     able: bool = False
+    must: bool = False
 
 
 @frozen(kw_only=True)

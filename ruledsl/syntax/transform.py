@@ -533,6 +533,10 @@ class _Actions(_Tokens):
     def require_clause(self, meta: Any, able: Any, cond: n.Expr, reason: n.Expr) -> n.RequireClause:
         return n.RequireClause(cond=cond, reason=reason, able=able is not None, span=self._span(meta))
 
+    @_with_meta
+    def must_clause(self, meta: Any, cond: n.Expr, reason: n.Expr) -> n.RequireClause:
+        return n.RequireClause(cond=cond, reason=reason, must=True, span=self._span(meta))
+
     def able(self, meta: Any) -> bool:
         return True
 

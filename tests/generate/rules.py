@@ -332,7 +332,13 @@ def _play_phase(
             # drawn before it came stay drawn alike): the sets of the group whose ranks add up to a five.
             counted = "count sets s of cards in cs where (total c.rank for c in s) % 5 == 0"
             body.append(n.Add(value=e(counted if limit % 3 == 0 else "size of cs"), target=e("score")))
-        items.append(_action(f"meld{i}", body, choices=(_group("cs", shape),), label=label))
+        meld = _action(f"meld{i}", body, choices=(_group("cs", shape),), label=label)
+        if (limit + i) % 3 == 1:
+            # 'Must if able' across the phase, on a group (listed whole or picked card by card): read
+            # from values drawn already, so the files drawn before it came stay drawn alike.
+            must = n.RequireClause(cond=e("size of cs >= 2"), reason=_text("two cards or more: you can"), must=True)
+            meld = attrs.evolve(meld, requires=(must,))
+        items.append(meld)
     source = draw(st.sampled_from([z for z in zones.shared() if z != "deck"]), label="sweep from")
     swept = draw(st.booleans(), label="sweep")
     if swept:

@@ -71,6 +71,7 @@ def test_the_files_drawn_hold_the_constructs_listed() -> None:
         "until 3 passes:",
         "add c.rank to laid",
         'label "the score"',
+        'must if able size of cs >= 2, "two cards or more: you can"',
     ):
         assert construct in joined, construct
 

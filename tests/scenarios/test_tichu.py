@@ -1,0 +1,156 @@
+"""Scenario tests of Tichu (games/examples/tichu.game): combinations beat the table, and the wish.
+
+A play must be of the kind and size of the one on the table and higher (a pair on a pair, the
+Phoenix standing in for a card); the Mah Jong's wish, while it can be met in a legal play,
+makes the plays holding the wished rank the only legal moves: passing is refused with the
+rule's reason. Checked against hands arranged by hand, and in random games against a test of
+the wish written here, from the labels alone.
+"""
+
+from __future__ import annotations
+
+import random
+
+import ruledsl
+from ruledsl.codegen.refusal import why_illegal
+from ruledsl.tools.scenario import arrange, cards_in
+from tests.scenarios.support import act, labels
+
+_RANKS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def dealt(**extra: list[str]) -> tuple[ruledsl.GameState, int]:
+    """A deal where the leader (the Mah Jong's holder) holds 'leader', the next seats 'second'..."""
+    state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=0)
+    p = state.current_player()
+    hands = {
+        p: ["Mah Jong", "5J", "5S", "2J", "3S", "4P", "6J"],
+        (p + 1) % 4: ["7J", "7S", "9P", "Phoenix", "3J", "3P"],
+        (p + 2) % 4: ["KJ", "KS", "KP", "QJ"],
+        (p + 3) % 4: ["8J", "8S", "8P", "8*", "Dog"],
+    }
+    for seat, name in enumerate(["leader", "second", "third", "fourth"]):
+        if name in extra:
+            hands[(p + seat) % 4] = extra[name]
+    for q, cards in hands.items():
+        arrange(state, "hand", cards, owner=q)
+    return state, p
+
+
+def test_the_leader_may_lead_any_combination_he_holds() -> None:
+    state, _ = dealt()
+    offered = labels(state)
+    assert "pair 5J 5S" in offered and "single Mah Jong" in offered
+    assert "straight 2J 3S 4P 5J Mah Jong, 1 to 5" in offered  # the Mah Jong is a 1 in a straight
+    assert "pass" not in offered  # a lead is never passed
+
+
+def test_a_pair_is_beaten_only_by_a_higher_pair_the_phoenix_standing_in() -> None:
+    state, p = dealt()
+    act(state, "pair 5J 5S")
+    act(state, "let it be")  # the fourth seat holds a bomb: offered out of turn, declined
+    assert state.current_player() == (p + 1) % 4
+    assert sorted(labels(state)) == ["pair 7J 7S", "pair 7J Phoenix", "pair 7S Phoenix", "pair 9P Phoenix", "pass"]
+    assert why_illegal(state, "pair 3J 3P") == "it does not beat the table"
+    assert why_illegal(state, "single 9P") == "9P does not beat the table"
+
+
+def test_a_bomb_beats_anything_out_of_turn() -> None:
+    state, p = dealt()
+    act(state, "pair 5J 5S")
+    act(state, "bomb 8J 8S 8P 8*")
+    assert state.current_player() != (p + 3) % 4 or "pass" not in labels(state)
+    assert cards_in(state, "table")[-4:] == ["8J", "8S", "8P", "8*"]
+
+
+def test_the_phoenix_alone_is_half_a_rank_above_the_single_it_beats() -> None:
+    state, p = dealt(second=["Phoenix", "5P"], third=["6S", "KJ"])
+    act(state, "single 5J")
+    act(state, "let it be")
+    act(state, "single Phoenix")  # a 5½
+    act(state, "let it be")
+    assert state.current_player() == (p + 2) % 4
+    assert sorted(labels(state)) == ["pass", "single 6S", "single KJ"]
+
+
+def test_the_wish_forces_a_play_of_the_wished_rank_and_forbids_passing() -> None:
+    state, p = dealt()
+    act(state, "single Mah Jong")
+    assert "wish for 7" in labels(state)
+    act(state, "wish for 7")
+    act(state, "let it be")
+    assert state.current_player() == (p + 1) % 4
+    assert sorted(labels(state)) == ["single 7J", "single 7S"]
+    assert why_illegal(state, "pass") == "you must play the wished 7: you can"
+    assert why_illegal(state, "single 9P") == "you must play the wished 7: you can"
+    act(state, "single 7J")  # the wish is met: it binds no more
+    act(state, "let it be")
+    assert "pass" in labels(state)
+
+
+def test_the_wish_does_not_bind_a_player_who_cannot_play_the_rank() -> None:
+    # The second seat holds no 7, and his 9 may be played or not.
+    state, p = dealt(second=["9P", "3J", "3P"])
+    act(state, "single Mah Jong")
+    act(state, "wish for 7")
+    act(state, "let it be")
+    assert state.current_player() == (p + 1) % 4
+    assert sorted(labels(state)) == ["pass", "single 3J", "single 3P", "single 9P"]
+
+
+def _held(label: str) -> list[str]:
+    """The cards a play's label names ('pair 7J Phoenix', 'straight 2J 3S 4P 5J 6J, 2 to 6')."""
+    words = label.split(",")[0].replace("Mah Jong", "1M").split()[1:]
+    return [w for w in words if w not in ("house",)]
+
+
+def _rank(card: str) -> str | None:
+    if card in ("Phoenix", "Dog", "Dragon"):
+        return None
+    return card[:-1]
+
+
+def _play(seed: int) -> int:
+    """Play one deal at random; return how many times the wish bound, each checked."""
+    state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    wished: str | None = None
+    checked = 0
+    while not state.is_terminal() and state.round == 1:
+        offered = labels(state)
+        plays = [a for a in offered if a.split()[0] in _PLAYS]
+        if wished is not None and state.picking is None:
+            holding = [a for a in plays if any(_rank(c) == wished for c in _held(a))]
+            if holding:
+                checked += 1
+                assert sorted(offered) == sorted(holding), offered
+        choice = rng.choice(state.legal_actions())
+        said = str(choice)
+        if said.startswith("wish for "):
+            wished = said.removeprefix("wish for ")
+        elif said.split()[0] in (*_PLAYS, "bomb") and any(_rank(c) == wished for c in _held(said)):
+            wished = None
+        state.apply_action(choice)
+    return checked
+
+
+_PLAYS = ("single", "pair", "triple", "full", "straight", "stairs")
+
+
+def test_in_random_games_the_wish_binds_exactly_when_it_can_be_met() -> None:
+    """While a wish stands, if some legal play holds the wished rank, every legal move does and
+    none is a pass (nor a bomb without it); a play holding it ends the wish. Read from the
+    labels, not the rules."""
+    assert sum(_play(seed) for seed in range(6)) > 0
+
+
+def test_a_deal_scores_the_hundred_points_of_its_cards_or_a_double_victory() -> None:
+    # 5s: 4 x 5, 10s and Ks: 8 x 10, the Dragon 25, the Phoenix -25: 100 between the sides.
+    for seed in range(6):
+        state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        score = state.observation(None)["player_variables"]["score"]
+        assert score[0] == score[2] and score[1] == score[3]  # partners alike
+        assert sorted((score[0], score[1])) in ([0, 200], sorted((score[0], 100 - score[0])))
