@@ -392,7 +392,7 @@ def test_e208_unknown_definition() -> None:
         "unknown definition 'fo'",
         NEXT_LINE,
         12,
-        "known definitions: abs, d, max, min, words",
+        "known definitions: abs, d, max, min, run_high, run_low, words",
     )
 
 
