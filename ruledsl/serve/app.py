@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,6 +107,7 @@ class Server:
         self.dealer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ruledsl-deal")
         self.dealing = 0
         self.stored: dict[str, Stored] = {}  # the tables the store keeps closed: reopened when their link is visited
+        self.reopening: dict[str, asyncio.Future[Table]] = {}  # those being reopened, in the dealer's thread
 
     def restore(self) -> int:
         """Open again the tables the store keeps (those closed: when their link is visited); return how many."""
@@ -174,13 +176,33 @@ class Server:
                 closed.append(table_id)
         return closed
 
-    def find(self, table_id: str, token: str) -> tuple[Table, int]:
-        """The table and seat a link names; raise KeyError (no such table) or PermissionError (a wrong token)."""
-        if table_id not in self.tables and table_id in self.stored:  # closed while idle: open it again
-            stored = self.stored.pop(table_id)
-            self.add(Table(self.game, self.seats, self.log_dir, journal=self.journal, stored=stored))
+    async def reopen(self, table_id: str) -> None:
+        """Open again a table the store keeps closed (closed while idle), when its link is visited. Its moves are
+        replayed, the bots' decisions with them, in a thread: the server answers the other tables meanwhile, and a
+        second page of the same table waits for the same reopening."""
+        pending = self.reopening.get(table_id)
+        if pending is None:
+            stored = self.stored.pop(table_id, None)
+            if stored is None:
+                return
+            pending = self.reopening[table_id] = asyncio.get_running_loop().run_in_executor(
+                self.dealer, partial(Table, self.game, self.seats, self.log_dir, journal=self.journal, stored=stored)
+            )
+            try:
+                table = await pending
+            except BaseException:
+                self.stored[table_id] = stored  # kept closed, as it was: the next visit tries again
+                raise
+            finally:
+                del self.reopening[table_id]
+            self.add(table)
             assert self.journal is not None
             self.journal.closed(table_id, False)
+        else:
+            await asyncio.shield(pending)
+
+    def find(self, table_id: str, token: str) -> tuple[Table, int]:
+        """The table and seat a link names; raise KeyError (no such table) or PermissionError (a wrong token)."""
         table = self.tables[table_id]
         try:
             return table, table.seat_of(token)
@@ -377,6 +399,7 @@ async def _new_table(request: Request) -> Response:
 
 async def _table_page(request: Request) -> Response:
     server: Server = request.app.state.server
+    await server.reopen(request.path_params["table"])
     try:
         server.find(request.path_params["table"], request.path_params["token"])
     except KeyError:
@@ -389,6 +412,7 @@ async def _table_page(request: Request) -> Response:
 async def _table_socket(socket: WebSocket) -> None:
     server: Server = socket.app.state.server
     server.reap()
+    await server.reopen(socket.path_params["table"])
     try:
         table, seat = server.find(socket.path_params["table"], socket.path_params["token"])
     except (KeyError, PermissionError) as exc:

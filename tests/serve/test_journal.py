@@ -8,6 +8,7 @@ nothing half-kept), and a real server process killed with SIGKILL then restarted
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -16,6 +17,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from threading import current_thread, main_thread
 from typing import Any
 
 import pytest
@@ -136,7 +138,9 @@ class TestKill:
         assert (tmp_path / "once" / f"table-{uninterrupted.id}.jsonl").read_text(encoding="utf-8") == line + "\n"
 
 
-def test_a_table_the_reaper_closed_is_kept_closed_and_reopened_by_its_link(tmp_path: Path) -> None:
+def test_a_table_the_reaper_closed_is_kept_closed_and_reopened_by_its_link(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Reopened in the dealer's thread (its bots' decisions are made again: seconds, for greedy ones), not on the
+    event loop, which answers the other tables meanwhile."""
     require("starlette", "serve")
     from ruledsl.serve.app import Server
 
@@ -149,6 +153,19 @@ def test_a_table_the_reaper_closed_is_kept_closed_and_reopened_by_its_link(tmp_p
     assert server.reap(now=1e12) == [table.id]
     restarted = Server(game, SEATS, journal=Journal(tmp_path))
     assert restarted.restore() == 0  # kept closed: not dealt again until its link is visited
+    threads = []
+    restore = Table._restore
+    monkeypatch.setattr(
+        Table, "_restore", lambda self, stored: (threads.append(current_thread()), restore(self, stored))
+    )
+    with pytest.raises(KeyError):
+        restarted.find(table.id, token)  # not open until reopened
+
+    async def visit() -> None:
+        await asyncio.gather(restarted.reopen(table.id), restarted.reopen(table.id))  # two pages, one reopening
+
+    asyncio.run(visit())
+    assert len(threads) == 1 and threads[0] is not main_thread()
     again, seat = restarted.find(table.id, token)
     assert (seat, again.version, again.actors) == (0, table.version, table.actors)
     assert not Journal(tmp_path).tables()[0].closed
