@@ -331,6 +331,9 @@ def _play_phase(
             # Counting sets, in a third of the files (read from the value drawn already, so the files
             # drawn before it came stay drawn alike): the sets of the group whose ranks add up to a five.
             counted = "count sets s of cards in cs where (total c.rank for c in s) % 5 == 0"
+            if shape.startswith("cards"):
+                # A group of any size (a hand of 23 has 8,388,607 sets: R511, rightly): its pairs alone.
+                counted = "count sets s of cards in cs where size of s == 2 and (total c.rank for c in s) % 5 == 0"
             body.append(n.Add(value=e(counted if limit % 3 == 0 else "size of cs"), target=e("score")))
         meld = _action(f"meld{i}", body, choices=(_group("cs", shape),), label=label)
         if (limit + i) % 3 == 1:
