@@ -117,14 +117,14 @@ def _play(seed: int) -> int:
     wished: str | None = None
     checked = 0
     while not state.is_terminal() and state.round == 1:
-        offered = labels(state)
+        offered = [a for a in labels(state) if a != "call Tichu"]
         plays = [a for a in offered if a.split()[0] in _PLAYS]
         if wished is not None and state.picking is None:
             holding = [a for a in plays if any(_rank(c) == wished for c in _held(a))]
             if holding:
                 checked += 1
                 assert sorted(offered) == sorted(holding), offered
-        choice = rng.choice(state.legal_actions())
+        choice = rng.choice(_no_call(state))
         said = str(choice)
         if said.startswith("wish for "):
             wished = said.removeprefix("wish for ")
@@ -132,6 +132,10 @@ def _play(seed: int) -> int:
             wished = None
         state.apply_action(choice)
     return checked
+
+
+def _no_call(state: ruledsl.GameState) -> list[object]:
+    return [a for a in state.legal_actions() if str(a) != "call Tichu"]
 
 
 _PLAYS = ("single", "pair", "triple", "full", "straight", "stairs")
@@ -150,7 +154,34 @@ def test_a_deal_scores_the_hundred_points_of_its_cards_or_a_double_victory() -> 
         state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=seed)
         rng = random.Random(seed)
         while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(rng.choice(_no_call(state)))
         score = state.observation(None)["player_variables"]["score"]
         assert score[0] == score[2] and score[1] == score[3]  # partners alike
         assert sorted((score[0], score[1])) in ([0, 200], sorted((score[0], 100 - score[0])))
+
+
+def _deal_scores(seed: int, call: bool) -> tuple[list[int], list[int], int]:
+    """One deal at random without calls but the leader's Tichu if 'call': scores, places, leader."""
+    state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=seed)
+    leader = state.current_player()
+    if call:
+        act(state, "call Tichu")
+        assert "call Tichu" not in labels(state)  # called once
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(_no_call(state)))
+    seen = state.observation(None)["player_variables"]
+    return seen["score"], seen["place"], leader
+
+
+def test_a_tichu_call_scores_100_for_going_out_first_and_loses_100_otherwise() -> None:
+    outcomes = set()
+    for seed in range(8):
+        plain, _, leader = _deal_scores(seed, call=False)
+        called, places, _ = _deal_scores(seed, call=True)
+        made = places[leader] == 1
+        outcomes.add(made)
+        bonus = 100 if made else -100
+        for q in range(4):
+            assert called[q] - plain[q] == (bonus if q % 2 == leader % 2 else 0)
+    assert outcomes == {True, False}
