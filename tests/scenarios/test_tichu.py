@@ -1,4 +1,4 @@
-"""Scenario tests of Tichu (games/examples/tichu.game): combinations beat the table, and the wish.
+"""Scenario tests of Tichu (games/examples/tichu.game): combinations beat the table, the wish, the calls and the exchange.
 
 A play must be of the kind and size of the one on the table and higher (a pair on a pair, the
 Phoenix standing in for a card); the Mah Jong's wish, while it can be met in a legal play,
@@ -10,6 +10,7 @@ the wish written here, from the labels alone.
 from __future__ import annotations
 
 import random
+import re
 
 import ruledsl
 from ruledsl.codegen.refusal import why_illegal
@@ -19,9 +20,20 @@ from tests.scenarios.support import act, labels
 _RANKS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
 
+def started(seed: int, grand: tuple[int, ...] = ()) -> ruledsl.GameState:
+    """A deal past Grand Tichu (called by the seats in 'grand') and the exchange (each gives his first way)."""
+    state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=seed)
+    while state.phase_name() == "grand_calls":
+        act(state, "call Grand Tichu" if state.current_player() in grand else "no call")
+    while state.phase_name().startswith("exchange"):
+        state.apply_action(state.legal_actions()[0])
+    assert state.phase_name() == "play"
+    return state
+
+
 def dealt(**extra: list[str]) -> tuple[ruledsl.GameState, int]:
     """A deal where the leader (the Mah Jong's holder) holds 'leader', the next seats 'second'..."""
-    state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=0)
+    state = started(0)
     p = state.current_player()
     hands = {
         p: ["Mah Jong", "5J", "5S", "2J", "3S", "4P", "6J"],
@@ -112,7 +124,7 @@ def _rank(card: str) -> str | None:
 
 def _play(seed: int) -> int:
     """Play one deal at random; return how many times the wish bound, each checked."""
-    state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=seed)
+    state = started(seed)
     rng = random.Random(seed)
     wished: str | None = None
     checked = 0
@@ -151,7 +163,7 @@ def test_in_random_games_the_wish_binds_exactly_when_it_can_be_met() -> None:
 def test_a_deal_scores_the_hundred_points_of_its_cards_or_a_double_victory() -> None:
     # 5s: 4 x 5, 10s and Ks: 8 x 10, the Dragon 25, the Phoenix -25: 100 between the sides.
     for seed in range(6):
-        state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=seed)
+        state = started(seed)
         rng = random.Random(seed)
         while not state.is_terminal():
             state.apply_action(rng.choice(_no_call(state)))
@@ -160,9 +172,10 @@ def test_a_deal_scores_the_hundred_points_of_its_cards_or_a_double_victory() -> 
         assert sorted((score[0], score[1])) in ([0, 200], sorted((score[0], 100 - score[0])))
 
 
-def _deal_scores(seed: int, call: bool) -> tuple[list[int], list[int], int]:
-    """One deal at random without calls but the leader's Tichu if 'call': scores, places, leader."""
-    state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=seed)
+def _deal_scores(seed: int, call: bool, grand: tuple[int, ...] = ()) -> tuple[list[int], list[int], int]:
+    """One deal at random without calls but the leader's Tichu if 'call' and the Grand Tichu of the seats in
+    'grand': scores, places, leader."""
+    state = started(seed, grand)
     leader = state.current_player()
     if call:
         act(state, "call Tichu")
@@ -185,3 +198,43 @@ def test_a_tichu_call_scores_100_for_going_out_first_and_loses_100_otherwise() -
         for q in range(4):
             assert called[q] - plain[q] == (bonus if q % 2 == leader % 2 else 0)
     assert outcomes == {True, False}
+
+
+def test_a_grand_tichu_scores_200_for_going_out_first_and_loses_200_otherwise() -> None:
+    outcomes = set()
+    for seed in range(8):
+        plain, _, _ = _deal_scores(seed, call=False)
+        called, places, _ = _deal_scores(seed, call=False, grand=(1,))
+        made = places[1] == 1
+        outcomes.add(made)
+        for q in range(4):
+            assert called[q] - plain[q] == ((200 if made else -200) if q % 2 == 1 else 0)
+    assert outcomes == {True, False}
+
+
+def test_each_player_receives_one_card_from_each_other_at_once() -> None:
+    """Passed left (the next seat), across to the partner, and right, after all have chosen: nobody passes
+    a card he was given, and each hand keeps 14 cards."""
+    state = ruledsl.load_game("tichu", players=4).new_initial_state(seed=3)
+    while state.phase_name() == "grand_calls":
+        act(state, "no call")
+    before = {q: set(cards_in(state, "hand", owner=q)) for q in range(4)}
+    assert all(len(hand) == 14 for hand in before.values())
+    rng = random.Random(3)
+    given: dict[int, dict[int, str]] = {q: {} for q in range(4)}
+    to = {"left": 1, "partner": 2, "right": 3}  # the next seat, across, the seat before
+    while state.phase_name().startswith("exchange"):
+        q = state.current_player()
+        action = rng.choice(state.legal_actions())
+        words = re.fullmatch("give (.+) to the (left|partner|right)", str(action))
+        assert words is not None, action
+        given[q][(q + to[words[2]]) % 4] = words[1]
+        state.apply_action(action)
+        if state.phase_name().startswith("exchange"):  # nothing handed over before all have given
+            assert all(set(cards_in(state, "hand", owner=p)) <= before[p] for p in range(4))
+    assert all(len(set(given[q].values())) == 3 and set(given[q].values()) <= before[q] for q in range(4))
+    assert sorted(given) == [0, 1, 2, 3]
+    for q in range(4):
+        received = {given[p][q] for p in range(4) if p != q}
+        kept = before[q] - set(given[q].values())
+        assert set(cards_in(state, "hand", owner=q)) == kept | received
