@@ -1,4 +1,4 @@
-"""Scenario tests of Tichu (games/examples/tichu.game): combinations beat the table, the wish, the calls and the exchange.
+"""Scenario tests of Tichu (games/examples/tichu.game): combinations beat the table, the wish, the calls, the exchange.
 
 A play must be of the kind and size of the one on the table and higher (a pair on a pair, the
 Phoenix standing in for a card); the Mah Jong's wish, while it can be met in a legal play,
