@@ -107,7 +107,9 @@ class StateFields:
     terminal: bool
     ret: list[float] | None  # the returns, once the game is over
     round: int
-    auction: list[Any] | None  # [standing strength, bidder, who passed, standing bid Action, passes in a row]
+    auction: (
+        list[Any] | None
+    )  # the auction under way: [standing strength, bidder, who passed, standing bid, passes in a row]
     windows: Windows | None
     pending_phase: int | None  # where play goes once the open windows pass
     face: list[Face] | None  # each card face up, face down, as its zone shows it, or seen by its mover

@@ -260,8 +260,7 @@ def accepts_whole(st: GameState, action: Action) -> bool:
     """Whether ``action``, not listed, is an action offered in steps now and legal whole: checked
     directly (its shape, size and conditions), without listing every set."""
     defn = action.defn
-    # Not while a window or an auction asks (an auction's state stays once it is over: ask the phase).
-    if defn.stepped is None or st.windows is not None or st.prog.phases[st.phase].is_auction:
+    if defn.stepped is None or st.windows is not None or st.auction is not None:
         return False
     if st.picking is not None and st.picking[0] is not defn:
         return False

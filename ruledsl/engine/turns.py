@@ -111,8 +111,8 @@ class TurnMachine(StateFields):
         phase = self.prog.phases[phase_index]
         if self.out[self.turn]:
             self.turn = ops.next_to_act(self, self.turn)
-        if phase.is_auction:
-            self.auction = [None, None, list(self.out), None, 0]
+        # The auction under way: none once play has gone to a phase that is not one.
+        self.auction = [None, None, list(self.out), None, 0] if phase.is_auction else None
         if phase.enter is None:
             return None
         self.next_kind = NEXT_TURN
