@@ -249,13 +249,11 @@ def told_stay(st: Any, replaced: dict[int, int]) -> None:
     a player who cannot see a card still knows what was told of the card in that place (a hint on a
     card of his hand 'seen by others'), so the card dealt there bears it. The deal does not reason
     from what was told to which card it must be: it may bear a hint its face belies."""
-    prog = st.prog
-    for i, v in enumerate(prog.card_vars):
-        if v.visibility == "told":
-            values = st.cv[i]
-            old = {c: values[c] for c in replaced}
-            for before, after in replaced.items():
-                values[after] = old[before]
+    for i in st.prog.told:
+        values = st.cv[i]
+        old = {c: values[c] for c in replaced}
+        for before, after in replaced.items():
+            values[after] = old[before]
 
 
 def _remap_variables(st: Any, replaced: dict[int, int]) -> None:
@@ -304,8 +302,9 @@ def _forget_variables(st: Any, player: int, cards: list[int]) -> None:
     unknown = [c for c in cards if row[c] & bit]
     if not unknown:
         return
-    for values, initial, var in zip(st.cv, st.prog.card_var_init, st.prog.card_vars):  # a copy's own rows
-        if var.visibility == "told":
+    told = st.prog.told
+    for i, (values, initial) in enumerate(zip(st.cv, st.prog.card_var_init)):  # a copy's own rows
+        if i in told:
             continue  # every player knows it: it stays with its place (told_stay)
         for c in unknown:
             values[c] = initial[:] if type(initial) is list else initial

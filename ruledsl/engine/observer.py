@@ -183,18 +183,13 @@ class Observer(StateFields):
         return self.prog.card_names[c] if self.sees(viewer, c) else HIDDEN_CARD
 
 
-def told_variables(prog: Any) -> list[tuple[int, Any]]:
-    """The card variables told to every player (written 'public'), with their first values: by index."""
-    return [(i, prog.card_var_init[i]) for i, v in enumerate(prog.card_vars) if v.visibility == "told"]
-
-
-def _tell(st: Observer, z: int, told: list[tuple[int, Any]], entry: dict[str, Any]) -> None:
+def _tell(st: Observer, z: int, entry: dict[str, Any]) -> None:
     """Add to a zone's view the card variables every player is told, place by place (bottom to top;
     None where a card's is its first value), if any card lying there has one set: its owner knows
     them of the cards he cannot see (a hint given on a card of a hand seen by the others)."""
     cards = list(list.__iter__(st.zones[z]))
-    for i, default in told:
-        values = st.cv[i]
+    for i in st.prog.told:
+        values, default = st.cv[i], st.prog.card_var_init[i]
         if any(values[c] != default for c in cards):
             var = st.prog.card_vars[i]
             shown = [None if values[c] == default else var.show(st, None, values[c]) for c in cards]
@@ -214,7 +209,6 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
     prog = st.prog
     names = prog.card_names
     zones: dict[str, Any] = {}
-    told = told_variables(prog)
     for layout in prog.zones:
 
         def view(z: int) -> dict[str, Any]:
@@ -230,8 +224,8 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
                 # Listed, as without turned cards, where he sees the zone (even empty) or any card in it.
                 if st.zone_visible(player, z) or any(s is not None for s in shown):
                     entry["cards"] = shown
-            if told:
-                _tell(st, z, told, entry)
+            if prog.told:
+                _tell(st, z, entry)
             return entry
 
         if layout.per_player:

@@ -154,6 +154,11 @@ class Program:
     payoff: Callable[..., Any] | None = None
     #: What the returns are and what is known of them.
     utility: Utility = PLACES
+    #: The card variables told to every player (written 'public'), by index: from ``card_vars``.
+    told: tuple[int, ...] = field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.told = tuple(i for i, v in enumerate(self.card_vars) if v.visibility == "told")
 
     def action_checks(self) -> None:
         """Make sure every action has the ActionChecks that explain its refusal."""

@@ -213,7 +213,7 @@ def order_twin(st: GameState, seat: int) -> GameState | None:
         for i, c in enumerate(cards):
             if not st.sees(seat, c) and c not in named:
                 face = None if st.face is None else st.face[c]
-                told = tuple(values[c] for values, v in zip(st.cv, st.prog.card_vars) if v.visibility == "told")
+                told = tuple(st.cv[i][c] for i in st.prog.told)
                 alike.setdefault((None if st.known is None else st.known[seat][c], face, told), []).append(i)
         for places in alike.values():
             for i, c in zip(places, [cards[i] for i in reversed(places)]):
@@ -272,7 +272,7 @@ def _alike(st: GameState, seat: int, a: int, b: int) -> bool:
     if revealed is not None and revealed[0] is st._hist and (a in revealed[1] or b in revealed[1]):
         return False
     # Those told to every player stay with the places (see ``swap``): they may differ.
-    return all(values[a] == values[b] for values, v in zip(st.cv, st.prog.card_vars) if v.visibility != "told")
+    return all(values[a] == values[b] for i, values in enumerate(st.cv) if i not in st.prog.told)
 
 
 def _unseen_when_swapped(st: GameState, seat: int, a: int, b: int) -> bool:
@@ -456,13 +456,8 @@ def _public(st: GameState, seat: int) -> Any:
     obs.pop("legal_actions", None)
     obs["zones"] = [[c if st.sees(None, c) else None for c in z] for z in st.zones]
     # What the table is told of each place's card ('card var ..., public': a hint given on it).
-    obs["told"] = [[[values[c] for c in z] for z in st.zones] for i, values in _told(st)]
+    obs["told"] = [[[st.cv[i][c] for c in z] for z in st.zones] for i in st.prog.told]
     return obs, st.describe_last(None)
-
-
-def _told(st: GameState) -> list[tuple[int, list[Any]]]:
-    """The card variables told to every player, by index, with their values card by card."""
-    return [(i, st.cv[i]) for i, v in enumerate(st.prog.card_vars) if v.visibility == "told"]
 
 
 def _probe(st: GameState, seat: int, seen_actions: Sequence[Action], rng: random.Random) -> Probe:
