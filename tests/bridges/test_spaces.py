@@ -16,6 +16,7 @@ from ruledsl.loading import check_file, players_range
 from ruledsl.resources import named_games
 from ruledsl.spaces import ActionSpace, Decisions, SpaceError, TensorLayout
 from ruledsl.text.errors import IllegalActionError
+from ruledsl.tools import leaks
 
 GAMES = sorted(named_games())
 
@@ -145,6 +146,55 @@ def test_a_tensor_shows_what_the_player_sees() -> None:
     assert any(seg.startswith("zone hand[P0]") for seg in names)
     assert sum(w for _, w in layout.segments()) == layout.observation_size
     assert sum(w for _, w in layout.segments(information_state=True)) == layout.information_state_size
+
+
+def hinted(players: int) -> tuple[ruledsl.GameState, ruledsl.GameState]:
+    """A Hanabi deal after P0 told P1 of his cards of one colour, and that state with nothing told."""
+    game = ruledsl.load_game("hanabi", players=players)
+    st = game.new_initial_state(seed=1)
+    st.apply_action(next(a for a in st.legal_actions() if str(a).startswith("tell P1") and "cards" in str(a)))
+    untold = st.clone()
+    for i in game.program.told:
+        untold.cv[i] = [game.program.card_var_init[i]] * len(untold.cv[i])
+    return st, untold
+
+
+def test_a_hint_is_in_the_tensors_of_every_player_by_place() -> None:
+    """Hanabi's hints (card variables told to every player) are in the tensors, place by place, as the
+    zone's view tells them: the player told sees them on the cards he cannot see."""
+    st, untold = hinted(players=2)
+    layout = TensorLayout(st.game, ActionSpace(st.game).num_distinct_actions)
+    colours = ["white", "yellow", "green", "blue", "red"]
+    told = st.observation(1)["zones"]["hand"][1]["told"]["told_colour"]
+    places = [(p, colours.index(v)) for p, v in enumerate(told) if v is not None]
+    assert places
+    for viewer in (0, 1, None):  # the hint changes every player's tensors, the player told's among them
+        assert layout.observation(st.observation(viewer)) != layout.observation(untold.observation(viewer))
+    names = [seg for seg, _ in layout.segments()]
+    base = sum(w for _, w in layout.segments()[: names.index("told told_colour in zone hand[P1], by place")])
+    width = 1 + len(colours)  # told or not, then the colour one-hot
+    for viewer in (0, 1, None):
+        tensor = layout.observation(st.observation(viewer))
+        for p, colour in places:
+            assert tensor[base + p * width] == 1.0 and tensor[base + p * width + 1 + colour] == 1.0
+        assert sum(tensor[base : base + st.prog.n_cards * width]) == 2 * len(places)
+    assert len(layout.observation(st.observation(1))) == layout.observation_size
+    assert sum(w for _, w in layout.segments()) == layout.observation_size
+
+
+def test_a_hint_in_the_tensors_tells_no_hidden_card() -> None:
+    """The told values stay with their places: a resample, and the leak harness's twins (which keep
+    them with the places), give the player the same tensors."""
+    st, _ = hinted(players=3)
+    layout = TensorLayout(st.game, ActionSpace(st.game).num_distinct_actions)
+    for viewer in range(3):
+        tensor = layout.observation(st.observation(viewer))
+        for k in range(3):
+            assert layout.observation(st.resample(viewer, random.Random(k)).observation(viewer)) == tensor
+    surface = {"tensor": lambda state, seat, probe: layout.observation(state.observation(seat))}
+    report = leaks.check_game(st.game, range(3), 4, 2, leaks.Report(), surfaces=surface)
+    assert report.comparisons > 0 and report.followed > 0
+    assert not report.leaks, "\n".join(str(leak)[:400] for leak in report.leaks[:5])
 
 
 @pytest.mark.parametrize(
