@@ -197,6 +197,51 @@ def test_a_hint_in_the_tensors_tells_no_hidden_card() -> None:
     assert not report.leaks, "\n".join(str(leak)[:400] for leak in report.leaks[:5])
 
 
+def test_a_value_told_that_reads_as_none_is_marked_told(tmp_path: Path) -> None:
+    """A number told 0 where nothing told is 3 shows as 0: the mark before it says it was told."""
+    rules = tmp_path / "marks.game"
+    rules.write_text(
+        """game "Marks"
+
+players 2
+
+values rank: 1, 2
+
+card rank: rank
+
+zone deck: shared, hidden
+zone hand: per player, seen by others
+
+card var mark = 3, public
+
+deck:
+    card "c{rank}" for rank in 1 to 2
+
+setup:
+    deal 1 from deck to each hand
+    go to play with seat 0
+
+phase play:
+    action tell:
+        label "tell"
+        for each c in (player after player).hand:
+            set c.mark = 0
+        end game, winner player
+""",
+        encoding="utf-8",
+    )
+    game = ruledsl.load_game(str(rules), players=2)
+    layout = TensorLayout(game, ActionSpace(game).num_distinct_actions)
+    st = game.new_initial_state(seed=0)
+    before = layout.observation(st.observation(1))
+    st.apply_action(st.legal_actions()[0])
+    names = [seg for seg, _ in layout.segments()]
+    at = sum(w for _, w in layout.segments()[: names.index("told mark in zone hand[P1], by place")])
+    after = layout.observation(st.observation(1))
+    assert after[at : at + 2] == [1.0, 0.0] and before[at : at + 2] == [0.0, 0.0]
+    assert after != before
+
+
 @pytest.mark.parametrize(
     ("module", "missing", "extra"),
     [
