@@ -197,19 +197,20 @@ def test_a_hint_in_the_tensors_tells_no_hidden_card() -> None:
     assert not report.leaks, "\n".join(str(leak)[:400] for leak in report.leaks[:5])
 
 
+def two_card_game(tmp_path: Path, title: str, rest: str) -> ruledsl.Game:
+    """A two-player game of two cards, ranked 1 and 2: its title, then ``rest`` of its rule file."""
+    rules = tmp_path / f"{title.lower()}.game"
+    head = f'game "{title}"\n\nplayers 2\n\nvalues rank: 1, 2\n\ncard rank: rank\n\n'
+    rules.write_text(head + rest, encoding="utf-8")
+    return ruledsl.load_game(str(rules), players=2)
+
+
 def test_a_value_told_that_reads_as_none_is_marked_told(tmp_path: Path) -> None:
     """A number told 0 where nothing told is 3 shows as 0: the mark before it says it was told."""
-    rules = tmp_path / "marks.game"
-    rules.write_text(
-        """game "Marks"
-
-players 2
-
-values rank: 1, 2
-
-card rank: rank
-
-zone deck: shared, hidden
+    game = two_card_game(
+        tmp_path,
+        "Marks",
+        """zone deck: shared, hidden
 zone hand: per player, seen by others
 
 card var mark = 3, public
@@ -228,9 +229,7 @@ phase play:
             set c.mark = 0
         end game, winner player
 """,
-        encoding="utf-8",
     )
-    game = ruledsl.load_game(str(rules), players=2)
     layout = TensorLayout(game, ActionSpace(game).num_distinct_actions)
     st = game.new_initial_state(seed=0)
     before = layout.observation(st.observation(1))
@@ -259,17 +258,10 @@ def test_a_bridge_without_its_extra_says_what_to_install(module: str, missing: s
 
 def test_a_number_past_the_range_worked_out_at_load_is_a_clear_error(tmp_path: Path) -> None:
     """A bound fixed only in play counts up to the deck's size (here 2): a number past it cannot be numbered."""
-    rules = tmp_path / "counting.game"
-    rules.write_text(
-        """game "Counting"
-
-players 2
-
-values rank: 1, 2
-
-card rank: rank
-
-zone stock: shared, hidden
+    game = two_card_game(
+        tmp_path,
+        "Counting",
+        """zone stock: shared, hidden
 
 deck:
     card "c{rank}" for rank in 1 to 2
@@ -284,9 +276,7 @@ phase play:
         label "say {n}"
         end game, winner player
 """,
-        encoding="utf-8",
     )
-    game = ruledsl.load_game(str(rules), players=2)
     space = ActionSpace(game)
     assert space.num_distinct_actions == 3  # 0 to 2: the deck's size
     play = Decisions(space, game.new_initial_state(seed=0))
