@@ -79,13 +79,16 @@ class TensorLayout:
             (v.name, self._add(f"card variable {v.name}", k)) for v in prog.card_vars
         ]
         # The card variables told to every player, as each zone's view tells them: place by place.
-        self._told: list[tuple[str, int | None, str, _Writer, int, int]] = []
-        for i in prog.told:
-            v = prog.card_vars[i]
-            write, width = self._encoder(symbols.card_vars[v.name].type)
-            for zone, q, _ in self._zones:
-                at = self._add(f"told {v.name} in zone {_zone_name(zone, q)}, by place", prog.n_cards * (1 + width))
-                self._told.append((zone, q, v.name, write, 1 + width, at))
+        told_vars = [prog.card_vars[i].name for i in prog.told]
+        told = [(v, *self._encoder(symbols.card_vars[v].type)) for v in told_vars]
+        self._told: list[tuple[str, int | None, list[tuple[str, _Writer, int, int]]]] = []
+        for zone, q, _ in self._zones if told else ():
+            name = _zone_name(zone, q)
+            segments = [
+                (v, write, 1 + w, self._add(f"told {v} in zone {name}, by place", prog.n_cards * (1 + w)))
+                for v, write, w in told
+            ]
+            self._told.append((zone, q, segments))
         self._out = self._add("out", n)
         self._finished = self._add("finishing order", n)
         self._window = self._add("window offered", len(prog.windows))
@@ -281,11 +284,12 @@ class TensorLayout:
     def _fill_told(self, zones: dict[str, Any], out: dict[int, float]) -> None:
         """Write what every player is told of the cards of each zone (``told`` in its view): for each
         place, bottom to top, 1 where a value was told, then the value as a variable's (none: zeros)."""
-        for zone, q, name, write, width, base in self._told:
-            view = zones[zone] if q is None else zones[zone][q]
-            told = view.get("told")
-            if told is not None and name in told:
-                for place, v in enumerate(told[name]):
+        for zone, q, segments in self._told:
+            told = (zones[zone] if q is None else zones[zone][q]).get("told")
+            if told is None:
+                continue
+            for var, write, width, base in segments:
+                for place, v in enumerate(told.get(var, ())):
                     if v is not None:  # None: nothing told of the card lying there
                         out[base + place * width] = 1.0
                         write(out, base + place * width + 1, v)
