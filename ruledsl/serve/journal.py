@@ -3,7 +3,8 @@
 What is kept: the rule text and its hash, and per table its id, seats, secret links, and each
 game dealt there (its seed and version) with every action played in it (the index of the action
 among the legal ones: the engine is deterministic, so the actions replayed from the seed give the
-same game). Each deal and each action is one transaction, committed before the move is answered.
+same game), and the seats that asked for a rematch once it was over. Each deal, each action and each
+vote is one transaction, committed before it is answered.
 The file holds every hidden card and every secret link: it is created readable by its owner only.
 """
 
@@ -35,6 +36,8 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL, game INTEGER NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL,
     action INTEGER NOT NULL, PRIMARY KEY (table_id, game, n));
+CREATE TABLE IF NOT EXISTS rematch (
+    table_id TEXT NOT NULL, game INTEGER NOT NULL, seat INTEGER NOT NULL, PRIMARY KEY (table_id, game, seat));
 """
 
 
@@ -64,6 +67,7 @@ class Stored:
     seed: int = 0
     version: int = 0
     actions: list[tuple[int, int]] = field(default_factory=list)  # (seat, index among the legal actions)
+    rematch: set[int] = field(default_factory=set)  # the seats that asked for a rematch once it was over
 
 
 class Journal:
@@ -141,6 +145,10 @@ class Journal:
         """Keep the ``n``-th action of a game (``index``: its place among the legal actions then)."""
         self._write(table_id, [("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", (table_id, game, n, seat, index))])
 
+    def asked(self, table_id: str, game: int, seat: int) -> None:
+        """Keep the vote of ``seat`` for a rematch of a table's ``game``, over."""
+        self._write(table_id, [("INSERT OR IGNORE INTO rematch VALUES (?, ?, ?)", (table_id, game, seat))])
+
     def closed(self, table_id: str, closed: bool = True) -> None:
         """Mark a table closed (by the idle reaper) or open again."""
         self._write(table_id, [("UPDATE tables SET closed = ? WHERE id = ?", (int(closed), table_id))])
@@ -151,7 +159,8 @@ class Journal:
         return None if row is None else str(row[0])
 
     def tables(self) -> list[Stored]:
-        """Every table kept, each with its last game and that game's actions, in the order they were opened."""
+        """Every table kept, each with its last game, that game's actions and votes for a rematch, in the order they
+        were opened."""
         with self.lock:
             rows = self.db.execute(
                 "SELECT id, rules, seats, tokens, spectator, closed FROM tables ORDER BY rowid"
@@ -172,6 +181,12 @@ class Journal:
                         (table_id, table.game),
                     )
                 ]
+                table.rematch = {
+                    seat
+                    for (seat,) in self.db.execute(
+                        "SELECT seat FROM rematch WHERE table_id = ? AND game = ?", (table_id, table.game)
+                    )
+                }
                 stored.append(table)
         return stored
 

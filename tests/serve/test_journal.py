@@ -169,3 +169,49 @@ def test_a_table_the_reaper_closed_is_kept_closed_and_reopened_by_its_link(tmp_p
     again, seat = restarted.find(table.id, token)
     assert (seat, again.version, again.actors) == (0, table.version, table.actors)
     assert not Journal(tmp_path).tables()[0].closed
+
+
+class TestRematch:
+    """The votes for a rematch are kept: a server restarted counts the votes cast before, and deals the new game once
+    the last human asks (or at once, if the server died between the last vote and the deal)."""
+
+    HUMANS = ["human", "human"]
+
+    def finished(self, tmp_path: Path) -> tuple[Table, Journal]:
+        game = load_game("quasenbo", players=2)
+        journal = Journal(tmp_path)
+        table = Table(game, self.HUMANS, journal=journal, seed=3)
+        play_first_actions(table, 1000)
+        assert table.is_over()
+        return table, journal
+
+    def restarted(self, tmp_path: Path) -> Table:
+        require("starlette", "serve")
+        from ruledsl.serve.app import Server
+
+        server = Server(load_game("quasenbo", players=2), self.HUMANS, journal=Journal(tmp_path))
+        assert server.restore() == 1
+        [table] = server.tables.values()
+        return table
+
+    def test_a_vote_cast_before_a_restart_is_still_counted(self, tmp_path: Path) -> None:
+        from ruledsl.serve.frames import view_frame
+
+        table, journal = self.finished(tmp_path)
+        table.rematch(0)
+        journal.close()
+        again = self.restarted(tmp_path)
+        assert again.rematch_asked == {0}
+        assert view_frame(again, 1)["rematch"] == [0]  # the banner says whom it waits for
+        again.rematch(1)
+        assert again.games == 2 and not again.is_over()
+        assert self.restarted(tmp_path).games == 2  # the new game kept, with no votes yet
+        assert self.restarted(tmp_path).rematch_asked == set()
+
+    def test_a_server_dead_between_the_last_vote_and_the_deal_deals_when_restarted(self, tmp_path: Path) -> None:
+        table, journal = self.finished(tmp_path)
+        table.rematch(0)
+        journal.asked(table.id, table.games, 1)  # kept, then the server died before dealing
+        journal.close()
+        again = self.restarted(tmp_path)
+        assert again.games == 2 and not again.is_over() and again.rematch_asked == set()
