@@ -1,6 +1,7 @@
 """The store of ``ruledsl serve --data DIR``: every table kept in a SQLite file, so that a server killed comes back.
 
-What is kept: the rule text and its hash, and per table its id, seats, secret links, and each
+What is kept: the rule text and its hash (and the rule file it was last read from: a file gone since is
+served from the text kept), and per table its id, seats, secret links, and each
 game dealt there (its seed and version) with every action played in it (the index of the action
 among the legal ones: the engine is deterministic, so the actions replayed from the seed give the
 same game), and the seats that asked for a rematch once it was over. Each deal, each action and each
@@ -27,6 +28,7 @@ _log = logging.getLogger("ruledsl.serve")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rules (hash TEXT PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, rules TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, rules TEXT NOT NULL, seats TEXT NOT NULL, tokens TEXT NOT NULL,
     spectator TEXT NOT NULL, closed INTEGER NOT NULL DEFAULT 0);
@@ -122,14 +124,20 @@ class Journal:
                 return False
 
     def opened(
-        self, table_id: str, rules: tuple[str, str], seats: list[str], tokens: list[str | None], spectator: str
+        self,
+        table_id: str,
+        rules: tuple[str, str, str | None],
+        seats: list[str],
+        tokens: list[str | None],
+        spectator: str,
     ) -> None:
-        """Keep a new table (and its rules' text, once per hash)."""
-        digest, text = rules
+        """Keep a new table (and its rules' text, once per hash, with the rule file it was read from if any)."""
+        digest, text, path = rules
         self._write(
             table_id,
             [
                 ("INSERT OR IGNORE INTO rules VALUES (?, ?)", (digest, text)),
+                *([("INSERT OR REPLACE INTO files VALUES (?, ?)", (path, digest))] if path is not None else []),
                 (
                     "INSERT INTO tables VALUES (?, ?, ?, ?, ?, 0)",
                     (table_id, digest, json.dumps(seats), json.dumps(tokens), spectator),
@@ -157,6 +165,19 @@ class Journal:
         with self.lock:
             row = self.db.execute("SELECT text FROM rules WHERE hash = ?", (digest,)).fetchone()
         return None if row is None else str(row[0])
+
+    def rules_read_from(self, path: str) -> str | None:
+        """The text of the rules last read from the rule file ``path`` (an absolute path), if the store keeps them."""
+        with self.lock:
+            row = self.db.execute(
+                "SELECT text FROM files JOIN rules ON files.rules = rules.hash WHERE files.path = ?", (path,)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def files(self) -> list[str]:
+        """The rule files the tables kept were read from."""
+        with self.lock:
+            return [str(path) for (path,) in self.db.execute("SELECT path FROM files ORDER BY path")]
 
     def tables(self) -> list[Stored]:
         """Every table kept, each with its last game, that game's actions and votes for a rematch, in the order they

@@ -334,8 +334,8 @@ class Table:
         write_records(self.log_dir / f"table-{self.id}.jsonl", [self.record(error)])
 
 
-def _rules(game: Game) -> tuple[str, str]:
-    """A game's rules as the store keeps them: (hash, text)."""
+def _rules(game: Game) -> tuple[str, str, str | None]:
+    """A game's rules as the store keeps them: (hash, text, the rule file they were read from if any)."""
     from ruledsl.tools.records import rules_hash
 
-    return rules_hash(game), game.source.text
+    return rules_hash(game), game.source.text, None if game.file is None else str(game.file)

@@ -196,7 +196,8 @@ def test_many_seats_on_a_phone_are_all_in_sight_without_scrolling_sideways() -> 
     with phone_page(load_game("cartes_magiques", players=8), ["human"] + ["random"] * 7, 11, 12) as (page, table):
         seats = boxes(page, "#others .seat")
         assert len(seats) == 7
-        assert page.evaluate("(() => { const s = document.getElementById('others'); "
-                             "return s.scrollWidth <= s.clientWidth; })()")
+        assert page.evaluate(
+            "(() => { const s = document.getElementById('others'); return s.scrollWidth <= s.clientWidth; })()"
+        )
         assert_in_sight(page, "#others .seat", HAND, LAST)
         assert_names_fit(page)
