@@ -90,6 +90,11 @@ class Table:
                 self._apply(seat, self.state.legal_actions()[index])
         finally:
             self.replaying = False
+        if self.is_over():
+            self.rematch_asked = set(stored.rematch)
+            if self.rematch_asked and self.rematch_asked >= set(self.humans):
+                self.deal()  # the server died between the last vote and the new deal
+                return
         self.play_bots()  # the server may have died between two bots' moves
 
     # ------------------------------------------------------------------ who is at the table
@@ -239,9 +244,11 @@ class Table:
 
     def rematch(self, seat: int) -> None:
         """``seat`` asks for a new game at this table, once this one is over: it is dealt when every human
-        seat has asked; the links stay the same."""
+        seat has asked; the links stay the same. The vote is kept in the store (a restart counts it)."""
         if not self.is_over():
             raise MoveRefused("the game is not over yet")
+        if self.journal is not None and seat not in self.rematch_asked:
+            self.journal.asked(self.id, self.games, seat)
         self.rematch_asked.add(seat)
         if self.rematch_asked >= set(self.humans):
             self.deal()
@@ -327,8 +334,8 @@ class Table:
         write_records(self.log_dir / f"table-{self.id}.jsonl", [self.record(error)])
 
 
-def _rules(game: Game) -> tuple[str, str]:
-    """A game's rules as the store keeps them: (hash, text)."""
+def _rules(game: Game) -> tuple[str, str, str | None]:
+    """A game's rules as the store keeps them: (hash, text, the rule file they were read from if any)."""
     from ruledsl.tools.records import rules_hash
 
-    return rules_hash(game), game.source.text
+    return rules_hash(game), game.source.text, None if game.file is None else str(game.file)

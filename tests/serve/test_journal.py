@@ -95,24 +95,30 @@ def test_a_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> Non
     assert "Traceback" not in done.stderr
 
 
+def play(link: str, moves: int) -> dict[str, Any]:
+    """Play the first legal action ``moves`` times at a seat's link (or to the end), each time until the bots have
+    answered (his turn again); return the last view."""
+    from tests.serve.test_limits import page, receive
+
+    with page(link) as ws:
+        view = receive(ws)
+        for _ in range(moves):
+            if view["over"]:
+                break
+            ws.send(json.dumps({"type": "move", "version": view["version"], "index": 0}))
+            while (new := receive(ws))["type"] != "view" or not (
+                new["version"] > view["version"] and (new["actions"] or new["over"])
+            ):
+                pass
+            view = new
+        return view
+
+
 class TestKill:
     def test_a_server_killed_comes_back_with_the_same_links_and_game(self, tmp_path: Path) -> None:
         require("uvicorn", "serve")
         require("websockets", "serve")
         from ruledsl.serve.background import ServeProcess
-        from tests.serve.test_limits import page, receive
-
-        def play(link: str, moves: int) -> dict[str, Any]:
-            with page(link) as ws:
-                view = receive(ws)
-                for _ in range(moves):
-                    if view["over"]:
-                        break
-                    ws.send(json.dumps({"type": "move", "version": view["version"], "index": 0}))
-                    while (new := receive(ws))["type"] != "view" or new["version"] <= view["version"]:
-                        pass
-                    view = new
-                return view
 
         argv = ["quasenbo", "--seats", ",".join(SEATS), "--data", str(tmp_path / "data"), "--log", str(tmp_path)]
         with ServeProcess(*argv) as server:
@@ -169,3 +175,87 @@ def test_a_table_the_reaper_closed_is_kept_closed_and_reopened_by_its_link(tmp_p
     again, seat = restarted.find(table.id, token)
     assert (seat, again.version, again.actors) == (0, table.version, table.actors)
     assert not Journal(tmp_path).tables()[0].closed
+
+
+class TestRematch:
+    """The votes for a rematch are kept: a server restarted counts the votes cast before, and deals the new game once
+    the last human asks (or at once, if the server died between the last vote and the deal)."""
+
+    HUMANS = ["human", "human"]
+
+    def finished(self, tmp_path: Path) -> tuple[Table, Journal]:
+        game = load_game("quasenbo", players=2)
+        journal = Journal(tmp_path)
+        table = Table(game, self.HUMANS, journal=journal, seed=3)
+        play_first_actions(table, 1000)
+        assert table.is_over()
+        return table, journal
+
+    def restarted(self, tmp_path: Path) -> Table:
+        require("starlette", "serve")
+        from ruledsl.serve.app import Server
+
+        server = Server(load_game("quasenbo", players=2), self.HUMANS, journal=Journal(tmp_path))
+        assert server.restore() == 1
+        [table] = server.tables.values()
+        return table
+
+    def test_a_vote_cast_before_a_restart_is_still_counted(self, tmp_path: Path) -> None:
+        from ruledsl.serve.frames import view_frame
+
+        table, journal = self.finished(tmp_path)
+        table.rematch(0)
+        journal.close()
+        again = self.restarted(tmp_path)
+        assert again.rematch_asked == {0}
+        assert view_frame(again, 1)["rematch"] == [0]  # the banner says whom it waits for
+        again.rematch(1)
+        assert again.games == 2 and not again.is_over()
+        assert self.restarted(tmp_path).games == 2  # the new game kept, with no votes yet
+        assert self.restarted(tmp_path).rematch_asked == set()
+
+    def test_a_server_dead_between_the_last_vote_and_the_deal_deals_when_restarted(self, tmp_path: Path) -> None:
+        table, journal = self.finished(tmp_path)
+        table.rematch(0)
+        journal.asked(table.id, table.games, 1)  # kept, then the server died before dealing
+        journal.close()
+        again = self.restarted(tmp_path)
+        assert again.games == 2 and not again.is_over() and again.rematch_asked == set()
+
+
+class TestRuleFileGone:
+    """A server restarted with --data when the rule file its tables were played with is gone: the store keeps the
+    rules' text (and their hash, checked as ever), and the tables reopen from it; a file the store never read is
+    a clear error that names those it did."""
+
+    def test_the_tables_reopen_from_the_kept_text(self, tmp_path: Path) -> None:
+        require("uvicorn", "serve")
+        require("websockets", "serve")
+        from ruledsl.serve.background import ServeProcess
+
+        rules = tmp_path / "rules" / "mine.game"
+        rules.parent.mkdir()
+        rules.write_text(load_game("quasenbo").source.text, encoding="utf-8")
+        argv = [str(rules), "--seats", ",".join(SEATS), "--data", str(tmp_path / "data")]
+        with ServeProcess(*argv) as server:
+            links, base = server.tables[0], server.base
+            before = play(links["P0"], 3)
+        rules.unlink()
+        with ServeProcess(*argv) as server:
+            assert server.tables == [{who: link.replace(base, server.base) for who, link in links.items()}]
+            link = links["P0"].replace(base, server.base)
+            assert play(link, 0)["version"] == before["version"]
+            assert play(link, 1000)["over"]
+            said = server.stderr()
+        assert f"'{rules}' is gone: serving the rules" in said and "Traceback" not in said
+
+    def test_a_rule_file_the_store_never_read_is_a_clear_error(self, tmp_path: Path) -> None:
+        rules = tmp_path / "mine.game"
+        rules.write_text(load_game("quasenbo").source.text, encoding="utf-8")
+        Table(load_game(rules, players=2), SEATS, journal=Journal(tmp_path / "data")).journal.close()  # type: ignore[union-attr]
+        gone = tmp_path / "other.game"
+        done = cli("serve", str(gone), "--data", str(tmp_path / "data"), "--port", "1")
+        assert done.returncode == 65, done.stderr
+        assert f"error[E001]: cannot read '{gone}': no such file" in done.stderr
+        assert f"= hint: the tables kept in '{tmp_path / 'data'}' were played with '{rules}'" in done.stderr
+        assert "Traceback" not in done.stderr
