@@ -259,3 +259,90 @@ class TestRuleFileGone:
         assert f"error[E001]: cannot read '{gone}': no such file" in done.stderr
         assert f"= hint: the tables kept in '{tmp_path / 'data'}' were played with '{rules}'" in done.stderr
         assert "Traceback" not in done.stderr
+
+
+class TestOptionsAndPlayers:
+    """Each table is kept with the options it was dealt under (its player count is its seats'): a server restarted
+    with other --option values or another --players reopens it under its own, whatever the flags say now; its new
+    tables are dealt under the flags. A store kept before the options were (no row of them) reopens its tables under
+    the flags, as it did; a table whose options cannot be had again is left in the store, with a clear warning."""
+
+    OPTIONS = {"excuse": "yes", "pawns": "yes", "hand_size": "5"}
+
+    def server(self, tmp_path: Path, game: Any, seats: list[str]) -> Any:
+        require("starlette", "serve")
+        from ruledsl.serve.app import Server
+
+        return Server(game, seats, journal=Journal(tmp_path))
+
+    def played(self, tmp_path: Path) -> Table:
+        """A table dealt under OPTIONS (seed 1: its moves do not fit the game under the default options)."""
+        game = load_game("quasenbo", players=2, options=self.OPTIONS)
+        dealt = Table(game, SEATS, journal=Journal(tmp_path), seed=1)
+        play_first_actions(dealt, 3)
+        dealt.journal.close()  # type: ignore[union-attr]
+        return dealt
+
+    def test_a_restart_with_other_options_reopens_the_table_under_its_own(self, tmp_path: Path) -> None:
+        dealt = self.played(tmp_path)
+        now = load_game("quasenbo", players=2, options={"hand_size": "9"})
+        server = self.server(tmp_path, now, SEATS)
+        assert server.restore() == 1
+        again = server.tables[dealt.id]
+        assert again.game.options == dealt.game.options != now.options
+        assert json.dumps(again.record()) == json.dumps(dealt.record())
+        assert again.transcripts == dealt.transcripts
+        assert server.open_table().game.options == now.options  # a new table: the flags'
+
+    def test_a_restart_with_other_players_reopens_the_table_with_its_own_seats(self, tmp_path: Path) -> None:
+        dealt = self.played(tmp_path)
+        server = self.server(tmp_path, load_game("quasenbo", players=3), ["human", "random", "random"])
+        assert server.restore() == 1
+        again = server.tables[dealt.id]
+        assert (again.seats, again.game.players, again.game.options) == (SEATS, 2, dealt.game.options)
+        assert json.dumps(again.record()) == json.dumps(dealt.record())
+        assert server.open_table().game.players == 3
+
+    def test_a_closed_table_reopens_under_its_own_options_when_its_link_is_visited(self, tmp_path: Path) -> None:
+        dealt = self.played(tmp_path)
+        self.server(tmp_path, dealt.game, SEATS).journal.closed(dealt.id)
+        server = self.server(tmp_path, load_game("quasenbo", players=3), ["human", "random", "random"])
+        assert server.restore() == 0
+        asyncio.run(server.reopen(dealt.id))
+        again = server.tables[dealt.id]
+        assert (again.seats, again.game.options) == (SEATS, dealt.game.options)
+        assert json.dumps(again.record()) == json.dumps(dealt.record())
+
+    def test_a_store_kept_without_options_reopens_under_the_flags(
+        self, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        dealt = self.played(tmp_path)
+        with sqlite3.connect(tmp_path / FILE) as db:
+            db.execute("DROP TABLE options")  # as a store kept before they were
+        now = load_game("quasenbo", players=2, options=self.OPTIONS)
+        server = self.server(tmp_path, now, SEATS)
+        assert server.restore() == 1
+        assert server.tables[dealt.id].game is now
+        assert json.dumps(server.tables[dealt.id].record()) == json.dumps(dealt.record())
+        assert self.server(tmp_path, load_game("quasenbo", players=3), ["human"] * 3).restore() == 0  # other seats
+        assert "other rules or seats: not reopened" in caplog.text
+        # Under other flags its moves do not fit the game (the first is another seat's): a warning, no traceback.
+        assert self.server(tmp_path, load_game("quasenbo", players=2), SEATS).restore() == 0
+        assert f"table {dealt.id} cannot be reopened: its move " in caplog.text
+        Journal(tmp_path).closed(dealt.id)  # the same, closed: when its link is visited
+        server = self.server(tmp_path, load_game("quasenbo", players=2), SEATS)
+        assert server.restore() == 0
+        caplog.clear()
+        asyncio.run(server.reopen(dealt.id))
+        assert dealt.id not in server.tables and f"table {dealt.id} cannot be reopened" in caplog.text
+
+    def test_a_table_whose_options_cannot_be_had_again_is_left_with_a_clear_warning(
+        self, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        dealt = self.played(tmp_path)
+        with sqlite3.connect(tmp_path / FILE) as db:
+            db.execute("UPDATE options SET options = ?", (json.dumps({"jokers": True}),))
+        server = self.server(tmp_path, dealt.game, SEATS)
+        assert server.restore() == 0
+        assert f"table {dealt.id} cannot be reopened: 'Quäsenbö' has no option 'jokers'" in caplog.text
+        assert "left in the store" in caplog.text
