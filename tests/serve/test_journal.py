@@ -346,3 +346,33 @@ class TestOptionsAndPlayers:
         assert server.restore() == 0
         assert f"table {dealt.id} cannot be reopened: 'Quäsenbö' has no option 'jokers'" in caplog.text
         assert "left in the store" in caplog.text
+
+
+def test_a_server_restarted_with_other_flags_serves_each_kept_table_as_it_was_dealt(tmp_path: Path) -> None:
+    """The command line: kept under --option excuse=yes for 2 players, restarted with no option for 3; the table
+    kept goes on under its own (said beside its links) to the record an uninterrupted game makes, a new one under
+    the flags."""
+    require("uvicorn", "serve")
+    require("websockets", "serve")
+    from ruledsl.serve.background import ServeProcess
+
+    data = ["--data", str(tmp_path / "data"), "--log", str(tmp_path)]
+    with ServeProcess("quasenbo", "--seats", ",".join(SEATS), "--option", "excuse=yes", *data) as server:
+        links, base = server.tables[0], server.base
+        before = play(links["P0"], 3)
+    table_id = links["P0"].split("/t/")[1].split("/")[0]
+    with ServeProcess("quasenbo", "--seats", "human,random,random", "--tables", "2", *data) as server:
+        assert f"table {table_id} (as it was dealt: human, random; excuse=yes):" in server.printed
+        assert server.tables[0] == {who: link.replace(base, server.base) for who, link in links.items()}
+        assert len(server.tables[1]) == 2  # a new table: P0 (the one human of three seats) and the spectators
+        link = links["P0"].replace(base, server.base)
+        assert play(link, 0)["version"] == before["version"]
+        end = play(link, 1000)
+        assert "Traceback" not in server.stderr()
+    [line] = (tmp_path / f"table-{table_id}.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(line)["options"]["excuse"] is True
+    (tmp_path / "once").mkdir()
+    game = load_game("quasenbo", players=2, options={"excuse": "yes"})
+    uninterrupted = Table(game, SEATS, tmp_path / "once", seed=end["seed"])
+    play_first_actions(uninterrupted, 1000)
+    assert (tmp_path / "once" / f"table-{uninterrupted.id}.jsonl").read_text(encoding="utf-8") == line + "\n"
