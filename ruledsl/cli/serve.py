@@ -173,14 +173,15 @@ def _game_and_store(args: argparse.Namespace) -> tuple[Game, Journal | None]:
 
 
 def _dealt_under(table: Table, game: Game, seats: list[str]) -> str:
-    """How a table reopened from the store was dealt unlike the server's flags: its seats, its options ('' if
-    as the flags)."""
+    """How a table reopened from the store was dealt unlike the server's flags: its seats, its options, its bound on
+    actions ('' if as the flags)."""
     from ruledsl.cli.arguments import options_text
     from ruledsl.text.render import one_line
 
     other = {k: v for k, v in table.game.options.items() if game.options.get(k) != v}
     said = [", ".join(table.seats)] if table.seats != seats else []
     said += [options_text(other)] if other else []
+    said += [f"at most {table.game.max_actions:,} actions"] if table.game.max_actions != game.max_actions else []
     return one_line(f" (as it was dealt: {'; '.join(said)})") if said else ""
 
 

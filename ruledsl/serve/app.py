@@ -132,9 +132,9 @@ class Server:
         return len(self.tables)
 
     def _dealt_in(self, stored: Stored, digest: str) -> Game | None:
-        """The game a stored table was dealt in: the server's rules for its seats' count under its options (under
-        the server's, for a table kept before options were: its seats must be the server's). None, and a warning
-        in the log, for one that cannot be reopened (other rules; options these rules cannot take)."""
+        """The game a stored table was dealt in: the server's rules for its seats' count under its options and bound
+        on actions (the server's, for a table kept before options were: its seats must be the server's). None, and
+        a warning in the log, for one that cannot be reopened (other rules; options these rules cannot take)."""
         from ruledsl.loading import load_checked
         from ruledsl.text.errors import RuleDslError
         from ruledsl.text.render import one_line
@@ -143,10 +143,11 @@ class Server:
             _log.warning("table %s was played with other rules or seats: not reopened", stored.id)
             return None
         game = self.game
-        if stored.options is None or (stored.options, len(stored.seats)) == (game.options, game.players):
+        dealt = (stored.options, len(stored.seats), stored.max_actions)
+        if stored.options is None or dealt == (game.options, game.players, game.max_actions):
             return game
         try:
-            return load_checked(game.checked, len(stored.seats), stored.options, game.max_actions, game.file)
+            return load_checked(game.checked, len(stored.seats), stored.options, stored.max_actions, game.file)
         except RuleDslError as exc:
             _unopened(stored.id, one_line(exc.diagnostics[0].message))
             return None

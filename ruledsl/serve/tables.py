@@ -75,7 +75,9 @@ class Table:
             self._restore(stored)
             return
         if journal is not None:
-            journal.opened(self.id, _rules(game), self.seats, self.tokens, self.spectator, game.options)
+            journal.opened(
+                self.id, _rules(game), self.seats, self.tokens, self.spectator, game.options, game.max_actions
+            )
         self.deal(seed)
 
     def _restore(self, stored: Stored) -> None:

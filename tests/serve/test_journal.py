@@ -277,7 +277,7 @@ class TestOptionsAndPlayers:
 
     def played(self, tmp_path: Path) -> Table:
         """A table dealt under OPTIONS (seed 1: its moves do not fit the game under the default options)."""
-        game = load_game("quasenbo", players=2, options=self.OPTIONS)
+        game = load_game("quasenbo", players=2, options=self.OPTIONS, max_actions=50)
         dealt = Table(game, SEATS, journal=Journal(tmp_path), seed=1)
         play_first_actions(dealt, 3)
         dealt.journal.close()  # type: ignore[union-attr]
@@ -290,6 +290,7 @@ class TestOptionsAndPlayers:
         assert server.restore() == 1
         again = server.tables[dealt.id]
         assert again.game.options == dealt.game.options != now.options
+        assert again.game.max_actions == 50 != now.max_actions
         assert json.dumps(again.record()) == json.dumps(dealt.record())
         assert again.transcripts == dealt.transcripts
         assert server.open_table().game.options == now.options  # a new table: the flags'
@@ -319,7 +320,7 @@ class TestOptionsAndPlayers:
         dealt = self.played(tmp_path)
         with sqlite3.connect(tmp_path / FILE) as db:
             db.execute("DROP TABLE options")  # as a store kept before they were
-        now = load_game("quasenbo", players=2, options=self.OPTIONS)
+        now = load_game("quasenbo", players=2, options=self.OPTIONS, max_actions=50)
         server = self.server(tmp_path, now, SEATS)
         assert server.restore() == 1
         assert server.tables[dealt.id].game is now
@@ -349,20 +350,21 @@ class TestOptionsAndPlayers:
 
 
 def test_a_server_restarted_with_other_flags_serves_each_kept_table_as_it_was_dealt(tmp_path: Path) -> None:
-    """The command line: kept under --option excuse=yes for 2 players, restarted with no option for 3; the table
-    kept goes on under its own (said beside its links) to the record an uninterrupted game makes, a new one under
-    the flags."""
+    """The command line: kept under --option excuse=yes (and --max-actions) for 2 players, restarted with neither
+    for 3; the table kept goes on under its own (said beside its links) to the record an uninterrupted game makes,
+    a new one under the flags."""
     require("uvicorn", "serve")
     require("websockets", "serve")
     from ruledsl.serve.background import ServeProcess
 
     data = ["--data", str(tmp_path / "data"), "--log", str(tmp_path)]
-    with ServeProcess("quasenbo", "--seats", ",".join(SEATS), "--option", "excuse=yes", *data) as server:
+    kept = ["--seats", ",".join(SEATS), "--option", "excuse=yes", "--max-actions", "500"]
+    with ServeProcess("quasenbo", *kept, *data) as server:
         links, base = server.tables[0], server.base
         before = play(links["P0"], 3)
     table_id = links["P0"].split("/t/")[1].split("/")[0]
     with ServeProcess("quasenbo", "--seats", "human,random,random", "--tables", "2", *data) as server:
-        assert f"table {table_id} (as it was dealt: human, random; excuse=yes):" in server.printed
+        assert f"table {table_id} (as it was dealt: human, random; excuse=yes; at most 500 actions):" in server.printed
         assert server.tables[0] == {who: link.replace(base, server.base) for who, link in links.items()}
         assert len(server.tables[1]) == 2  # a new table: P0 (the one human of three seats) and the spectators
         link = links["P0"].replace(base, server.base)
@@ -372,7 +374,7 @@ def test_a_server_restarted_with_other_flags_serves_each_kept_table_as_it_was_de
     [line] = (tmp_path / f"table-{table_id}.jsonl").read_text(encoding="utf-8").splitlines()
     assert json.loads(line)["options"]["excuse"] is True
     (tmp_path / "once").mkdir()
-    game = load_game("quasenbo", players=2, options={"excuse": "yes"})
+    game = load_game("quasenbo", players=2, options={"excuse": "yes"}, max_actions=500)
     uninterrupted = Table(game, SEATS, tmp_path / "once", seed=end["seed"])
     play_first_actions(uninterrupted, 1000)
     assert (tmp_path / "once" / f"table-{uninterrupted.id}.jsonl").read_text(encoding="utf-8") == line + "\n"
