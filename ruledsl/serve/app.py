@@ -119,12 +119,10 @@ class Server:
             return 0
         digest = rules_hash(self.game)
         for stored in self.journal.tables():
-            game = self._dealt_in(stored, digest)
-            if game is None:
-                pass
-            elif stored.closed:
+            game = self._dealt_in(stored, digest)  # None: left in the store, said in the log
+            if game is not None and stored.closed:
                 self.stored[stored.id] = (stored, game)
-            else:
+            elif game is not None:
                 try:
                     self.add(Table(game, stored.seats, self.log_dir, journal=self.journal, stored=stored))
                 except Unreplayable as exc:
