@@ -17,6 +17,7 @@ from ruledsl.serve.limits import ServeLimits
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
     from ruledsl.serve.journal import Journal
+    from ruledsl.serve.tables import Table
 
 #: The most tables --tables opens at the start (more are opened from the lobby, up to the server's bound).
 MAX_TABLES = 100
@@ -56,8 +57,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--data",
         metavar="DIR",
-        help="keep every table (rules, seats, secret links, seed, each move) in a SQLite file in DIR, "
-        "so that a server restarted with the same --data comes back with every game where it was",
+        help="keep every table (rules, options, seats, secret links, seed, each move) in a SQLite file in DIR, "
+        "so that a server restarted with the same --data comes back with every game where it was "
+        "(each under its own options and seats; new tables under the flags)",
     )
     add_max_actions_argument(p)
     limits = p.add_argument_group("limits (a server others reach: see docs/serve.md and docs/security.md)")
@@ -119,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     base = f"http://{host}:{args.port}"
     print(one_line(f"{game.name}: {', '.join(f'P{q} {s}' for q, s in enumerate(seats))}"))
     for table in app.state.server.tables.values():
-        print(f"table {table.id}:")
+        print(f"table {table.id}{_dealt_under(table, game, seats)}:")
         for who, url in table.links(base):
             print(f"  {who}: {url}")
     print(f"lobby (opens more tables): {base}/   Ctrl-C stops the server.", flush=True)
@@ -168,6 +170,19 @@ def _game_and_store(args: argparse.Namespace) -> tuple[Game, Journal | None]:
         )
         return game, journal
     return game, Journal(args.data) if args.data else None
+
+
+def _dealt_under(table: Table, game: Game, seats: list[str]) -> str:
+    """How a table reopened from the store was dealt unlike the server's flags: its seats, its options, its bound on
+    actions ('' if as the flags)."""
+    from ruledsl.cli.arguments import options_text
+    from ruledsl.text.render import one_line
+
+    other = {k: v for k, v in table.game.options.items() if game.options.get(k) != v}
+    said = [", ".join(table.seats)] if table.seats != seats else []
+    said += [options_text(other)] if other else []
+    said += [f"at most {table.game.max_actions:,} actions"] if table.game.max_actions != game.max_actions else []
+    return one_line(f" (as it was dealt: {'; '.join(said)})") if said else ""
 
 
 def _exists(*path: str) -> bool:

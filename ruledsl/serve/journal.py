@@ -1,7 +1,8 @@
 """The store of ``ruledsl serve --data DIR``: every table kept in a SQLite file, so that a server killed comes back.
 
 What is kept: the rule text and its hash (and the rule file it was last read from: a file gone since is
-served from the text kept), and per table its id, seats, secret links, and each
+served from the text kept), and per table its id, seats (their count is its players'), the options (and bound
+on actions) it was dealt under (a table reopens under its own, whatever the restart's flags), secret links, and each
 game dealt there (its seed and version) with every action played in it (the index of the action
 among the legal ones: the engine is deterministic, so the actions replayed from the seed give the
 same game), and the seats that asked for a rematch once it was over. Each deal, each action and each
@@ -18,6 +19,7 @@ import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ruledsl.text.errors import Diagnostic, SourceError
 from ruledsl.text.source import Source
@@ -40,6 +42,7 @@ CREATE TABLE IF NOT EXISTS actions (
     action INTEGER NOT NULL, PRIMARY KEY (table_id, game, n));
 CREATE TABLE IF NOT EXISTS rematch (
     table_id TEXT NOT NULL, game INTEGER NOT NULL, seat INTEGER NOT NULL, PRIMARY KEY (table_id, game, seat));
+CREATE TABLE IF NOT EXISTS options (table_id TEXT PRIMARY KEY, options TEXT NOT NULL, max_actions INTEGER NOT NULL);
 """
 
 
@@ -70,6 +73,8 @@ class Stored:
     version: int = 0
     actions: list[tuple[int, int]] = field(default_factory=list)  # (seat, index among the legal actions)
     rematch: set[int] = field(default_factory=set)  # the seats that asked for a rematch once it was over
+    options: dict[str, Any] | None = None  # the options it was dealt under (None: kept before they were)
+    max_actions: int = 0  # the bound on actions it was dealt under (with its options)
 
 
 class Journal:
@@ -130,8 +135,11 @@ class Journal:
         seats: list[str],
         tokens: list[str | None],
         spectator: str,
+        options: dict[str, Any],
+        max_actions: int,
     ) -> None:
-        """Keep a new table (and its rules' text, once per hash, with the rule file it was read from if any)."""
+        """Keep a new table with the options and bound on actions it is dealt under (and its rules' text, once per
+        hash, with the rule file it was read from if any)."""
         digest, text, path = rules
         self._write(
             table_id,
@@ -142,6 +150,7 @@ class Journal:
                     "INSERT INTO tables VALUES (?, ?, ?, ?, ?, 0)",
                     (table_id, digest, json.dumps(seats), json.dumps(tokens), spectator),
                 ),
+                ("INSERT INTO options VALUES (?, ?, ?)", (table_id, json.dumps(options, sort_keys=True), max_actions)),
             ],
         )
 
@@ -180,15 +189,18 @@ class Journal:
             return [str(path) for (path,) in self.db.execute("SELECT path FROM files ORDER BY path")]
 
     def tables(self) -> list[Stored]:
-        """Every table kept, each with its last game, that game's actions and votes for a rematch, in the order they
-        were opened."""
+        """Every table kept, each with its options, its last game, that game's actions and votes for a rematch, in the
+        order they were opened."""
         with self.lock:
             rows = self.db.execute(
-                "SELECT id, rules, seats, tokens, spectator, closed FROM tables ORDER BY rowid"
+                "SELECT id, rules, seats, tokens, spectator, closed, options.options, options.max_actions FROM tables"
+                " LEFT JOIN options ON options.table_id = tables.id ORDER BY tables.rowid"
             ).fetchall()
             stored = []
-            for table_id, digest, seats, tokens, spectator, closed in rows:
+            for table_id, digest, seats, tokens, spectator, closed, options, max_actions in rows:
                 table = Stored(table_id, digest, json.loads(seats), json.loads(tokens), spectator, bool(closed))
+                table.options = None if options is None else json.loads(options)
+                table.max_actions = max_actions or 0
                 last = self.db.execute(
                     "SELECT game, seed, version FROM games WHERE table_id = ? ORDER BY game DESC LIMIT 1", (table_id,)
                 ).fetchone()

@@ -27,6 +27,11 @@ class MoveRefused(Exception):
     """A move a seat sent that changes nothing: the message says why, in words that seat may read."""
 
 
+class Unreplayable(Exception):
+    """A stored table whose moves do not fit the game it is reopened in: a store kept before the options were,
+    restarted under other ones (the message says which move)."""
+
+
 class Table:
     """One game played at one table: the state, who sits where, and what each seat has been told.
 
@@ -70,7 +75,9 @@ class Table:
             self._restore(stored)
             return
         if journal is not None:
-            journal.opened(self.id, _rules(game), self.seats, self.tokens, self.spectator)
+            journal.opened(
+                self.id, _rules(game), self.seats, self.tokens, self.spectator, game.options, game.max_actions
+            )
         self.deal(seed)
 
     def _restore(self, stored: Stored) -> None:
@@ -82,9 +89,11 @@ class Table:
         self.replaying = True
         try:
             self.deal(stored.seed)
-            for seat, index in stored.actions:
+            for n, (seat, index) in enumerate(stored.actions):
                 if self.is_over() or self.state is None:
                     break
+                if seat != self.state.current_player() or not 0 <= index < len(self.state.legal_actions()):
+                    raise Unreplayable(f"its move {n + 1} (P{seat}'s) does not fit this game")
                 if seat not in self.humans:
                     decide(self.agents[seat], self.state, seat)  # the bot's own randomness, drawn as it was
                 self._apply(seat, self.state.legal_actions()[index])

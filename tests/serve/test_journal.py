@@ -259,3 +259,122 @@ class TestRuleFileGone:
         assert f"error[E001]: cannot read '{gone}': no such file" in done.stderr
         assert f"= hint: the tables kept in '{tmp_path / 'data'}' were played with '{rules}'" in done.stderr
         assert "Traceback" not in done.stderr
+
+
+class TestOptionsAndPlayers:
+    """Each table is kept with the options it was dealt under (its player count is its seats'): a server restarted
+    with other --option values or another --players reopens it under its own, whatever the flags say now; its new
+    tables are dealt under the flags. A store kept before the options were (no row of them) reopens its tables under
+    the flags, as it did; a table whose options cannot be had again is left in the store, with a clear warning."""
+
+    OPTIONS = {"excuse": "yes", "pawns": "yes", "hand_size": "5"}
+
+    def server(self, tmp_path: Path, game: Any, seats: list[str]) -> Any:
+        require("starlette", "serve")
+        from ruledsl.serve.app import Server
+
+        return Server(game, seats, journal=Journal(tmp_path))
+
+    def played(self, tmp_path: Path) -> Table:
+        """A table dealt under OPTIONS (seed 1: its moves do not fit the game under the default options)."""
+        game = load_game("quasenbo", players=2, options=self.OPTIONS, max_actions=50)
+        dealt = Table(game, SEATS, journal=Journal(tmp_path), seed=1)
+        play_first_actions(dealt, 3)
+        dealt.journal.close()  # type: ignore[union-attr]
+        return dealt
+
+    def test_a_restart_with_other_options_reopens_the_table_under_its_own(self, tmp_path: Path) -> None:
+        dealt = self.played(tmp_path)
+        now = load_game("quasenbo", players=2, options={"hand_size": "9"})
+        server = self.server(tmp_path, now, SEATS)
+        assert server.restore() == 1
+        again = server.tables[dealt.id]
+        assert again.game.options == dealt.game.options != now.options
+        assert again.game.max_actions == 50 != now.max_actions
+        assert json.dumps(again.record()) == json.dumps(dealt.record())
+        assert again.transcripts == dealt.transcripts
+        assert server.open_table().game.options == now.options  # a new table: the flags'
+
+    def test_a_restart_with_other_players_reopens_the_table_with_its_own_seats(self, tmp_path: Path) -> None:
+        dealt = self.played(tmp_path)
+        server = self.server(tmp_path, load_game("quasenbo", players=3), ["human", "random", "random"])
+        assert server.restore() == 1
+        again = server.tables[dealt.id]
+        assert (again.seats, again.game.players, again.game.options) == (SEATS, 2, dealt.game.options)
+        assert json.dumps(again.record()) == json.dumps(dealt.record())
+        assert server.open_table().game.players == 3
+
+    def test_a_closed_table_reopens_under_its_own_options_when_its_link_is_visited(self, tmp_path: Path) -> None:
+        dealt = self.played(tmp_path)
+        self.server(tmp_path, dealt.game, SEATS).journal.closed(dealt.id)
+        server = self.server(tmp_path, load_game("quasenbo", players=3), ["human", "random", "random"])
+        assert server.restore() == 0
+        asyncio.run(server.reopen(dealt.id))
+        again = server.tables[dealt.id]
+        assert (again.seats, again.game.options) == (SEATS, dealt.game.options)
+        assert json.dumps(again.record()) == json.dumps(dealt.record())
+
+    def test_a_store_kept_without_options_reopens_under_the_flags(
+        self, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        dealt = self.played(tmp_path)
+        with sqlite3.connect(tmp_path / FILE) as db:
+            db.execute("DROP TABLE options")  # as a store kept before they were
+        now = load_game("quasenbo", players=2, options=self.OPTIONS, max_actions=50)
+        server = self.server(tmp_path, now, SEATS)
+        assert server.restore() == 1
+        assert server.tables[dealt.id].game is now
+        assert json.dumps(server.tables[dealt.id].record()) == json.dumps(dealt.record())
+        assert self.server(tmp_path, load_game("quasenbo", players=3), ["human"] * 3).restore() == 0  # other seats
+        assert "other rules or seats: not reopened" in caplog.text
+        # Under other flags its moves do not fit the game (the first is another seat's): a warning, no traceback.
+        assert self.server(tmp_path, load_game("quasenbo", players=2), SEATS).restore() == 0
+        assert f"table {dealt.id} cannot be reopened: its move " in caplog.text
+        Journal(tmp_path).closed(dealt.id)  # the same, closed: when its link is visited
+        server = self.server(tmp_path, load_game("quasenbo", players=2), SEATS)
+        assert server.restore() == 0
+        caplog.clear()
+        asyncio.run(server.reopen(dealt.id))
+        assert dealt.id not in server.tables and f"table {dealt.id} cannot be reopened" in caplog.text
+
+    def test_a_table_whose_options_cannot_be_had_again_is_left_with_a_clear_warning(
+        self, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        dealt = self.played(tmp_path)
+        with sqlite3.connect(tmp_path / FILE) as db:
+            db.execute("UPDATE options SET options = ?", (json.dumps({"jokers": True}),))
+        server = self.server(tmp_path, dealt.game, SEATS)
+        assert server.restore() == 0
+        assert f"table {dealt.id} cannot be reopened: 'Quäsenbö' has no option 'jokers'" in caplog.text
+        assert "left in the store" in caplog.text
+
+
+def test_a_server_restarted_with_other_flags_serves_each_kept_table_as_it_was_dealt(tmp_path: Path) -> None:
+    """The command line: kept under --option excuse=yes (and --max-actions) for 2 players, restarted with neither
+    for 3; the table kept goes on under its own (said beside its links) to the record an uninterrupted game makes,
+    a new one under the flags."""
+    require("uvicorn", "serve")
+    require("websockets", "serve")
+    from ruledsl.serve.background import ServeProcess
+
+    data = ["--data", str(tmp_path / "data"), "--log", str(tmp_path)]
+    kept = ["--seats", ",".join(SEATS), "--option", "excuse=yes", "--max-actions", "500"]
+    with ServeProcess("quasenbo", *kept, *data) as server:
+        links, base = server.tables[0], server.base
+        before = play(links["P0"], 3)
+    table_id = links["P0"].split("/t/")[1].split("/")[0]
+    with ServeProcess("quasenbo", "--seats", "human,random,random", "--tables", "2", *data) as server:
+        assert f"table {table_id} (as it was dealt: human, random; excuse=yes; at most 500 actions):" in server.printed
+        assert server.tables[0] == {who: link.replace(base, server.base) for who, link in links.items()}
+        assert len(server.tables[1]) == 2  # a new table: P0 (the one human of three seats) and the spectators
+        link = links["P0"].replace(base, server.base)
+        assert play(link, 0)["version"] == before["version"]
+        end = play(link, 1000)
+        assert "Traceback" not in server.stderr()
+    [line] = (tmp_path / f"table-{table_id}.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(line)["options"]["excuse"] is True
+    (tmp_path / "once").mkdir()
+    game = load_game("quasenbo", players=2, options={"excuse": "yes"}, max_actions=500)
+    uninterrupted = Table(game, SEATS, tmp_path / "once", seed=end["seed"])
+    play_first_actions(uninterrupted, 1000)
+    assert (tmp_path / "once" / f"table-{uninterrupted.id}.jsonl").read_text(encoding="utf-8") == line + "\n"
