@@ -191,3 +191,11 @@ def test_a_swap_of_his_own_unseen_card_outside_the_pool_leaves_his_picks_alone()
     kinds were exchanged because the card's zone was his, though not the zone the set is chosen from."""
     text = (Path(__file__).parents[1] / "generate" / "found" / "picks_swapped_from_his_face_down_card.game").read_text()
     assert play_file(text, 90).breaks == []
+
+
+def test_the_steps_of_a_group_read_in_a_menu_with_the_cards_labels() -> None:
+    """Found by the generator (file 37 of --seed 1): a group chosen card by card in a game with a
+    ``label card``; reading a step in a menu (the leak harness's labels, ``play``, ``serve``) called
+    its label with the namer of cards, as a compiled label is called, and it crashed."""
+    text = (Path(__file__).parents[1] / "generate" / "found" / "picks_read_with_card_labels.game").read_text()
+    assert play_file(text, 37).breaks == []
