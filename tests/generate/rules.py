@@ -543,9 +543,9 @@ def _decls(text: str) -> list[n.Decl]:
 
 #: Options, of a number (with its doc) and of words; the deck reads one, a requirement reads the deck.
 _OPTIONS = """\
-option bonus: 0 to 3 = 1
+option bonus: 0 to 3 = BONUS
     "points a player adds for a card of rank 1"
-option style: "plain", "fancy" = "plain"
+option style: "plain", "fancy" = STYLE
 require size of every card >= 2, "too few cards for {players} players"
 """
 
@@ -626,7 +626,7 @@ def more_of_the_language(draw: Any, decls: list[n.Decl], drawn: _Drawn) -> list[
     out = list(decls)
     options = draw(st.booleans(), label="options")
     if options:
-        out[1:1] = _decls(_OPTIONS)
+        out[1:1] = _decls(_OPTIONS.replace("BONUS", "1").replace("STYLE", '"plain"'))
         out = [_deck_of_options(draw, d, drawn) if isinstance(d, n.DeckDecl) else d for d in out]
     if draw(st.booleans(), label="card label"):
         out.extend(_decls('label card c as "{c.rank} of {c.suit}"'))
@@ -651,7 +651,73 @@ def more_of_the_language(draw: Any, decls: list[n.Decl], drawn: _Drawn) -> list[
     payoff = draw(st.sampled_from([None, "score", "bounded"]), label="payoff")
     if payoff is not None:
         out.extend(_decls("payoff: score" if payoff == "score" else "payoff: score - turns, from -100000 to 100000"))
+    if options:
+        # The options' defaults, which the games are played with: both sides of the deck's 'if'.
+        bonus, style = (
+            draw(st.integers(0, 3), label="bonus"),
+            draw(st.sampled_from(['"plain"', '"fancy"']), label="style"),
+        )
+        (bonus_decl, style_decl) = _decls(_OPTIONS.replace("BONUS", str(bonus)).replace("STYLE", style))[:2]
+        out = [bonus_decl if _named(d, "bonus") else style_decl if _named(d, "style") else d for d in out]
+    if draw(st.booleans(), label="read in texts"):
+        # What every player may know, read where they read it: a label reading the card chosen (its rank read
+        # as none by whoever does not see it), a line telling sizes and faces.
+        label = e('if c.rank > 2 then "lay {c}, a high card" else "lay {c}"')
+        say = n.Say(
+            message=e('"{player} keeps {size of hand}; the pile holds {(count c in pile where c is face up)} up"')
+        )
+        out = [_lay_reads(d, label, say) for d in out]
+    if draw(st.booleans(), label="shifts"):
+        # Cards moved by a procedure, from either end of a zone, in loops: where the engine tracks who knows what.
+        out.extend(_decls(_SHIFT))
+        out = [_with_action(d, "action shift_cards when turns % 2 == 0:\n        shift(player)\n") for d in out]
+    start = draw(st.sampled_from([None, "seat 0", "right of player", "player after player"]), label="deal from")
+    if start is not None:
+        out = [_replaced(d, lambda x: attrs.evolve(x, start=e(start)) if isinstance(x, n.Deal) else x) for d in out]
     return out
+
+
+#: A procedure that moves cards from either end of a zone, a few at a time, in loops.
+_SHIFT = """\
+to shift(p: player):
+    if size of deck > 3:
+        move bottom of deck to pile
+        move top 2 of deck to p.hand
+    let moved = 0
+    while deck is not empty and moved < 2:
+        move bottom 1 of deck to pile face down
+        add 1 to moved
+    if size of pile > 4:
+        move all but top 2 of pile to deck at random
+        shuffle deck
+    for each q in players starting with p where size of q.hand < 2:
+        if deck is not empty:
+            move top of deck to q.hand
+"""
+
+
+def _with_action(d: n.Decl, text: str) -> n.Decl:
+    """The play phase, with the action of ``text`` before its otherwise action."""
+    if not (isinstance(d, n.PhaseDecl) and d.name == "play"):
+        return d
+    (phase,) = _decls(f"phase play:\n    {text}")
+    assert isinstance(phase, n.PhaseDecl)
+    return attrs.evolve(d, items=(*d.items[:-1], *phase.items, d.items[-1]))
+
+
+def _named(d: n.Decl, name: str) -> bool:
+    return isinstance(d, n.OptionDecl) and d.name == name
+
+
+def _lay_reads(d: n.Decl, label: n.Expr, say: n.Stmt) -> n.Decl:
+    """The play phase, its lay labelled by ``label`` and saying ``say`` last."""
+    if not (isinstance(d, n.PhaseDecl) and d.name == "play"):
+        return d
+    items = tuple(
+        attrs.evolve(i, label=label, body=(*i.body, say)) if isinstance(i, n.ActionDecl) and i.name == "lay" else i
+        for i in d.items
+    )
+    return attrs.evolve(d, items=items)
 
 
 def _deck_of_options(draw: Any, deck: n.DeckDecl, drawn: _Drawn) -> n.DeckDecl:
@@ -686,16 +752,16 @@ def _with_choices(draw: Any, d: n.Decl, drawn: _Drawn) -> n.Decl:
     """The play phase, with an action that names a value (and ends the turn), and groups of a value."""
     if not (isinstance(d, n.PhaseDecl) and d.name == "play"):
         return d
-    text = "action name_suit(s: suit) when turns % 4 == 1:\n        add position of s to score\n        end turn\n"
+    # Whether a card is seen, or face up, is known to all: a condition may read it.
+    seen = "pile is empty or (top of pile) is seen by player or (top of pile) is face up"
+    text = f"action name_suit(s: suit) when turns % 4 == 1 and ({seen}):\n"
+    text += "        add position of s to score\n        end turn\n"
     if drawn.sees_own and not drawn.big and draw(st.booleans(), label="groups of a value"):
         text += "    action pair(cs: 1 to 2 cards of one rank from hand):\n        move cs to pile\n"
         text += "    action suited(t: suit, cs: cards of suit t from hand):\n        move cs to pile\n"
         text += "    action triple(cs: 6 cards in triples in sequence of rank from hand):\n        move cs to pile\n"
         text += "    action odd(cs: 2 cards of different suit from hand):\n        move cs to pile\n"
-    (phase,) = _decls(f"phase play:\n    {text}")
-    assert isinstance(phase, n.PhaseDecl)
-    last = len(d.items) - 1  # before the otherwise action
-    return attrs.evolve(d, items=(*d.items[:last], *phase.items, d.items[last]))
+    return _with_action(d, text)
 
 
 def _ends_with(d: n.Decl, outcome: dict[str, Any]) -> n.Decl:
