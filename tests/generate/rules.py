@@ -584,6 +584,7 @@ to tally_up(p: player, cs: cards):
         set tally = tally + (highest position of c for c in cs) + (highest c.suit as number for c in cs)
     if some cards c in cs with total c.rank == 5:
         add 1 to tally
+    add (count sets s of cards in cs where size of s == 2 and (total c.rank for c in s) == 5) to tally
     let ranked = cards c in cs sorted by (c.rank, c.suit) descending
     if (the item 1 of ranked) != none and {(the item 1 of ranked).rank} overlaps {1, 2}:
         add size of all but top 1 of ranked to tally
@@ -671,9 +672,33 @@ def more_of_the_language(draw: Any, decls: list[n.Decl], drawn: _Drawn) -> list[
         # Cards moved by a procedure, from either end of a zone, in loops: where the engine tracks who knows what.
         out.extend(_decls(_SHIFT))
         out = [_with_action(d, "action shift_cards when turns % 2 == 0:\n        shift(player)\n") for d in out]
+    out = _often(draw, out, drawn)
     start = draw(st.sampled_from([None, "seat 0", "right of player", "player after player"]), label="deal from")
     if start is not None:
         out = [_replaced(d, lambda x: attrs.evolve(x, start=e(start)) if isinstance(x, n.Deal) else x) for d in out]
+    return out
+
+
+def _often(draw: Any, out: list[n.Decl], drawn: _Drawn) -> list[n.Decl]:
+    """What the files drew in a few of them only, in more: groups of every shape, an auction, and a group
+    offered out of turn. (A group is chosen among cards the chooser sees: R509.)"""
+    if drawn.sees_own and not drawn.big and draw(st.booleans(), label="groups of every shape"):
+        (groups,) = _decls(_GROUPS_OFTEN)
+        assert isinstance(groups, n.PhaseDecl)
+        out = [attrs.evolve(d, items=(*d.items[:-1], *groups.items, d.items[-1])) if _is_play(d) else d for d in out]
+        if _ACE not in out:
+            out.append(_ACE)  # the wild cards
+    if not any(isinstance(d, n.PhaseDecl) and d.is_auction for d in out) and draw(st.booleans(), label="auction"):
+        out.append(attrs.evolve(_auction_phase(draw(st.integers(0, 2), label="passes")), name="bidding"))
+        out = [_with_action(d, "action bid_now when turns % 5 == 2:\n        go to bidding\n") for d in out]
+    few = any(isinstance(d, n.PhaseDecl) and "name='few'" in repr(d) for d in out)
+    if few and draw(st.booleans(), label="offer few"):
+        out = [
+            attrs.evolve(d, items=(n.OfferItem(name="few", phase="play"), *d.items))
+            if isinstance(d, n.WindowDecl)
+            else d
+            for d in out
+        ]
     return out
 
 
@@ -693,12 +718,18 @@ to shift(p: player):
     for each q in players starting with p where size of q.hand < 2:
         if deck is not empty:
             move top of deck to q.hand
+    if deck is not empty:
+        reveal bottom of deck
 """
 
 
+def _is_play(d: n.Decl) -> bool:
+    return isinstance(d, n.PhaseDecl) and d.name == "play"
+
+
 def _with_action(d: n.Decl, text: str) -> n.Decl:
-    """The play phase, with the action of ``text`` before its otherwise action."""
-    if not (isinstance(d, n.PhaseDecl) and d.name == "play"):
+    """The play phase, with the actions of ``text`` before its otherwise action."""
+    if not _is_play(d):
         return d
     (phase,) = _decls(f"phase play:\n    {text}")
     assert isinstance(phase, n.PhaseDecl)
@@ -723,7 +754,7 @@ def _lay_reads(d: n.Decl, label: n.Expr, say: n.Stmt) -> n.Decl:
 def _deck_of_options(draw: Any, deck: n.DeckDecl, drawn: _Drawn) -> n.DeckDecl:
     """The deck, with a card that an option puts in (or another in its place), its copies maybe repeated."""
     entries = list(deck.entries)
-    if drawn.copies > 1 and draw(st.booleans(), label="repeat the deck"):
+    if draw(st.booleans(), label="repeat the deck"):
         entries = [n.DeckRepeat(count=n.Number(value=drawn.copies), body=(attrs.evolve(entries[0], copies=None),))]
     (extra,) = _decls(_DECK_OF_OPTIONS)
     assert isinstance(extra, n.DeckDecl)
@@ -754,14 +785,37 @@ def _with_choices(draw: Any, d: n.Decl, drawn: _Drawn) -> n.Decl:
         return d
     # Whether a card is seen, or face up, is known to all: a condition may read it.
     seen = "pile is empty or (top of pile) is seen by player or (top of pile) is face up"
-    text = f"action name_suit(s: suit) when turns % 4 == 1 and ({seen}):\n"
-    text += "        add position of s to score\n        end turn\n"
-    if drawn.sees_own and not drawn.big and draw(st.booleans(), label="groups of a value"):
-        text += "    action pair(cs: 1 to 2 cards of one rank from hand):\n        move cs to pile\n"
-        text += "    action suited(t: suit, cs: cards of suit t from hand):\n        move cs to pile\n"
-        text += "    action triple(cs: 6 cards in triples in sequence of rank from hand):\n        move cs to pile\n"
-        text += "    action odd(cs: 2 cards of different suit from hand):\n        move cs to pile\n"
+    text = f"action name_suit(s: suit, k: number 1 to 2) when turns % 4 == 1 and ({seen}):\n"
+    text += "        add position of s * k to score\n        end turn\n"
     return _with_action(d, text)
+
+
+#: Groups of every shape, in a few files each before: a few cards, a card (a high one if able), of one rank (of two or
+#: fewer), of a value named, of different suits, in sequence (with wild cards, of one suit, in pairs, in triples).
+_GROUPS_OFTEN = """\
+phase play:
+    action pair(cs: 1 to 2 cards of one rank from hand):
+        move cs to pile
+    action suited(t: suit, cs: cards of suit t from hand):
+        move cs to pile
+    action triple(cs: 6 cards in triples in sequence of rank from hand):
+        move cs to pile
+    action odd(cs: 2 cards of different suit from hand):
+        move cs to pile
+    action few(cs: 1 to 2 cards from hand):
+        move cs to pile
+    action wild_run(cs: 2 to 3 cards in sequence of rank from hand with ace wild):
+        move cs to pile
+    action high(c: card from hand):
+        require if able c.rank > 2, "a high card if you can"
+        move c to pile
+    action same(cs: cards of one rank from hand):
+        move cs to pile
+    action suit_run(cs: 3 cards in sequence of rank of one suit from hand):
+        move cs to pile
+    action pair_run(cs: 2 to 4 cards in pairs in sequence of rank from hand):
+        move cs to pile
+"""
 
 
 def _ends_with(d: n.Decl, outcome: dict[str, Any]) -> n.Decl:
