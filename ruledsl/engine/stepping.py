@@ -38,12 +38,14 @@ class Stepped:
     def __init__(self, whole: ActionDef) -> None:
         self.whole = whole
         name = whole.name.replace("_", " ")
-        self.begin = Action(_step_def(whole, "begin", lambda key: f"{name}: pick the cards"), ())
-        self.done = Action(_step_def(whole, "done", lambda key: "done"), ())
+        # A label is called as a compiled one is (codegen/labels.py): with the key, and maybe how a card is
+        # shown (its label, in a menu: engine/reading.py's shown_action); by its name otherwise.
+        self.begin = Action(_step_def(whole, "begin", lambda key, show=None: f"{name}: pick the cards"), ())
+        self.done = Action(_step_def(whole, "done", lambda key, show=None: "done"), ())
         prog = whole.game
         assert prog is not None  # a stepped action belongs to a linked program
         names, reps = prog.card_names, prog.kind_reps
-        self._pick_def = _step_def(whole, "pick", lambda key: "pick " + names[reps[key[0]]])
+        self._pick_def = _step_def(whole, "pick", lambda key, show=names.__getitem__: "pick " + show(reps[key[0]]))
         self._picks: dict[int, Action] = {}
 
     def pick(self, kind: int) -> Action:

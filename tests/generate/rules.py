@@ -7,7 +7,10 @@ zones of every visibility, variables of the game, the players and the cards, pha
 ordinary and group choices, deals, moves of whole zones, windows opened by a move (with or
 without ``when all pass:``, some offering a phase's action), phases made of effects alone, phases
 played together, auctions whose passes are not final (with a call), and rules triggered by cards
-entering a zone (some of which move cards during a deal).
+entering a zone (some of which move cards during a deal). Then the rest of the language, drawn last
+(``more_of_the_language``): options, a deck made of them, a label of the cards, a procedure of every loop,
+test and computation on cards, choices of a value, every way a game ends, a standing and a payoff;
+tests/generate/coverage.py tells which constructs of the grammar the files use (a test wants them all).
 
 Every game can always go on (each phase ends with an ``otherwise`` action, which is legal
 when nothing else is) and ends by its own rules or by the bound on actions it is played
@@ -239,7 +242,9 @@ def rule_files(draw: Any) -> n.GameFile:
         decls.append(_round_end(draw, zones))
     decls.append(n.RankingDecl(keys=(n.RankingKey(order="highest", value=e("score")),)))
     # Drawn last, so that the files drawn before they were added are drawn still.
-    return n.GameFile(header=n.GameHeader(name="Random"), decls=tuple(_shown(draw, d) for d in decls))
+    shown = [_shown(draw, d) for d in decls]
+    more = _Drawn(big=big, sees_own=zones.visibility("hand") in ("owner", "public"), finish=finish, copies=copies)
+    return n.GameFile(header=n.GameHeader(name="Random"), decls=tuple(more_of_the_language(draw, shown, more)))
 
 
 def _shown(draw: Any, d: n.Decl) -> n.Decl:
@@ -508,3 +513,321 @@ def drawn_texts(count: int, seed: int) -> list[str]:
 
     collect()
     return out
+
+
+# ---------------------------------------------------------------- the rest of the language
+#
+# The constructs of the grammar the games above do not use (tests/generate/coverage.py tells which; the
+# test of tests/property/test_random_rules.py asserts every one is drawn), each drawn in some files: options
+# and a deck that reads them, a label of the cards, a standing and a payoff, a procedure of every loop
+# and test that the lay runs, choices of a value and of groups of a value, and the ways a game ends.
+# They are drawn after all the rest, so that the files drawn before them draw their first part alike.
+# What they compute from cards a player may not see goes into hidden variables only (read by no text
+# and no condition of an action: that would show the cards to him).
+
+
+@attrs.frozen
+class _Drawn:
+    """What was drawn already that the rest of the language must fit."""
+
+    big: bool  # hands of 14 cards: no more groups listed whole
+    sees_own: bool  # each player sees his hand: groups of it may be chosen (R509)
+    finish: bool  # players go out: a finishing order
+    copies: int  # of each card
+
+
+def _decls(text: str) -> list[n.Decl]:
+    """Declarations, from their text."""
+    return list(parse(f'game "g"\n{text}').decls)
+
+
+#: Options, of a number (with its doc) and of words; the deck reads one, a requirement reads the deck.
+_OPTIONS = """\
+option bonus: 0 to 3 = BONUS
+    "points a player adds for a card of rank 1"
+option style: "plain", "fancy" = STYLE
+require size of every card >= 2, "too few cards for {players} players"
+"""
+
+#: A procedure of every loop and test, on cards the player may not see: what it finds goes into
+#: hidden variables alone. A tuple variable, a player variable kept out of the views.
+_TALLY = """\
+var tally = 0, hidden
+var best: (number, suit) = (0, a), hidden
+player var calls = 0, unlisted
+define low(cs: cards) = lowest c.rank for c in cs
+to tally_up(p: player, cs: cards):
+    let k = count c in cs where c.rank > 1
+    let run = 0
+    for each c in cs where c.rank % 2 == 1 or c is "1a":
+        add 1 to k
+    while k > 3:
+        subtract 2 from k
+    repeat 2 times:
+        add 1 to run
+    repeat:
+        subtract 1 from k
+        if k <= 1:
+            stop
+    if any c in cs where c.rank == 1 and c is not "2a":
+        set tally = k + run
+    else if no c in cs where not (c.rank != 2):
+        set tally = -k * 2 / 1
+    else:
+        set tally = (count c in cs) - size of (cards c in cs where c.suit in {a} and c.rank not in {2, 3})
+    if cs is not empty and (every c in cs satisfies c.rank >= 1):
+        set best = ((the c in cs with highest c.rank).rank, (first c in cs where c.rank >= 0).suit)
+    else if cs is not empty:
+        set best = ((the c in cs with lowest c.rank where c.rank > 0).rank, (topmost c in cs where yes).suit)
+    if cs is not empty:
+        set tally = tally + (total c.rank for c in cs) + (distinct c.suit for c in cs) + low(cs)
+        set tally = tally + (highest position of c for c in cs) + (highest c.suit as number for c in cs)
+    if some cards c in cs with total c.rank == 5:
+        add 1 to tally
+    add (count sets s of cards in cs where size of s == 2 and (total c.rank for c in s) == 5) to tally
+    let ranked = cards c in cs sorted by (c.rank, c.suit) descending
+    if (the item 1 of ranked) != none and {(the item 1 of ranked).rank} overlaps {1, 2}:
+        add size of all but top 1 of ranked to tally
+    set tally = tally + size of run of p.hand sharing suit + size of top 2 of every card
+    set tally = tally + size of bottom 2 of p.hand + (if p.hand is empty then 1 else 0)
+    if p.hand is not empty and ((bottom of p.hand) is face up or (top of p.hand) is not face up):
+        add 1 to tally
+    if p.hand is not empty and ((top of p.hand) is seen by p or (top of p.hand) is not seen by p):
+        add 1 to tally
+    for each q in players starting with player after p where q is not out and q is out or yes:
+        add 1 to tally
+    if player before p == right of p or seat 0 == p:
+        add 1 to tally
+"""
+#: A card an option puts in the deck (another in its place), its attributes given.
+_DECK_OF_OPTIONS = """\
+deck:
+    if bonus > 0:
+        card "joker": rank 0, suit a
+    else:
+        card "blank": rank 0, suit a
+"""
+#: What the procedure reads of the options, where there are some.
+_TALLY_OPTIONS = """\
+    if any x in (1 to 3) where x == bonus and style == "fancy":
+        add 1 to calls
+"""
+
+#: How a game ends besides a plain 'end game' (or a draw): each outcome with its players.
+_OUTCOMES = {
+    "winner": "the q in players with highest q.score",
+    "winners": "players starting with player",
+    "loser": "player before player",
+    "losers": "cards q in players where q == player",
+}
+
+
+def more_of_the_language(draw: Any, decls: list[n.Decl], drawn: _Drawn) -> list[n.Decl]:
+    """The game's declarations with the rest of the language drawn into them (see above)."""
+    out = list(decls)
+    options = draw(st.booleans(), label="options")
+    if options:
+        out[1:1] = _decls(_OPTIONS.replace("BONUS", "1").replace("STYLE", '"plain"'))
+        out = [_deck_of_options(draw, d, drawn) if isinstance(d, n.DeckDecl) else d for d in out]
+    if draw(st.booleans(), label="card label"):
+        out.extend(_decls('label card c as "{c.rank} of {c.suit}"'))
+    if draw(st.booleans(), label="tally"):
+        out.extend(_decls(_TALLY + (_TALLY_OPTIONS if options else "")))
+        out = [_runs(d, "lay", "tally_up(player, hand)") for d in out]
+    if draw(st.booleans(), label="value choice"):
+        out = [_with_choices(draw, d, drawn) for d in out]
+    ending = draw(st.sampled_from([None, *_OUTCOMES, "draw"]), label="ending")
+    if ending is not None:
+        outcome: dict[str, Any] = {"draw": True} if ending == "draw" else {ending: e(_OUTCOMES[ending])}
+        out = [_ends_with(d, outcome) for d in out]
+    standing = draw(st.sampled_from([None, "hand", "order"]), label="standing")
+    if standing is not None:
+        first = "finishing order" if standing == "order" and drawn.finish else "lowest size of hand"
+        out.extend(_decls(f"standing: {first}, then highest score"))
+    if drawn.finish and draw(st.booleans(), label="ranked by finishing"):
+        out = [
+            _decls("ranking: finishing order, then highest score")[0] if isinstance(d, n.RankingDecl) else d
+            for d in out
+        ]
+    payoff = draw(st.sampled_from([None, "score", "bounded"]), label="payoff")
+    if payoff is not None:
+        out.extend(_decls("payoff: score" if payoff == "score" else "payoff: score - turns, from -100000 to 100000"))
+    if options:
+        # The options' defaults, which the games are played with: both sides of the deck's 'if'.
+        bonus, style = (
+            draw(st.integers(0, 3), label="bonus"),
+            draw(st.sampled_from(['"plain"', '"fancy"']), label="style"),
+        )
+        (bonus_decl, style_decl) = _decls(_OPTIONS.replace("BONUS", str(bonus)).replace("STYLE", style))[:2]
+        out = [bonus_decl if _named(d, "bonus") else style_decl if _named(d, "style") else d for d in out]
+    if draw(st.booleans(), label="read in texts"):
+        # What every player may know, read where they read it: a label reading the card chosen (its rank read
+        # as none by whoever does not see it), a line telling sizes and faces.
+        label = e('if c.rank > 2 then "lay {c}, a high card" else "lay {c}"')
+        say = n.Say(
+            message=e('"{player} keeps {size of hand}; the pile holds {(count c in pile where c is face up)} up"')
+        )
+        out = [_lay_reads(d, label, say) for d in out]
+    if draw(st.booleans(), label="shifts"):
+        # Cards moved by a procedure, from either end of a zone, in loops: where the engine tracks who knows what.
+        out.extend(_decls(_SHIFT))
+        out = [_with_action(d, "action shift_cards when turns % 2 == 0:\n        shift(player)\n") for d in out]
+    out = _often(draw, out, drawn)
+    start = draw(st.sampled_from([None, "seat 0", "right of player", "player after player"]), label="deal from")
+    if start is not None:
+        out = [_replaced(d, lambda x: attrs.evolve(x, start=e(start)) if isinstance(x, n.Deal) else x) for d in out]
+    return out
+
+
+def _often(draw: Any, out: list[n.Decl], drawn: _Drawn) -> list[n.Decl]:
+    """What the files drew in a few of them only, in more: groups of every shape, an auction, and a group
+    offered out of turn. (A group is chosen among cards the chooser sees: R509.)"""
+    if drawn.sees_own and not drawn.big and draw(st.booleans(), label="groups of every shape"):
+        (groups,) = _decls(_GROUPS_OFTEN)
+        assert isinstance(groups, n.PhaseDecl)
+        out = [attrs.evolve(d, items=(*d.items[:-1], *groups.items, d.items[-1])) if _is_play(d) else d for d in out]
+        if _ACE not in out:
+            out.append(_ACE)  # the wild cards
+    if not any(isinstance(d, n.PhaseDecl) and d.is_auction for d in out) and draw(st.booleans(), label="auction"):
+        out.append(attrs.evolve(_auction_phase(draw(st.integers(0, 2), label="passes")), name="bidding"))
+        out = [_with_action(d, "action bid_now when turns % 5 == 2:\n        go to bidding\n") for d in out]
+    few = any(isinstance(d, n.PhaseDecl) and "name='few'" in repr(d) for d in out)
+    if few and draw(st.booleans(), label="offer few"):
+        out = [
+            attrs.evolve(d, items=(n.OfferItem(name="few", phase="play"), *d.items))
+            if isinstance(d, n.WindowDecl)
+            else d
+            for d in out
+        ]
+    return out
+
+
+#: A procedure that moves cards from either end of a zone, a few at a time, in loops.
+_SHIFT = """\
+to shift(p: player):
+    if size of deck > 3:
+        move bottom of deck to pile
+        move top 2 of deck to p.hand
+    let moved = 0
+    while deck is not empty and moved < 2:
+        move bottom 1 of deck to pile face down
+        add 1 to moved
+    if size of pile > 4:
+        move all but top 2 of pile to deck at random
+        shuffle deck
+    for each q in players starting with p where size of q.hand < 2:
+        if deck is not empty:
+            move top of deck to q.hand
+    if deck is not empty:
+        reveal bottom of deck
+"""
+
+
+def _is_play(d: n.Decl) -> bool:
+    return isinstance(d, n.PhaseDecl) and d.name == "play"
+
+
+def _with_action(d: n.Decl, text: str) -> n.Decl:
+    """The play phase, with the actions of ``text`` before its otherwise action."""
+    if not _is_play(d):
+        return d
+    (phase,) = _decls(f"phase play:\n    {text}")
+    assert isinstance(phase, n.PhaseDecl)
+    return attrs.evolve(d, items=(*d.items[:-1], *phase.items, d.items[-1]))
+
+
+def _named(d: n.Decl, name: str) -> bool:
+    return isinstance(d, n.OptionDecl) and d.name == name
+
+
+def _lay_reads(d: n.Decl, label: n.Expr, say: n.Stmt) -> n.Decl:
+    """The play phase, its lay labelled by ``label`` and saying ``say`` last."""
+    if not (isinstance(d, n.PhaseDecl) and d.name == "play"):
+        return d
+    items = tuple(
+        attrs.evolve(i, label=label, body=(*i.body, say)) if isinstance(i, n.ActionDecl) and i.name == "lay" else i
+        for i in d.items
+    )
+    return attrs.evolve(d, items=items)
+
+
+def _deck_of_options(draw: Any, deck: n.DeckDecl, drawn: _Drawn) -> n.DeckDecl:
+    """The deck, with a card that an option puts in (or another in its place), its copies maybe repeated."""
+    entries = list(deck.entries)
+    if draw(st.booleans(), label="repeat the deck"):
+        entries = [n.DeckRepeat(count=n.Number(value=drawn.copies), body=(attrs.evolve(entries[0], copies=None),))]
+    (extra,) = _decls(_DECK_OF_OPTIONS)
+    assert isinstance(extra, n.DeckDecl)
+    return attrs.evolve(deck, entries=(*entries, *extra.entries))
+
+
+def _statements(text: str) -> tuple[n.Stmt, ...]:
+    """Statements, from their text (a setup's)."""
+    (setup,) = _decls(f"setup:\n    {text}\n")
+    assert isinstance(setup, n.SetupDecl)
+    return setup.body
+
+
+def _runs(d: n.Decl, action: str, text: str) -> n.Decl:
+    """The play phase, with the statements of ``text`` run at the end of its ``action``."""
+    if not (isinstance(d, n.PhaseDecl) and d.name == "play"):
+        return d
+    items = [
+        attrs.evolve(i, body=(*i.body, *_statements(text))) if isinstance(i, n.ActionDecl) and i.name == action else i
+        for i in d.items
+    ]
+    return attrs.evolve(d, items=tuple(items))
+
+
+def _with_choices(draw: Any, d: n.Decl, drawn: _Drawn) -> n.Decl:
+    """The play phase, with an action that names a value (and ends the turn), and groups of a value."""
+    if not (isinstance(d, n.PhaseDecl) and d.name == "play"):
+        return d
+    # Whether a card is seen, or face up, is known to all: a condition may read it.
+    seen = "pile is empty or (top of pile) is seen by player or (top of pile) is face up"
+    text = f"action name_suit(s: suit, k: number 1 to 2) when turns % 4 == 1 and ({seen}):\n"
+    text += "        add position of s * k to score\n        end turn\n"
+    return _with_action(d, text)
+
+
+#: Groups of every shape, in a few files each before: a few cards, a card (a high one if able), of one rank (of two or
+#: fewer), of a value named, of different suits, in sequence (with wild cards, of one suit, in pairs, in triples).
+_GROUPS_OFTEN = """\
+phase play:
+    action pair(cs: 1 to 2 cards of one rank from hand):
+        move cs to pile
+    action suited(t: suit, cs: cards of suit t from hand):
+        move cs to pile
+    action triple(cs: 6 cards in triples in sequence of rank from hand):
+        move cs to pile
+    action odd(cs: 2 cards of different suit from hand):
+        move cs to pile
+    action few(cs: 1 to 2 cards from hand):
+        move cs to pile
+    action wild_run(cs: 2 to 3 cards in sequence of rank from hand with ace wild):
+        move cs to pile
+    action high(c: card from hand):
+        require if able c.rank > 2, "a high card if you can"
+        move c to pile
+    action same(cs: cards of one rank from hand):
+        move cs to pile
+    action suit_run(cs: 3 cards in sequence of rank of one suit from hand):
+        move cs to pile
+    action pair_run(cs: 2 to 4 cards in pairs in sequence of rank from hand):
+        move cs to pile
+"""
+
+
+def _ends_with(d: n.Decl, outcome: dict[str, Any]) -> n.Decl:
+    """The declaration, each plain 'end game' of its phases ending so."""
+    return _replaced(d, lambda node: attrs.evolve(node, **outcome) if isinstance(node, n.EndGame) else node)
+
+
+def _replaced(node: Any, change: Any) -> Any:
+    """A node with ``change`` applied to every node within it, from the leaves up."""
+    if isinstance(node, tuple):
+        return tuple(_replaced(x, change) for x in node)
+    if not isinstance(node, n.Node):
+        return node
+    fields = {f.name: _replaced(getattr(node, f.name), change) for f in attrs.fields(type(node)) if f.init}
+    return change(attrs.evolve(node, **fields))

@@ -338,3 +338,16 @@ def test_a_set_chosen_card_by_card_after_an_auction_is_taken(tmp_path: Path) -> 
         state.apply_action(next(a for a in state.legal_actions() if str(a).startswith("pick ")))
     state.apply_action(next(a for a in state.legal_actions() if str(a) == "done"))
     assert state.picking is None and state.observation(0)["zones"]["pile"]["size"] == 3
+
+
+def test_a_step_reads_in_a_menu_with_the_cards_labels() -> None:
+    # A pick names its card by its label in a menu, as a whole set's label does; its text stays the name.
+    from ruledsl.engine.reading import shown_action
+
+    game = ruledsl.load_game(str(HERE.parents[1] / "tests" / "generate" / "found" / "picks_read_with_card_labels.game"))
+    state = game.new_initial_state(seed=1)
+    (begin,) = state.legal_actions()
+    assert shown_action(begin, state.prog) == "meld: pick the cards"
+    state.apply_action(begin)
+    pick = next(a for a in state.legal_actions() if str(a).startswith("pick"))
+    assert shown_action(pick, state.prog) == "pick rank " + str(pick).removeprefix("pick ")
