@@ -123,7 +123,7 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
         layout = self.spaces.tensors
         if self.infostate:
             tensor = np.empty(layout.information_state_size, np.float32)
-            write_entries(tensor, layout.state_entries(play.state, self.seat, play.own[self.seat]))
+            write_entries(tensor, layout.with_own(layout.state_entries(play.state, self.seat), play.own[self.seat]))
         else:
             tensor = np.empty(layout.observation_size, np.float32)
             write_entries(tensor, layout.state_entries(play.state, self.seat))

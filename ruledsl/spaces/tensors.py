@@ -169,25 +169,24 @@ class TensorLayout:
 
     def information_state_entries(self, obs: dict[str, Any], own_ids: list[int]) -> dict[int, float]:
         """The entries of the information-state tensor that may be other than 0, by index."""
-        return self._own(self.observation_entries(obs), own_ids)
+        return self.with_own(self.observation_entries(obs), own_ids)
 
-    def state_entries(self, state: Any, seat: int | None, own_ids: list[int] | None = None) -> dict[int, float]:
-        """``observation_entries(state.observation(seat))`` (with ``own_ids``: the information
-        state's), the same numbers worked out without the texts of his observation: its zones
-        read card by card from the state he reads (``Observer.shown_cards``), the rest from his
-        ``tensor_view``; so he is told nothing his observation does not show."""
+    def state_entries(self, state: Any, seat: int | None) -> dict[int, float]:
+        """``observation_entries(state.observation(seat))``, the same numbers worked out without the
+        texts of his observation: its zones read card by card from the state he reads
+        (``Observer.shown_cards``), the rest from his ``tensor_view``; so he is told nothing his
+        observation does not show."""
         if self.game.program.told:  # what is told of cards shows in the zones' texts: read them
-            out = self.observation_entries(state.observation(seat))
-        else:
-            rest, seen = state.tensor_view(seat)
-            out = {}
-            for _, _, z, base in self._zones:
-                self._zone(out, base, len(seen.zones[z]), seen.shown_cards(seat, z), self._card_kind)
-            self._fill_rest(rest, out)
-        return out if own_ids is None else self._own(out, own_ids)
+            return self.observation_entries(state.observation(seat))
+        rest, seen = state.tensor_view(seat)
+        out: dict[int, float] = {}
+        for _, _, z, base in self._zones:
+            self._zone(out, base, len(seen.zones[z]), seen.shown_cards(seat, z), self._card_kind)
+        self._fill_rest(rest, out)
+        return out
 
-    def _own(self, out: dict[int, float], own_ids: list[int]) -> dict[int, float]:
-        """Add the counts of the seat's own ids (the information state's last part) to ``out``."""
+    def with_own(self, out: dict[int, float], own_ids: list[int]) -> dict[int, float]:
+        """Add to observation entries the counts of the seat's own ids: the information state's."""
         base = self._history
         for i in own_ids:
             out[base + i] = out.get(base + i, 0.0) + 1.0
@@ -202,8 +201,10 @@ class TensorLayout:
         the order he chose them, one-hot each (the t-th id in the t-th block of
         ``num_distinct_actions``): two orders of the same ids differ, where counts merge them.
         The caller makes room for them (``recalled_size``)."""
-        out: dict[int, float] = {}
-        self._fill(obs, out)
+        return self.with_recalled(self.observation_entries(obs), own_ids)
+
+    def with_recalled(self, out: dict[int, float], own_ids: list[int]) -> dict[int, float]:
+        """Add to observation entries the seat's own ids in order (``recalled_entries``)."""
         base, width = self.observation_size, self.num_distinct_actions
         for t, i in enumerate(own_ids):
             out[base + t * width + i] = 1.0

@@ -152,7 +152,7 @@ def test_tensors_read_from_the_state_are_those_of_the_observation(name: str) -> 
                     assert layout.state_entries(state, seat) == layout.observation_entries(state.observation(seat))
                 seat = state.actor
                 own = play.own[seat]
-                assert layout.state_entries(state, seat, own) == layout.information_state_entries(
+                assert layout.with_own(layout.state_entries(state, seat), own) == layout.information_state_entries(
                     state.observation(seat), own
                 )
                 if play.is_terminal():
