@@ -17,8 +17,9 @@ what the string does: ``_Observer``).
 Chance: each draw of the rules is a chance node with its exact outcomes, equally likely:
 a card dealt from a shuffled deck is one of the cards still in it, and a shuffle nobody sees
 into is decided card by card only as it is read (``ruledsl.engine.chance``: ``Drawer``,
-``LazyZone``), so Kuhn and Leduc poker have OpenSpiel's own trees. A step that draws is made
-again from where it began with each outcome chosen (``_Play``). Seeded play, elsewhere,
+``LazyZone``), so Kuhn and Leduc poker have OpenSpiel's own trees. A step that draws is paused
+at each chance node and goes on with the outcome chosen (``_Play``, ``_Stepper``: a greenlet);
+a copy goes on by making the step again from where it began. Seeded play, elsewhere,
 draws from its seed as ever. Actions are ``ruledsl.spaces.ActionSpace`` ids (a set
 of cards is chosen card by card, then "done"); observations and information states come
 from ``observation(seat)`` alone (``ruledsl.spaces.TensorLayout``), the public observer's
@@ -33,9 +34,11 @@ from __future__ import annotations
 import json
 import math
 import random
+import threading
 from typing import Any
 
 try:
+    import greenlet
     import numpy as np
     import pyspiel
 except ImportError as error:  # the extra is not installed: say which
@@ -189,12 +192,13 @@ class _Play:
     """The play inside a RuledslState: copied by ``clone`` (deepcopy), pickled as its moves.
 
     ``decisions`` is the play as it stands after the last step made whole (None before setup
-    is); a step (setup, or a player's id) that draws is made again from ``before`` (None:
-    setup) with the outcomes the chance nodes gave since (``drawer.given``), until it asks for
-    none more: meanwhile ``need`` holds the outcomes of the chance node it waits on.
+    is); a step (setup, or a player's id) that draws runs in a ``_Stepper`` from ``before``
+    (None: setup) and pauses at each chance node, ``need`` holding its outcomes, until an
+    outcome is given (``drawer.given``). A copy, or a play in another thread, cannot share the
+    paused step: it makes the step again from ``before`` with the outcomes given so far.
     """
 
-    __slots__ = ("params", "moves", "decisions", "before", "waiting", "drawer", "need", "fresh")
+    __slots__ = ("params", "moves", "decisions", "before", "waiting", "drawer", "need", "fresh", "stepper", "copied")
 
     def __init__(self, params: dict[str, Any]) -> None:
         self.params = params
@@ -202,8 +206,10 @@ class _Play:
         self.decisions: Decisions | None = None
         self.before: Decisions | None = None
         self.waiting = -1  # the id whose step waits on chance (-1: setup)
-        self.drawer = Drawer()
+        self.drawer = Drawer(ask=_pause)
         self.need: list[tuple[int, float]] | None = None
+        self.stepper: _Stepper | None = None  # the step paused at a chance node, if this play holds it
+        self.copied = False  # a copy not stepped yet (``_step``)
         # Setup is made when first asked about (``ready``): OpenSpiel's clone makes a new
         # initial state, then copies the play into it, which would throw a setup away.
         self.fresh = True
@@ -218,7 +224,7 @@ class _Play:
             key = tuple(sorted(self.params.items()))
             made = _SETUPS.get(key)
             if made is None:
-                self._step()
+                self._step()  # its paused step is its own: the others make setup's first draw again
                 if len(_SETUPS) >= 32:
                     _SETUPS.clear()
                 made = _SETUPS[key] = (self.decisions, self.need)
@@ -227,26 +233,47 @@ class _Play:
         return self
 
     def _step(self) -> None:
-        """Make the waiting step from where it began, with the outcomes given so far."""
+        """Go on with the waiting step, given the last outcome; or make it from where it began."""
         drawer = self.drawer
-        drawer.used = 0
-        try:
-            before = self.before
-            if before is None:
-                made = _spaces(self.params).new_play(0, bool(self.params["track"]), drawer)
-            else:
-                made = _fork(before, drawer)
-                # A step cut short rolls back to where it began, not from the first deal.
-                made.state.origin = (before.state, len(before.state.history()))
-                made.apply_action(self.waiting)
-            if not made.state.terminal:
-                made.legal_actions()  # the rules that list them may read cards: drawn here too
-        except ChanceNeeded as needed:
-            self.need = needed.outcomes
-            return
+        if self.copied and self.stepper is None:
+            # A copy's first step is made here, cut short at a chance node: tree searches step
+            # each copy once (OpenSpiel's ``child``), and would leave a paused step behind each.
+            self.copied = False
+            drawer.used = 0
+            try:
+                made: Decisions | None = _make_step(self.params, self.before, self.waiting, drawer)
+            except ChanceNeeded as needed:
+                self.need = needed.outcomes
+                return
+        else:
+            stepper = self._stepper()
+            try:
+                need = stepper.switch() if stepper.job is not None else stepper.switch(drawer.given[-1])
+            except BaseException:
+                self.stepper = None  # a rule failed: the step ends with it (see ``apply``)
+                raise
+            if need is not None:  # paused at a chance node
+                self.need = need
+                return
+            made, stepper.made, self.stepper = stepper.made, None, None
+            stepper.rest()
         self.decisions, self.before, self.need = made, None, None
         drawer.given = []
         drawer.used = 0
+
+    def _stepper(self) -> _Stepper:
+        """The stepper that holds the waiting step, paused; or one given the step to make (``job``)."""
+        stepper = self.stepper
+        if stepper is not None:
+            try:
+                stepper.parent = greenlet.getcurrent()
+                return stepper
+            except ValueError:  # paused in another thread: made again here
+                pass
+        self.drawer.used = 0
+        stepper = self.stepper = _Stepper.idle()
+        stepper.job = (self.params, self.before, self.waiting, self.drawer)
+        return stepper
 
     def apply(self, move: int) -> None:
         """Take a player's id, or a chance outcome while ``need`` is set; a rule that fails changes nothing."""
@@ -276,7 +303,9 @@ class _Play:
         copy = _Play.__new__(_Play)
         copy.params, copy.moves, copy.waiting, copy.need = self.params, self.moves[:], self.waiting, self.need
         copy.fresh = self.fresh
-        copy.drawer = Drawer(self.drawer.given[:])
+        copy.drawer = Drawer(self.drawer.given[:], ask=_pause)
+        copy.stepper = None  # the paused step is this play's: the copy makes it again when it goes on
+        copy.copied = True
         # Never changed in place (a step makes a copy of them: _fork), so shared.
         copy.decisions, copy.before = self.decisions, self.before
         return copy
@@ -287,6 +316,72 @@ class _Play:
 
 #: Each game's setup made as far as its first chance node: (the play, or None; the outcomes it waits on, or None).
 _SETUPS: dict[tuple[tuple[str, Any], ...], tuple[Decisions | None, list[tuple[int, float]] | None]] = {}
+
+
+class _Stepper(greenlet.greenlet):  # type: ignore[misc]  # greenlet's types are partial
+    """A stack of its own to make steps of the rules in (``_steps``), so that a chance node
+    pauses the step (``_pause``) rather than cutting it short to make it again from its start
+    with each outcome: a deal of n cards costs n draws, not n²/2.
+
+    A play holds its stepper while the step waits on chance; made whole, the step hands the
+    stepper back to its thread's idle ones (a new greenlet costs eight times a switch). Its
+    frames never reference the stepper or the play: a paused greenlet in a reference cycle is
+    never collected, and a play dropped at a chance node must free the step it holds."""
+
+    job: tuple[dict[str, Any], Decisions | None, int, Drawer] | None
+    made: Decisions | None
+
+    _idle = threading.local()
+
+    @classmethod
+    def idle(cls) -> _Stepper:
+        """An idle stepper of this thread, or a new one."""
+        idle: list[_Stepper] = cls._idle.__dict__.setdefault("steppers", [])
+        stepper = idle.pop() if idle else cls(_steps)
+        stepper.parent = greenlet.getcurrent()
+        return stepper
+
+    def rest(self) -> None:
+        """Go back among this thread's idle steppers (a few are kept)."""
+        idle: list[_Stepper] = self._idle.__dict__.setdefault("steppers", [])
+        if len(idle) < 4:
+            idle.append(self)
+
+
+def _steps() -> None:
+    """A stepper's life: make each step it is given (``job``) whole, then hand it back and wait.
+
+    It names itself in no local of this frame (see ``_Stepper``)."""
+    while True:
+        greenlet.getcurrent().made = _make_step(*_job())
+        greenlet.getcurrent().parent.switch(None)  # None: made whole, not paused
+
+
+def _job() -> tuple[dict[str, Any], Decisions | None, int, Drawer]:
+    stepper = greenlet.getcurrent()
+    job, stepper.job = stepper.job, None
+    return job  # type: ignore[no-any-return]
+
+
+def _pause(outcomes: list[tuple[int, float]]) -> int:
+    """``Drawer.ask``: pause the step for the chance node, and return the outcome given to it."""
+    if type(greenlet.getcurrent()) is not _Stepper:  # drawn outside a step (an observation): no node to pause at
+        raise ChanceNeeded(outcomes)
+    outcome: int = greenlet.getcurrent().parent.switch(outcomes)
+    return outcome
+
+
+def _make_step(params: dict[str, Any], before: Decisions | None, waiting: int, drawer: Drawer) -> Decisions:
+    """The step a play waits on made from where it began (``before``; None: setup), drawing from ``drawer``."""
+    if before is None:
+        made = _spaces(params).new_play(0, bool(params["track"]), drawer)
+    else:
+        made = _fork(before, drawer)
+        made.state.roll_back_to(before.state)  # where it began, not the first deal
+        made.apply_action(waiting)
+    if not made.state.terminal:
+        made.legal_actions()  # the rules that list them may read cards: drawn here too
+    return made
 
 
 def _fork(decisions: Decisions, drawer: Drawer) -> Decisions:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ruledsl.cli.exits import Usage
@@ -159,24 +160,33 @@ def options_text(options: dict[str, Any]) -> str:
     return ", ".join(f"{k}={show_value(v)}" for k, v in sorted(options.items()))
 
 
-def load_from(args: argparse.Namespace, extra: dict[str, str] | None = None) -> Game:
-    """Load the game the arguments name; ``extra`` adds options to --option's."""
-    from ruledsl.loading import load_game
+def load_from(args: argparse.Namespace, extra: dict[str, str] | None = None, text: str | None = None) -> Game:
+    """Load the game the arguments name; ``extra`` adds options to --option's. ``text``: the rules' text, read
+    already (kept by ``serve --data``: the rule file is gone), in place of the file's."""
+    from ruledsl.loading import check_source, load_checked, load_game
     from ruledsl.text.errors import OptionError
+    from ruledsl.text.source import Source
 
     players = args.players
     seats = getattr(args, "seats", None)
     options = {**parse_options(args.option or []), **(extra or {})}
     max_actions = args.max_actions
+
+    def load(players: int | None) -> Game:
+        if text is None:
+            return load_game(args.game, players=players, options=options, max_actions=max_actions)
+        checked = check_source(Source(str(args.game), text))
+        return load_checked(checked, players, options, max_actions, Path(args.game).resolve())
+
     if seats:
         check_specs(seats)  # a mistyped agent is the mistake to report, not the count it implies
     if players is not None or not seats:
-        return load_game(args.game, players=players, options=options, max_actions=max_actions)
+        return load(players)
     from ruledsl.agents import split_seats
 
     players = len(split_seats(seats))  # '--seats human,random,random' says how many play
     try:
-        return load_game(args.game, players=players, options=options, max_actions=max_actions)
+        return load(players)
     except OptionError as exc:
         if exc.diagnostics[0].code != "E603":
             raise

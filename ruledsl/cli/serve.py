@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ruledsl.cli.arguments import add_load_arguments, add_max_actions_argument, check_max_actions, load_from
@@ -14,7 +15,9 @@ from ruledsl.cli.seats import agents_help, seats_of
 from ruledsl.serve.limits import ServeLimits
 
 if TYPE_CHECKING:
+    from ruledsl.engine.game import Game
     from ruledsl.serve.journal import Journal
+    from ruledsl.serve.tables import Table
 
 #: The most tables --tables opens at the start (more are opened from the lobby, up to the server's bound).
 MAX_TABLES = 100
@@ -54,8 +57,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--data",
         metavar="DIR",
-        help="keep every table (rules, seats, secret links, seed, each move) in a SQLite file in DIR, "
-        "so that a server restarted with the same --data comes back with every game where it was",
+        help="keep every table (rules, options, seats, secret links, seed, each move) in a SQLite file in DIR, "
+        "so that a server restarted with the same --data comes back with every game where it was "
+        "(each under its own options and seats; new tables under the flags)",
     )
     add_max_actions_argument(p)
     limits = p.add_argument_group("limits (a server others reach: see docs/serve.md and docs/security.md)")
@@ -87,8 +91,6 @@ def run(args: argparse.Namespace) -> int:
         from ruledsl.serve.transport import uvicorn_config
     except ImportError as exc:
         raise Usage(f"serve needs the serve extra ({exc.name} is missing): pip install 'ruledsl[serve]'") from None
-    from pathlib import Path
-
     from ruledsl.agents import parse_spec
     from ruledsl.text.render import one_line
 
@@ -101,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         raise Usage(f"--tables takes 1 to {MAX_TABLES} tables, not {args.tables}")
     if not 0 < args.port < 65536:
         raise Usage(f"--port takes a port from 1 to 65535, not {args.port}")
-    game = load_from(args)
+    game, journal = _game_and_store(args)
     seats = seats_of(args, game.players, "human", "greedy")
     if not any(parse_spec(s)[0] == "human" for s in seats):
         raise Usage("--seats names no 'human': a table in the browser needs a player")
@@ -112,7 +114,6 @@ def run(args: argparse.Namespace) -> int:
         if folder.exists() and not folder.is_dir():
             raise Usage(f"--log {args.log}: not a folder")
         folder.mkdir(parents=True, exist_ok=True)
-    journal = _journal(args.data) if args.data else None
     listening = _listen(args.host, args.port)  # before the links are printed: a port in use is a clear error
     limits = ServeLimits(hosts=HostRule.serving(args.host, args.allow_host), **bounds)
     app = create_app(game, seats, args.tables, args.log, limits=limits, journal=journal)
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     base = f"http://{host}:{args.port}"
     print(one_line(f"{game.name}: {', '.join(f'P{q} {s}' for q, s in enumerate(seats))}"))
     for table in app.state.server.tables.values():
-        print(f"table {table.id}:")
+        print(f"table {table.id}{_dealt_under(table, game, seats)}:")
         for who, url in table.links(base):
             print(f"  {who}: {url}")
     print(f"lobby (opens more tables): {base}/   Ctrl-C stops the server.", flush=True)
@@ -133,11 +134,71 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _journal(folder: str) -> Journal:
-    """The store in ``folder``; StoreError (E005, printed as a diagnostic) if it cannot be opened and written."""
-    from ruledsl.serve.journal import Journal
+def _game_and_store(args: argparse.Namespace) -> tuple[Game, Journal | None]:
+    """The game the arguments name, and the store of --data if given (StoreError, E005, if it cannot be opened and
+    written). A rule file gone (moved, deleted) whose rules the store keeps, its tables played with them, is served
+    from the text kept, and said so; one the store never read is the error it was, with a hint naming those it did."""
+    from ruledsl.serve.journal import FILE, Journal
+    from ruledsl.text.errors import Diagnostic, SourceError
+    from ruledsl.text.render import clip, one_line
 
-    return Journal(folder)
+    try:
+        game = load_from(args)
+    except SourceError as exc:
+        if not args.data or exc.diagnostics[0].code != "E001" or _exists(args.game) or not _exists(args.data, FILE):
+            raise  # (a store not made yet is not made for a mistyped path)
+        journal = Journal(args.data)
+        text = journal.rules_read_from(_absolute(args.game))
+        if text is None:
+            known = journal.files()
+            if not known:
+                raise
+            first = exc.diagnostics[0]
+            kept = ", ".join(f"'{clip(path, 200)}'" for path in known[:5]) + (", ..." if len(known) > 5 else "")
+            hint = (
+                f"the tables kept in '{args.data}' were played with {kept}: serve one of these "
+                "(one moved or deleted since is served from the rules kept of it)"
+            )
+            raise SourceError([Diagnostic(first.code, first.message, None, hint, source=first.source)]) from None
+        game = load_from(args, text=text)  # its hash is checked as ever: a table of other rules is not reopened
+        print(
+            one_line(
+                f"ruledsl: warning: '{args.game}' is gone: serving the rules '{args.data}' keeps of it "
+                "(put the file back to serve it as it is now)"
+            ),
+            file=sys.stderr,
+        )
+        return game, journal
+    return game, Journal(args.data) if args.data else None
+
+
+def _dealt_under(table: Table, game: Game, seats: list[str]) -> str:
+    """How a table reopened from the store was dealt unlike the server's flags: its seats, its options, its bound on
+    actions ('' if as the flags)."""
+    from ruledsl.cli.arguments import options_text
+    from ruledsl.text.render import one_line
+
+    other = {k: v for k, v in table.game.options.items() if game.options.get(k) != v}
+    said = [", ".join(table.seats)] if table.seats != seats else []
+    said += [options_text(other)] if other else []
+    said += [f"at most {table.game.max_actions:,} actions"] if table.game.max_actions != game.max_actions else []
+    return one_line(f" (as it was dealt: {'; '.join(said)})") if said else ""
+
+
+def _exists(*path: str) -> bool:
+    """Whether the file (or folder) ``path`` names is there; False for a name the system refuses."""
+    try:
+        return Path(*path).exists()
+    except (OSError, ValueError):
+        return False
+
+
+def _absolute(game: str) -> str:
+    """The absolute path of a rule file, as the store keeps it ('' for a name the system refuses)."""
+    try:
+        return str(Path(game).resolve())
+    except (OSError, ValueError):
+        return ""
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -7,6 +7,7 @@ every machine and Python version (unlike ``random.shuffle``, whose algorithm may
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 _MASK = (1 << 64) - 1
@@ -97,13 +98,19 @@ class ChanceNeeded(BaseException):
 
 
 class Drawer:
-    """The outcomes of a step's draws, given in the order they are drawn (``given``, ``used`` so far)."""
+    """The outcomes of a step's draws, given in the order they are drawn (``given``, ``used`` so far).
 
-    __slots__ = ("given", "used")
+    With none left, a draw asks ``ask`` (the caller's: it may pause the step until an outcome is
+    given, and return it) or, without one, raises ``ChanceNeeded``."""
 
-    def __init__(self, given: list[int] | None = None) -> None:
+    __slots__ = ("given", "used", "ask")
+
+    def __init__(
+        self, given: list[int] | None = None, ask: Callable[[list[tuple[int, float]]], int] | None = None
+    ) -> None:
         self.given: list[int] = given if given is not None else []
         self.used = 0
+        self.ask = ask
 
     def take(self, outcomes: list[int]) -> int:
         """Return the next outcome given, one of ``outcomes`` (equally likely); ChanceNeeded if none is left."""
@@ -116,7 +123,12 @@ class Drawer:
             self.used += 1
             return outcome
         p = 1.0 / len(outcomes)
-        raise ChanceNeeded([(o, p) for o in outcomes])
+        needed = [(o, p) for o in outcomes]
+        if self.ask is None:
+            raise ChanceNeeded(needed)
+        outcome = self.ask(needed)  # given meanwhile, as the last of ``given``
+        self.used += 1
+        return outcome
 
     def below(self, n: int) -> int:
         """A uniformly random integer in 0..n-1, as ``below``."""

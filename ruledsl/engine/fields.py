@@ -126,9 +126,10 @@ class StateFields:
     seen: SeenHistory  # kept with ``known``: each action's label as each seat saw it
     track: bool
     fired: list[int] | None  # times each of prog.events ran, when counted
-    # Where a failed action rolls back from: the seed of ``new`` or a copy made by ``rebase``, and
-    # the actions played before it. Never changed in place: clones share it.
-    origin: tuple[Any, int]
+    # Where a failed action rolls back from: the seed of ``new`` or a copy made by ``rebase`` (or
+    # ``roll_back_to``), and the actions played before it (None: the copy's own). Never changed in
+    # place: clones share it.
+    origin: tuple[Any, int | None]
     #: In a phase played together: [the seats still to choose, the (seat, action) chosen so far];
     #: else None (see ``ruledsl.engine.together``).
     held: list[Any] | None

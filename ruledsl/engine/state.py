@@ -335,7 +335,12 @@ class GameState(TurnMachine, Together, Observer, Failures):
         snapshot.fired = None if self.fired is None else self.fired[:]
         # The copy rolls back to itself: it must not lead to an older origin (a resample's to the
         # true deal).
-        snapshot.origin = self.origin = (snapshot, len(self.history()))
+        snapshot.origin = self.origin = (snapshot, None)
+
+    def roll_back_to(self, start: GameState) -> None:
+        """Make ``start``, the state this one was copied from before its last action, the place a
+        failed action rolls back to (a step made on a copy: ``ruledsl.openspiel``)."""
+        self.origin = (start, None)
 
     def _roll_back(self, logged: int) -> None:
         """Put the state back as it was before the action that just failed (the newest in its history).
@@ -346,6 +351,8 @@ class GameState(TurnMachine, Together, Observer, Failures):
         """
         actions = self.history()[:-1]
         origin = start, played = self.origin
+        if played is None:  # all of the start's own actions (counted only now: a roll back is rare)
+            played = len(start.history())
         keep_log = self.log is not None
         if isinstance(start, GameState):
             base = start.clone()

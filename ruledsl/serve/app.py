@@ -41,7 +41,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ruledsl.serve.frames import view_frame
 from ruledsl.serve.limits import RateLimit, RequestGuard, ServeLimits
-from ruledsl.serve.tables import SPECTATOR, MoveRefused, Table
+from ruledsl.serve.tables import SPECTATOR, MoveRefused, Table, Unreplayable
 
 if TYPE_CHECKING:
     from ruledsl.engine.game import Game
@@ -106,24 +106,49 @@ class Server:
         self.new_tables = RateLimit(self.limits.new_per_minute / 60, self.limits.new_per_minute)
         self.dealer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ruledsl-deal")
         self.dealing = 0
-        self.stored: dict[str, Stored] = {}  # the tables the store keeps closed: reopened when their link is visited
+        # The tables the store keeps closed, with the game each was dealt in: reopened when their link is visited.
+        self.stored: dict[str, tuple[Stored, Game]] = {}
         self.reopening: dict[str, asyncio.Future[Table]] = {}  # those being reopened, in the dealer's thread
 
     def restore(self) -> int:
-        """Open again the tables the store keeps (those closed: when their link is visited); return how many."""
+        """Open again the tables the store keeps (those closed: when their link is visited), each with its own seats
+        and options, whatever the server's now; return how many."""
         from ruledsl.tools.records import rules_hash
 
         if self.journal is None:
             return 0
         digest = rules_hash(self.game)
         for stored in self.journal.tables():
-            if stored.rules != digest or stored.seats != self.seats:
-                _log.warning("table %s was played with other rules or seats: not reopened", stored.id)
-            elif stored.closed:
-                self.stored[stored.id] = stored
-            else:
-                self.add(Table(self.game, self.seats, self.log_dir, journal=self.journal, stored=stored))
+            game = self._dealt_in(stored, digest)  # None: left in the store, said in the log
+            if game is not None and stored.closed:
+                self.stored[stored.id] = (stored, game)
+            elif game is not None:
+                try:
+                    self.add(Table(game, stored.seats, self.log_dir, journal=self.journal, stored=stored))
+                except Unreplayable as exc:
+                    _unopened(stored.id, str(exc))
         return len(self.tables)
+
+    def _dealt_in(self, stored: Stored, digest: str) -> Game | None:
+        """The game a stored table was dealt in: the server's rules for its seats' count under its options and bound
+        on actions (the server's, for a table kept before options were: its seats must be the server's). None, and
+        a warning in the log, for one that cannot be reopened (other rules; options these rules cannot take)."""
+        from ruledsl.loading import load_checked
+        from ruledsl.text.errors import RuleDslError
+        from ruledsl.text.render import one_line
+
+        if stored.rules != digest or (stored.options is None and stored.seats != self.seats):
+            _log.warning("table %s was played with other rules or seats: not reopened", stored.id)
+            return None
+        game = self.game
+        dealt = (stored.options, len(stored.seats), stored.max_actions)
+        if stored.options is None or dealt == (game.options, game.players, game.max_actions):
+            return game
+        try:
+            return load_checked(game.checked, len(stored.seats), stored.options, stored.max_actions, game.file)
+        except RuleDslError as exc:
+            _unopened(stored.id, one_line(exc.diagnostics[0].message))
+            return None
 
     def open_table(self) -> Table:
         """Open a new table; LookupError when the server holds as many as it may."""
@@ -182,16 +207,20 @@ class Server:
         second page of the same table waits for the same reopening."""
         pending = self.reopening.get(table_id)
         if pending is None:
-            stored = self.stored.pop(table_id, None)
-            if stored is None:
+            kept = self.stored.pop(table_id, None)
+            if kept is None:
                 return
+            stored, game = kept
             pending = self.reopening[table_id] = asyncio.get_running_loop().run_in_executor(
-                self.dealer, partial(Table, self.game, self.seats, self.log_dir, journal=self.journal, stored=stored)
+                self.dealer, partial(Table, game, stored.seats, self.log_dir, journal=self.journal, stored=stored)
             )
             try:
                 table = await pending
+            except Unreplayable as exc:
+                _unopened(table_id, str(exc))  # left closed in the store: its links find no table
+                return
             except BaseException:
-                self.stored[table_id] = stored  # kept closed, as it was: the next visit tries again
+                self.stored[table_id] = kept  # kept closed, as it was: the next visit tries again
                 raise
             finally:
                 del self.reopening[table_id]
@@ -239,6 +268,11 @@ class Server:
             # seat of what he cannot see (a bot passing a window offered to it alone).
             if text != connection.last_view:
                 connection.push(text, view=True)
+
+
+def _unopened(table_id: str, why: str) -> None:
+    """Say in the log that a stored table cannot be reopened, and why: it is left in the store as it was."""
+    _log.warning("table %s cannot be reopened: %s: left in the store", table_id, why)
 
 
 def _stamp(table: Table) -> tuple[int, int, int]:

@@ -64,7 +64,7 @@ class ServeProcess:
     lasts: the command a user runs, for the tests and the load benchmark that need a real server.
 
     ``base`` is its address, ``tables`` each table's links as printed (``{"P0": url, ..., "spectators": url}``),
-    ``pid`` the server's process (to read its memory).
+    ``pid`` the server's process (to read its memory), ``printed`` the lines it printed before the lobby's.
     """
 
     def __init__(self, *argv: str) -> None:
@@ -77,6 +77,7 @@ class ServeProcess:
         self.argv = ["serve", *argv, "--port", str(self.port)]
         self.root = Path(ruledsl.__file__).resolve().parents[1]  # so that the child imports this ruledsl
         self.tables: list[dict[str, str]] = []
+        self.printed: list[str] = []
         self.log = tempfile.TemporaryFile("w+", encoding="utf-8")
 
     def __enter__(self) -> ServeProcess:
@@ -95,6 +96,7 @@ class ServeProcess:
         self.pid = self.child.pid
         assert self.child.stdout is not None
         while not (line := self.child.stdout.readline()).startswith("lobby"):
+            self.printed.append(line.rstrip("\n"))
             if not line:
                 self.child.wait(timeout=30)
                 raise RuntimeError(f"the server did not start: {self.stderr()}")

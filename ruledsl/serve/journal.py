@@ -1,9 +1,12 @@
 """The store of ``ruledsl serve --data DIR``: every table kept in a SQLite file, so that a server killed comes back.
 
-What is kept: the rule text and its hash, and per table its id, seats, secret links, and each
+What is kept: the rule text and its hash (and the rule file it was last read from: a file gone since is
+served from the text kept), and per table its id, seats (their count is its players'), the options (and bound
+on actions) it was dealt under (a table reopens under its own, whatever the restart's flags), secret links, and each
 game dealt there (its seed and version) with every action played in it (the index of the action
 among the legal ones: the engine is deterministic, so the actions replayed from the seed give the
-same game). Each deal and each action is one transaction, committed before the move is answered.
+same game), and the seats that asked for a rematch once it was over. Each deal, each action and each
+vote is one transaction, committed before it is answered.
 The file holds every hidden card and every secret link: it is created readable by its owner only.
 """
 
@@ -16,6 +19,7 @@ import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ruledsl.text.errors import Diagnostic, SourceError
 from ruledsl.text.source import Source
@@ -26,6 +30,7 @@ _log = logging.getLogger("ruledsl.serve")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rules (hash TEXT PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, rules TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, rules TEXT NOT NULL, seats TEXT NOT NULL, tokens TEXT NOT NULL,
     spectator TEXT NOT NULL, closed INTEGER NOT NULL DEFAULT 0);
@@ -35,6 +40,9 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL, game INTEGER NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL,
     action INTEGER NOT NULL, PRIMARY KEY (table_id, game, n));
+CREATE TABLE IF NOT EXISTS rematch (
+    table_id TEXT NOT NULL, game INTEGER NOT NULL, seat INTEGER NOT NULL, PRIMARY KEY (table_id, game, seat));
+CREATE TABLE IF NOT EXISTS options (table_id TEXT PRIMARY KEY, options TEXT NOT NULL, max_actions INTEGER NOT NULL);
 """
 
 
@@ -64,6 +72,9 @@ class Stored:
     seed: int = 0
     version: int = 0
     actions: list[tuple[int, int]] = field(default_factory=list)  # (seat, index among the legal actions)
+    rematch: set[int] = field(default_factory=set)  # the seats that asked for a rematch once it was over
+    options: dict[str, Any] | None = None  # the options it was dealt under (None: kept before they were)
+    max_actions: int = 0  # the bound on actions it was dealt under (with its options)
 
 
 class Journal:
@@ -118,18 +129,28 @@ class Journal:
                 return False
 
     def opened(
-        self, table_id: str, rules: tuple[str, str], seats: list[str], tokens: list[str | None], spectator: str
+        self,
+        table_id: str,
+        rules: tuple[str, str, str | None],
+        seats: list[str],
+        tokens: list[str | None],
+        spectator: str,
+        options: dict[str, Any],
+        max_actions: int,
     ) -> None:
-        """Keep a new table (and its rules' text, once per hash)."""
-        digest, text = rules
+        """Keep a new table with the options and bound on actions it is dealt under (and its rules' text, once per
+        hash, with the rule file it was read from if any)."""
+        digest, text, path = rules
         self._write(
             table_id,
             [
                 ("INSERT OR IGNORE INTO rules VALUES (?, ?)", (digest, text)),
+                *([("INSERT OR REPLACE INTO files VALUES (?, ?)", (path, digest))] if path is not None else []),
                 (
                     "INSERT INTO tables VALUES (?, ?, ?, ?, ?, 0)",
                     (table_id, digest, json.dumps(seats), json.dumps(tokens), spectator),
                 ),
+                ("INSERT INTO options VALUES (?, ?, ?)", (table_id, json.dumps(options, sort_keys=True), max_actions)),
             ],
         )
 
@@ -141,6 +162,10 @@ class Journal:
         """Keep the ``n``-th action of a game (``index``: its place among the legal actions then)."""
         self._write(table_id, [("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", (table_id, game, n, seat, index))])
 
+    def asked(self, table_id: str, game: int, seat: int) -> None:
+        """Keep the vote of ``seat`` for a rematch of a table's ``game``, over."""
+        self._write(table_id, [("INSERT OR IGNORE INTO rematch VALUES (?, ?, ?)", (table_id, game, seat))])
+
     def closed(self, table_id: str, closed: bool = True) -> None:
         """Mark a table closed (by the idle reaper) or open again."""
         self._write(table_id, [("UPDATE tables SET closed = ? WHERE id = ?", (int(closed), table_id))])
@@ -150,15 +175,32 @@ class Journal:
             row = self.db.execute("SELECT text FROM rules WHERE hash = ?", (digest,)).fetchone()
         return None if row is None else str(row[0])
 
+    def rules_read_from(self, path: str) -> str | None:
+        """The text of the rules last read from the rule file ``path`` (an absolute path), if the store keeps them."""
+        with self.lock:
+            row = self.db.execute(
+                "SELECT text FROM files JOIN rules ON files.rules = rules.hash WHERE files.path = ?", (path,)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def files(self) -> list[str]:
+        """The rule files the tables kept were read from."""
+        with self.lock:
+            return [str(path) for (path,) in self.db.execute("SELECT path FROM files ORDER BY path")]
+
     def tables(self) -> list[Stored]:
-        """Every table kept, each with its last game and that game's actions, in the order they were opened."""
+        """Every table kept, each with its options, its last game, that game's actions and votes for a rematch, in the
+        order they were opened."""
         with self.lock:
             rows = self.db.execute(
-                "SELECT id, rules, seats, tokens, spectator, closed FROM tables ORDER BY rowid"
+                "SELECT id, rules, seats, tokens, spectator, closed, options.options, options.max_actions FROM tables"
+                " LEFT JOIN options ON options.table_id = tables.id ORDER BY tables.rowid"
             ).fetchall()
             stored = []
-            for table_id, digest, seats, tokens, spectator, closed in rows:
+            for table_id, digest, seats, tokens, spectator, closed, options, max_actions in rows:
                 table = Stored(table_id, digest, json.loads(seats), json.loads(tokens), spectator, bool(closed))
+                table.options = None if options is None else json.loads(options)
+                table.max_actions = max_actions or 0
                 last = self.db.execute(
                     "SELECT game, seed, version FROM games WHERE table_id = ? ORDER BY game DESC LIMIT 1", (table_id,)
                 ).fetchone()
@@ -172,6 +214,12 @@ class Journal:
                         (table_id, table.game),
                     )
                 ]
+                table.rematch = {
+                    seat
+                    for (seat,) in self.db.execute(
+                        "SELECT seat FROM rematch WHERE table_id = ? AND game = ?", (table_id, table.game)
+                    )
+                }
                 stored.append(table)
         return stored
 

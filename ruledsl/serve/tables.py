@@ -27,6 +27,11 @@ class MoveRefused(Exception):
     """A move a seat sent that changes nothing: the message says why, in words that seat may read."""
 
 
+class Unreplayable(Exception):
+    """A stored table whose moves do not fit the game it is reopened in: a store kept before the options were,
+    restarted under other ones (the message says which move)."""
+
+
 class Table:
     """One game played at one table: the state, who sits where, and what each seat has been told.
 
@@ -70,7 +75,9 @@ class Table:
             self._restore(stored)
             return
         if journal is not None:
-            journal.opened(self.id, _rules(game), self.seats, self.tokens, self.spectator)
+            journal.opened(
+                self.id, _rules(game), self.seats, self.tokens, self.spectator, game.options, game.max_actions
+            )
         self.deal(seed)
 
     def _restore(self, stored: Stored) -> None:
@@ -82,14 +89,21 @@ class Table:
         self.replaying = True
         try:
             self.deal(stored.seed)
-            for seat, index in stored.actions:
+            for n, (seat, index) in enumerate(stored.actions):
                 if self.is_over() or self.state is None:
                     break
+                if seat != self.state.current_player() or not 0 <= index < len(self.state.legal_actions()):
+                    raise Unreplayable(f"its move {n + 1} (P{seat}'s) does not fit this game")
                 if seat not in self.humans:
                     decide(self.agents[seat], self.state, seat)  # the bot's own randomness, drawn as it was
                 self._apply(seat, self.state.legal_actions()[index])
         finally:
             self.replaying = False
+        if self.is_over():
+            self.rematch_asked = set(stored.rematch)
+            if self.rematch_asked and self.rematch_asked >= set(self.humans):
+                self.deal()  # the server died between the last vote and the new deal
+                return
         self.play_bots()  # the server may have died between two bots' moves
 
     # ------------------------------------------------------------------ who is at the table
@@ -239,9 +253,11 @@ class Table:
 
     def rematch(self, seat: int) -> None:
         """``seat`` asks for a new game at this table, once this one is over: it is dealt when every human
-        seat has asked; the links stay the same."""
+        seat has asked; the links stay the same. The vote is kept in the store (a restart counts it)."""
         if not self.is_over():
             raise MoveRefused("the game is not over yet")
+        if self.journal is not None and seat not in self.rematch_asked:
+            self.journal.asked(self.id, self.games, seat)
         self.rematch_asked.add(seat)
         if self.rematch_asked >= set(self.humans):
             self.deal()
@@ -327,8 +343,8 @@ class Table:
         write_records(self.log_dir / f"table-{self.id}.jsonl", [self.record(error)])
 
 
-def _rules(game: Game) -> tuple[str, str]:
-    """A game's rules as the store keeps them: (hash, text)."""
+def _rules(game: Game) -> tuple[str, str, str | None]:
+    """A game's rules as the store keeps them: (hash, text, the rule file they were read from if any)."""
     from ruledsl.tools.records import rules_hash
 
-    return rules_hash(game), game.source.text
+    return rules_hash(game), game.source.text, None if game.file is None else str(game.file)

@@ -11,6 +11,9 @@ from the rule file, in this order (``segments()`` names them with their widths):
 * the variables he sees (numbers as they are, yes/no as 1/0, a card or a value one-hot, a
   set of cards as counts per kind, a player one-hot), each player's too, and for card
   variables which card kinds carry a value other than the default (its value when a number);
+* what every player is told of the cards of each zone (card variables written 'public'), as
+  the zone's view tells it: place by place, bottom to top (as many places as the deck has
+  cards), 1 where a value was told of the card lying there, then the value as a variable's;
 * who is out, the finishing order, the window he is offered and the auction's bidder and
   passers; in a game with a phase played together, who has chosen in secret and who is
   awaited (never what: the choices are not in the observation).
@@ -62,7 +65,7 @@ class TensorLayout:
         self._zones: list[tuple[str, int | None, int, int]] = []
         for layout in prog.zones:
             for q in range(n) if layout.per_player else [None]:
-                name = layout.name if q is None else f"{layout.name}[P{q}]"
+                name = _zone_name(layout.name, q)
                 at = self._add(f"zone {name}: size, kinds seen, top", 1 + 2 * k)
                 self._zones.append((layout.name, q, layout.base + (q or 0), at))
         self._game_vars: list[tuple[str, _Writer, int]] = []
@@ -78,6 +81,17 @@ class TensorLayout:
         self._card_vars: list[tuple[str, int]] = [
             (v.name, self._add(f"card variable {v.name}", k)) for v in prog.card_vars
         ]
+        # The card variables told to every player, as each zone's view tells them: place by place.
+        told_vars = [prog.card_vars[i].name for i in prog.told]
+        told = [(v, *self._encoder(symbols.card_vars[v].type)) for v in told_vars]
+        self._told: list[tuple[str, int | None, list[tuple[str, _Writer, int, int]]]] = []
+        for zone, q, _, _ in self._zones if told else ():
+            name = _zone_name(zone, q)
+            segments = [
+                (v, write, 1 + w, self._add(f"told {v} in zone {name}, by place", prog.n_cards * (1 + w)))
+                for v, write, w in told
+            ]
+            self._told.append((zone, q, segments))
         self._out = self._add("out", n)
         self._finished = self._add("finishing order", n)
         self._window = self._add("window offered", len(prog.windows))
@@ -224,6 +238,8 @@ class TensorLayout:
         for name, q, _, base in self._zones:
             view = zones[name] if q is None else zones[name][q]
             self._zone(out, base, view["size"], view.get("cards"), kind_of)
+        if self._told:
+            self._fill_told(zones, out)
         self._fill_rest(obs, out)
 
     def _zone(self, out: dict[int, float], base: int, size: int, cards: Any, kind_of: Any) -> None:
@@ -293,6 +309,24 @@ class TensorLayout:
                 out[self._together + q] = 1.0
             for q in chosen["waiting"]:
                 out[self._together + n + q] = 1.0
+
+    def _fill_told(self, zones: dict[str, Any], out: dict[int, float]) -> None:
+        """Write what every player is told of the cards of each zone (``told`` in its view): for each
+        place, bottom to top, 1 where a value was told, then the value as a variable's (none: zeros)."""
+        for zone, q, segments in self._told:
+            told = (zones[zone] if q is None else zones[zone][q]).get("told")
+            if told is None:
+                continue
+            for var, write, width, base in segments:
+                for place, v in enumerate(told.get(var, ())):
+                    if v is not None:  # None: nothing told of the card lying there
+                        out[base + place * width] = 1.0
+                        write(out, base + place * width + 1, v)
+
+
+def _zone_name(name: str, q: int | None) -> str:
+    """A zone as the segments name it: each player's own of a zone of every player with his seat."""
+    return name if q is None else f"{name}[P{q}]"
 
 
 def write_entries(array: Any, entries: dict[int, float]) -> None:

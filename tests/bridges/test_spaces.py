@@ -16,6 +16,7 @@ from ruledsl.loading import check_file, players_range
 from ruledsl.resources import named_games
 from ruledsl.spaces import ActionSpace, Decisions, SpaceError, TensorLayout
 from ruledsl.text.errors import IllegalActionError
+from ruledsl.tools import leaks
 
 GAMES = sorted(named_games())
 
@@ -172,6 +173,99 @@ def test_a_tensor_shows_what_the_player_sees() -> None:
     assert sum(w for _, w in layout.segments(information_state=True)) == layout.information_state_size
 
 
+def hinted(players: int) -> tuple[ruledsl.GameState, ruledsl.GameState]:
+    """A Hanabi deal after P0 told P1 of his cards of one colour, and that state with nothing told."""
+    game = ruledsl.load_game("hanabi", players=players)
+    st = game.new_initial_state(seed=1)
+    st.apply_action(next(a for a in st.legal_actions() if str(a).startswith("tell P1") and "cards" in str(a)))
+    untold = st.clone()
+    for i in game.program.told:
+        untold.cv[i] = [game.program.card_var_init[i]] * len(untold.cv[i])
+    return st, untold
+
+
+def test_a_hint_is_in_the_tensors_of_every_player_by_place() -> None:
+    """Hanabi's hints (card variables told to every player) are in the tensors, place by place, as the
+    zone's view tells them: the player told sees them on the cards he cannot see."""
+    st, untold = hinted(players=2)
+    layout = TensorLayout(st.game, ActionSpace(st.game).num_distinct_actions)
+    colours = ["white", "yellow", "green", "blue", "red"]
+    told = st.observation(1)["zones"]["hand"][1]["told"]["told_colour"]
+    places = [(p, colours.index(v)) for p, v in enumerate(told) if v is not None]
+    assert places
+    for viewer in (0, 1, None):  # the hint changes every player's tensors, the player told's among them
+        assert layout.observation(st.observation(viewer)) != layout.observation(untold.observation(viewer))
+    names = [seg for seg, _ in layout.segments()]
+    base = sum(w for _, w in layout.segments()[: names.index("told told_colour in zone hand[P1], by place")])
+    width = 1 + len(colours)  # told or not, then the colour one-hot
+    for viewer in (0, 1, None):
+        tensor = layout.observation(st.observation(viewer))
+        for p, colour in places:
+            assert tensor[base + p * width] == 1.0 and tensor[base + p * width + 1 + colour] == 1.0
+        assert sum(tensor[base : base + st.prog.n_cards * width]) == 2 * len(places)
+    assert len(layout.observation(st.observation(1))) == layout.observation_size
+    assert sum(w for _, w in layout.segments()) == layout.observation_size
+
+
+def test_a_hint_in_the_tensors_tells_no_hidden_card() -> None:
+    """The told values stay with their places: a resample, and the leak harness's twins (which keep
+    them with the places), give the player the same tensors."""
+    st, _ = hinted(players=3)
+    layout = TensorLayout(st.game, ActionSpace(st.game).num_distinct_actions)
+    for viewer in range(3):
+        tensor = layout.observation(st.observation(viewer))
+        for k in range(3):
+            assert layout.observation(st.resample(viewer, random.Random(k)).observation(viewer)) == tensor
+    surface = {"tensor": lambda state, seat, probe: layout.observation(state.observation(seat))}
+    report = leaks.check_game(st.game, range(3), 4, 2, leaks.Report(), surfaces=surface)
+    assert report.comparisons > 0 and report.followed > 0
+    assert not report.leaks, "\n".join(str(leak)[:400] for leak in report.leaks[:5])
+
+
+def two_card_game(tmp_path: Path, title: str, rest: str) -> ruledsl.Game:
+    """A two-player game of two cards, ranked 1 and 2: its title, then ``rest`` of its rule file."""
+    rules = tmp_path / f"{title.lower()}.game"
+    head = f'game "{title}"\n\nplayers 2\n\nvalues rank: 1, 2\n\ncard rank: rank\n\n'
+    rules.write_text(head + rest, encoding="utf-8")
+    return ruledsl.load_game(str(rules), players=2)
+
+
+def test_a_value_told_that_reads_as_none_is_marked_told(tmp_path: Path) -> None:
+    """A number told 0 where nothing told is 3 shows as 0: the mark before it says it was told."""
+    game = two_card_game(
+        tmp_path,
+        "Marks",
+        """zone deck: shared, hidden
+zone hand: per player, seen by others
+
+card var mark = 3, public
+
+deck:
+    card "c{rank}" for rank in 1 to 2
+
+setup:
+    deal 1 from deck to each hand
+    go to play with seat 0
+
+phase play:
+    action tell:
+        label "tell"
+        for each c in (player after player).hand:
+            set c.mark = 0
+        end game, winner player
+""",
+    )
+    layout = TensorLayout(game, ActionSpace(game).num_distinct_actions)
+    st = game.new_initial_state(seed=0)
+    before = layout.observation(st.observation(1))
+    st.apply_action(st.legal_actions()[0])
+    names = [seg for seg, _ in layout.segments()]
+    at = sum(w for _, w in layout.segments()[: names.index("told mark in zone hand[P1], by place")])
+    after = layout.observation(st.observation(1))
+    assert after[at : at + 2] == [1.0, 0.0] and before[at : at + 2] == [0.0, 0.0]
+    assert after != before
+
+
 @pytest.mark.parametrize(
     ("module", "missing", "extra"),
     [
@@ -189,17 +283,10 @@ def test_a_bridge_without_its_extra_says_what_to_install(module: str, missing: s
 
 def test_a_number_past_the_range_worked_out_at_load_is_a_clear_error(tmp_path: Path) -> None:
     """A bound fixed only in play counts up to the deck's size (here 2): a number past it cannot be numbered."""
-    rules = tmp_path / "counting.game"
-    rules.write_text(
-        """game "Counting"
-
-players 2
-
-values rank: 1, 2
-
-card rank: rank
-
-zone stock: shared, hidden
+    game = two_card_game(
+        tmp_path,
+        "Counting",
+        """zone stock: shared, hidden
 
 deck:
     card "c{rank}" for rank in 1 to 2
@@ -214,9 +301,7 @@ phase play:
         label "say {n}"
         end game, winner player
 """,
-        encoding="utf-8",
     )
-    game = ruledsl.load_game(str(rules), players=2)
     space = ActionSpace(game)
     assert space.num_distinct_actions == 3  # 0 to 2: the deck's size
     play = Decisions(space, game.new_initial_state(seed=0))

@@ -80,7 +80,11 @@ def test_a_whole_quasenbo_game_by_clicking(tmp_path: Path) -> None:
             assert page.get_attribute("body", "data-version") == version
 
             moves = by_card = 0
-            while not page.locator("#rematch").is_visible():
+            while True:
+                # His turn (the bot's answer shown), or the end: never the view between his move and the bot's.
+                page.wait_for_selector("body.my-turn, #rematch:visible")
+                if page.locator("#rematch").is_visible():
+                    break
                 version = page.get_attribute("body", "data-version")
                 playable = page.locator("#mine .card.playable")
                 if playable.count():

@@ -18,7 +18,7 @@ PILE_SHOWN = 4  # the cards of a pile the page draws (table.js)
 @contextmanager
 def phone_page(game: Any, seats: list[str], seed: int, moves: int = 0) -> Iterator[tuple[Any, Any]]:
     """A page of seat 0 at a table of ``game`` on a phone's screen, dealt with ``seed``, ``moves`` moves in (the
-    table's own, each the middle one of those legal)."""
+    table's own, each the middle one of those legal), or fewer if the game is over before."""
     require("starlette", "serve")
     sync_api = require("playwright.sync_api", "test")
     chromium = require_chromium()
@@ -29,6 +29,8 @@ def phone_page(game: Any, seats: list[str], seed: int, moves: int = 0) -> Iterat
     table = next(iter(app.state.server.tables.values()))
     table.deal(seed)
     for _ in range(moves):
+        if table.is_over():
+            break
         seat = table.to_act()
         assert seat is not None
         table.move(seat, table.version_of(seat), index=len(table.state.legal_actions()) // 2)
@@ -169,3 +171,33 @@ def test_a_pile_shows_its_top_cards_the_top_marked_and_the_panel_labels() -> Non
         assert "cards taken" in panel and "taken" not in panel.replace("cards taken", "")
         assert "rank led" not in panel  # unset: not listed
         assert_in_sight(page, HAND, "#mine .card.playable", LAST)
+
+
+def test_the_end_of_a_game_on_a_phone_shows_no_empty_actions_box() -> None:
+    """Once the game is over there is nothing to act on: the actions' box is not drawn (not even as a thin bar); the
+    banner at the top says the result and holds the rematch."""
+    from ruledsl.loading import check_source, load_checked
+    from ruledsl.text.source import Source
+
+    game = load_checked(check_source(Source("piled.game", PILED)), players=2)
+    with phone_page(game, ["human", "random"], 5, 100) as (page, table):
+        assert table.is_over()
+        page.wait_for_selector("#banner:not([hidden])")
+        for selector in ("#controls", "#actions"):
+            assert all(bottom - top == 0 for _, top, _, bottom in boxes(page, selector)), selector
+        assert_in_sight(page, "#banner", "#rematch")
+
+
+def test_many_seats_on_a_phone_are_all_in_sight_without_scrolling_sideways() -> None:
+    """Eight at Cartes Magiques (three zones a player, cards face up): the strip of the other seven wraps, every seat
+    inside the screen, nothing to scroll sideways (the strip nor the page), and the hand still in sight."""
+    from ruledsl import load_game
+
+    with phone_page(load_game("cartes_magiques", players=8), ["human"] + ["random"] * 7, 11, 12) as (page, table):
+        seats = boxes(page, "#others .seat")
+        assert len(seats) == 7
+        assert page.evaluate(
+            "(() => { const s = document.getElementById('others'); return s.scrollWidth <= s.clientWidth; })()"
+        )
+        assert_in_sight(page, "#others .seat", HAND, LAST)
+        assert_names_fit(page)
