@@ -2,6 +2,7 @@
 
     python benchmarks/bridges.py speed                      # Crazy Eights and Quäsenbö, 2 players
     python benchmarks/bridges.py speed --seconds 2 --repeats 5 --json
+    python benchmarks/bridges.py speed --cpu                # CPU time: steadier on a loaded machine
     python benchmarks/bridges.py ismcts --games 1000        # ruledsl's ismcts vs OpenSpiel's, Quäsenbö
     python benchmarks/bridges.py ismcts --games 500 --first 500   # the second half, in another process
 
@@ -293,24 +294,27 @@ def ways(name: str, players: int) -> dict[str, Way]:
     }
 
 
-def timed(way: Way, seconds: float, seed: int) -> float:
+def timed(way: Way, seconds: float, seed: int, clock: Callable[[], float] = time.perf_counter) -> float:
     rng = random.Random(seed)
     moves, games = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         moves += way(seed + games, rng)
         games += 1
-    return moves / (time.perf_counter() - start)
+    return moves / (clock() - start)
 
 
-def speed(name: str, players: int, seconds: float, repeats: int, only: list[str] | None = None) -> dict[str, object]:
+def speed(
+    name: str, players: int, seconds: float, repeats: int, only: list[str] | None = None, cpu: bool = False
+) -> dict[str, object]:
+    clock = time.process_time if cpu else time.perf_counter
     every = {w: way for w, way in ways(name, players).items() if w == "native" or not only or w in only}
     for way in every.values():
         timed(way, 0.2, 0)  # warm up
     rounds: dict[str, list[float]] = {w: [] for w in every}
     for r in range(repeats):
         for w, way in every.items():
-            rounds[w].append(timed(way, seconds, 1000 * r))
+            rounds[w].append(timed(way, seconds, 1000 * r, clock))
     ratios = {w: statistics.median(a / b for a, b in zip(rounds[w], rounds["native"])) for w in every}
     return {
         "game": name,
@@ -380,6 +384,9 @@ def main() -> None:
     s.add_argument("--repeats", type=int, default=3)
     s.add_argument("--json", action="store_true")
     s.add_argument("--ways", nargs="*", help="only these ways in (and native), by the names the report gives")
+    s.add_argument(
+        "--cpu", action="store_true", help="time in CPU seconds (process_time): steadier on a loaded machine"
+    )
     m = sub.add_parser("ismcts")
     m.add_argument("--games", type=int, default=1000)
     m.add_argument("--iterations", type=int, default=100)
@@ -388,11 +395,12 @@ def main() -> None:
     args = parser.parse_args()
     machine = f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}"
     if args.what == "speed":
-        results = [speed(name, args.players, args.seconds, args.repeats, args.ways) for name in args.games]
+        results = [speed(name, args.players, args.seconds, args.repeats, args.ways, args.cpu) for name in args.games]
         if args.json:
             print(json.dumps({"machine": machine, "results": results}, indent=2))
             return
-        print(f"# {machine}; median of {args.repeats} rounds of {args.seconds}s each, ways alternating")
+        unit = "s CPU" if args.cpu else "s"
+        print(f"# {machine}; median of {args.repeats} rounds of {args.seconds}{unit} each, ways alternating")
         for r in results:
             print(f"{r['game']}, {r['players']} players:")
             for w, v in r["moves_per_s"].items():  # type: ignore[attr-defined]
