@@ -121,13 +121,12 @@ class RuledslEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _observation(self) -> np.ndarray:
         play = self._play()
         layout = self.spaces.tensors
-        obs = play.observation(self.seat)
         if self.infostate:
             tensor = np.empty(layout.information_state_size, np.float32)
-            write_entries(tensor, layout.information_state_entries(obs, play.own[self.seat]))
+            write_entries(tensor, layout.with_own(layout.state_entries(play.state, self.seat), play.own[self.seat]))
         else:
             tensor = np.empty(layout.observation_size, np.float32)
-            write_entries(tensor, layout.observation_entries(obs))
+            write_entries(tensor, layout.state_entries(play.state, self.seat))
         return tensor
 
     def _info(self) -> dict[str, Any]:

@@ -566,14 +566,17 @@ class _Observer:
         if decisions is None:
             self.tensor.fill(0)
             return
-        obs = _view(decisions, None if self.public else player)
+        seat = None if self.public else player
         layout = self.spaces.tensors
+        try:  # read from the state he reads, without the texts of his observation
+            entries = layout.state_entries(decisions.state, seat)
+        except ChanceNeeded:  # showing it draws: as his observation, on a copy (_view)
+            entries = layout.observation_entries(_view(decisions, seat))
         if self.recall:
-            write_entries(self.tensor, layout.recalled_entries(obs, self._recalled(decisions.own[player], player)))
+            entries = layout.with_recalled(entries, self._recalled(decisions.own[player], player))
         elif self.perfect_recall:
-            write_entries(self.tensor, layout.information_state_entries(obs, decisions.own[player]))
-        else:
-            write_entries(self.tensor, layout.observation_entries(obs))
+            entries = layout.with_own(entries, decisions.own[player])
+        write_entries(self.tensor, entries)
 
     def _recalled(self, own: list[int], player: int) -> list[int]:
         if len(own) > self.recall:

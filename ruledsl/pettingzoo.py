@@ -108,7 +108,7 @@ class RuledslEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no types
         mask = np.zeros(self.spaces.actions.num_distinct_actions, np.int8)
         mask[play.legal_for(seat)] = 1  # while a window he cannot see is open: his, as if it were let pass
         tensor = np.empty(self.spaces.tensors.observation_size, np.float32)
-        write_entries(tensor, self.spaces.tensors.observation_entries(play.observation(seat)))
+        write_entries(tensor, self.spaces.tensors.state_entries(play.state, seat))
         return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: int | None) -> None:

@@ -39,6 +39,14 @@ class Observer(StateFields):
         only what every seat sees)."""
         return _observe(self, player)
 
+    def tensor_view(self, player: int | None) -> tuple[dict[str, Any], Observer]:
+        """What ``player``'s observation tensor is made of (``ruledsl.spaces.TensorLayout``), without
+        the texts only a reader needs: his observation with its zones left empty, no labels of his
+        legal actions and no set he is picking; and the state he reads (``seen_by``), whose zones
+        he is shown card by card by its ``shown_cards``, as his observation shows them."""
+        st, _ = self.seen_by(player)
+        return _seen(st, player, {}), st
+
     def seen_by(self, player: int | None) -> tuple[Observer, bool]:
         """Return the state ``player`` reads, and whether it is paused: this one, unless windows he
         cannot see are open (offered to another): then ``shown_to(player)``, play gone on as if
@@ -124,6 +132,21 @@ class Observer(StateFields):
             return viewer is not None and self.prog.zone_owner[z] != viewer
         return False
 
+    def shown_cards(self, viewer: int | None, z: int) -> list[int | None] | None:
+        """The cards of zone instance ``z`` as ``viewer`` is shown them, bottom to top: each card where
+        he sees it, None where he does not; None when none are listed: he sees neither the zone
+        nor any card in it (its size alone shows). Asked of the state he reads (``seen_by``)."""
+        cards = self.zones[z]
+        if self.face is None:
+            return list(cards) if self.zone_visible(viewer, z) else None
+        # (As the cards lie: a zone shuffled out of everyone's sight, whose order is not
+        # decided yet, chance.LazyZone, shows None for each of them, in any order.)
+        shown = [c if self.sees(viewer, c) else None for c in list.__iter__(cards)]
+        # Listed, as without turned cards, where he sees the zone (even empty) or any card in it.
+        if self.zone_visible(viewer, z) or any(c is not None for c in shown):
+            return shown
+        return None
+
     def sees(self, viewer: int | None, c: int) -> bool:
         """Whether ``viewer`` sees which card ``c`` is, where it lies now."""
         z = self.loc[c]
@@ -201,37 +224,43 @@ _MARK = "\x00"
 _MARKED = re.compile(f"{_MARK}(\\d+){_MARK}")
 
 
+def _zone_view(st: Observer, player: int | None, z: int) -> dict[str, Any]:
+    """Zone instance ``z`` in ``player``'s observation: its size, its cards by name where listed."""
+    entry: dict[str, Any] = {"size": len(st.zones[z])}
+    shown = st.shown_cards(player, z)
+    if shown is not None:
+        names = st.prog.card_names
+        entry["cards"] = [None if c is None else names[c] for c in shown]
+    if st.prog.told:
+        _tell(st, z, entry)
+    return entry
+
+
 def _observe(st: Observer, player: int | None) -> dict[str, Any]:
     # Only a player offered a window knows it (being offered one tells what he holds): the
     # others (and spectators) see the state as it would be had it been offered to nobody, or
     # paused where going on would deal them cards (TurnMachine.shown_to).
     st, paused = st.seen_by(player)
+    zones: dict[str, Any] = {}
+    for layout in st.prog.zones:
+        if layout.per_player:
+            zones[layout.name] = [_zone_view(st, player, layout.base + q) for q in range(st.n)]
+        else:
+            zones[layout.name] = _zone_view(st, player, layout.base)
+    obs = _seen(st, player, zones)
+    if st.picking is not None and st.actor == player and not st.terminal:
+        # The set he is choosing card by card: his alone, nobody else's view changes while he picks.
+        obs["picking"] = stepping.picking_view(st, player)
+    if not st.terminal and st.actor == player and not paused:
+        obs["legal_actions"] = [str(a) for a in st.legal_actions()]
+    return obs
+
+
+def _seen(st: Observer, player: int | None, zones: dict[str, Any]) -> dict[str, Any]:
+    """``player``'s observation of the state he reads (``seen_by``) with these ``zones``, but for the
+    labels of his legal actions and the set he is picking (``_observe`` adds them)."""
     prog = st.prog
     names = prog.card_names
-    zones: dict[str, Any] = {}
-    for layout in prog.zones:
-
-        def view(z: int) -> dict[str, Any]:
-            cards = st.zones[z]
-            entry: dict[str, Any] = {"size": len(cards)}
-            if st.face is None:
-                if st.zone_visible(player, z):
-                    entry["cards"] = [names[c] for c in cards]
-            else:
-                # (As the cards lie: a zone shuffled out of everyone's sight, whose order is not
-                # decided yet, chance.LazyZone, shows None for each of them, in any order.)
-                shown = [names[c] if st.sees(player, c) else None for c in list.__iter__(cards)]
-                # Listed, as without turned cards, where he sees the zone (even empty) or any card in it.
-                if st.zone_visible(player, z) or any(s is not None for s in shown):
-                    entry["cards"] = shown
-            if prog.told:
-                _tell(st, z, entry)
-            return entry
-
-        if layout.per_player:
-            zones[layout.name] = [view(layout.base + q) for q in range(st.n)]
-        else:
-            zones[layout.name] = view(layout.base)
     game_vars = {v.name: v.show(st, player, st.gv[i]) for i, v in enumerate(prog.game_vars) if v.visibility == "public"}
     player_vars = {}
     for i, v in enumerate(prog.player_vars):
@@ -242,10 +271,12 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
         ]
     card_vars: dict[str, list[Any]] = {}
     for i, v in enumerate(prog.card_vars):
-        default = prog.card_var_init[i]
+        default, values = prog.card_var_init[i], st.cv[i]
+        if values.count(default) == len(values):  # none set (most often): no card to ask about
+            continue
         shown = [
             [names[c], v.show(st, player, value)]
-            for c, value in enumerate(st.cv[i])
+            for c, value in enumerate(values)
             if value != default and st.sees(player, c)
         ]
         if shown:
@@ -285,9 +316,4 @@ def _observe(st: Observer, player: int | None) -> dict[str, Any]:
     }
     if st.held is not None and not st.terminal:
         obs["together"] = waiting_for(st)  # who has chosen in secret, and who is awaited
-    if st.picking is not None and st.actor == player and not st.terminal:
-        # The set he is choosing card by card: his alone, nobody else's view changes while he picks.
-        obs["picking"] = stepping.picking_view(st, player)
-    if not st.terminal and st.actor == player and not paused:
-        obs["legal_actions"] = [str(a) for a in st.legal_actions()]
     return obs

@@ -60,11 +60,14 @@ class TensorLayout:
         self._add("terminal", 1)
         self._add("phase", len(prog.phases))
         self._add("round, direction", 2)
-        self._zones: list[tuple[str, int | None, int]] = []
+        self._card_kind = prog.card_kinds  # by card
+        #: Per zone instance: its name, its owner (None: the game's), its instance, where it lies.
+        self._zones: list[tuple[str, int | None, int, int]] = []
         for layout in prog.zones:
             for q in range(n) if layout.per_player else [None]:
                 name = _zone_name(layout.name, q)
-                self._zones.append((layout.name, q, self._add(f"zone {name}: size, kinds seen, top", 1 + 2 * k)))
+                at = self._add(f"zone {name}: size, kinds seen, top", 1 + 2 * k)
+                self._zones.append((layout.name, q, layout.base + (q or 0), at))
         self._game_vars: list[tuple[str, _Writer, int]] = []
         for v in prog.game_vars:
             if v.visibility == "public":
@@ -82,7 +85,7 @@ class TensorLayout:
         told_vars = [prog.card_vars[i].name for i in prog.told]
         told = [(v, *self._encoder(symbols.card_vars[v].type)) for v in told_vars]
         self._told: list[tuple[str, int | None, list[tuple[str, _Writer, int, int]]]] = []
-        for zone, q, _ in self._zones if told else ():
+        for zone, q, _, _ in self._zones if told else ():
             name = _zone_name(zone, q)
             segments = [
                 (v, write, 1 + w, self._add(f"told {v} in zone {name}, by place", prog.n_cards * (1 + w)))
@@ -180,8 +183,24 @@ class TensorLayout:
 
     def information_state_entries(self, obs: dict[str, Any], own_ids: list[int]) -> dict[int, float]:
         """The entries of the information-state tensor that may be other than 0, by index."""
+        return self.with_own(self.observation_entries(obs), own_ids)
+
+    def state_entries(self, state: Any, seat: int | None) -> dict[int, float]:
+        """``observation_entries(state.observation(seat))``, the same numbers worked out without the
+        texts of his observation: its zones read card by card from the state he reads
+        (``Observer.shown_cards``), the rest from his ``tensor_view``; so he is told nothing his
+        observation does not show."""
+        if self.game.program.told:  # what is told of cards shows in the zones' texts: read them
+            return self.observation_entries(state.observation(seat))
+        rest, seen = state.tensor_view(seat)
         out: dict[int, float] = {}
-        self._fill(obs, out)
+        for _, _, z, base in self._zones:
+            self._zone(out, base, len(seen.zones[z]), seen.shown_cards(seat, z), self._card_kind)
+        self._fill_rest(rest, out)
+        return out
+
+    def with_own(self, out: dict[int, float], own_ids: list[int]) -> dict[int, float]:
+        """Add to observation entries the counts of the seat's own ids: the information state's."""
         base = self._history
         for i in own_ids:
             out[base + i] = out.get(base + i, 0.0) + 1.0
@@ -196,8 +215,10 @@ class TensorLayout:
         the order he chose them, one-hot each (the t-th id in the t-th block of
         ``num_distinct_actions``): two orders of the same ids differ, where counts merge them.
         The caller makes room for them (``recalled_size``)."""
-        out: dict[int, float] = {}
-        self._fill(obs, out)
+        return self.with_recalled(self.observation_entries(obs), own_ids)
+
+    def with_recalled(self, out: dict[int, float], own_ids: list[int]) -> dict[int, float]:
+        """Add to observation entries the seat's own ids in order (``recalled_entries``)."""
         base, width = self.observation_size, self.num_distinct_actions
         for t, i in enumerate(own_ids):
             out[base + t * width + i] = 1.0
@@ -213,7 +234,34 @@ class TensorLayout:
 
     def _fill(self, obs: dict[str, Any], out: dict[int, float]) -> None:
         """Write ``obs`` into ``out``: each index is set once or only added to, so a missing one is 0."""
-        n, k = self.n, self.n_kinds
+        zones, kind_of = obs["zones"], self._kind_of
+        for name, q, _, base in self._zones:
+            view = zones[name] if q is None else zones[name][q]
+            self._zone(out, base, view["size"], view.get("cards"), kind_of)
+        if self._told:
+            self._fill_told(zones, out)
+        self._fill_rest(obs, out)
+
+    def _zone(self, out: dict[int, float], base: int, size: int, cards: Any, kind_of: Any) -> None:
+        """Write a zone: its ``size``, how many of each kind he sees among ``cards`` (those he is
+        shown, None where he does not see one; None: not listed), the kind of the top one if he sees it."""
+        out[base] = float(size)
+        if cards:
+            first = base + 1
+            for c in cards:
+                if c is not None:
+                    i = first + kind_of[c]
+                    if i in out:  # a second card of a kind (two decks)
+                        out[i] += 1.0
+                    else:
+                        out[i] = 1.0
+            top = cards[-1]
+            if top is not None:
+                out[first + self.n_kinds + kind_of[top]] = 1.0
+
+    def _fill_rest(self, obs: dict[str, Any], out: dict[int, float]) -> None:
+        """Write all of ``obs`` but its zones."""
+        n = self.n
         seat = obs["player"]
         if seat is not None:  # a spectator (the public view) is no seat
             out[seat] = 1.0
@@ -228,23 +276,6 @@ class TensorLayout:
         out[at] = float(obs["round"])
         out[at + 1] = 1.0 if obs["direction"] == "clockwise" else -1.0
         kind_of = self._kind_of
-        zones = obs["zones"]
-        for name, q, base in self._zones:
-            view = zones[name] if q is None else zones[name][q]
-            out[base] = float(view["size"])
-            cards = view.get("cards")
-            if cards:
-                first = base + 1
-                for c in cards:
-                    if c is not None:
-                        i = first + kind_of[c]
-                        if i in out:  # a second card of a kind (two decks)
-                            out[i] += 1.0
-                        else:
-                            out[i] = 1.0
-                top = cards[-1]
-                if top is not None:
-                    out[base + 1 + k + kind_of[top]] = 1.0
         variables = obs["variables"]
         for name, write, base in self._game_vars:
             write(out, base, variables[name])
@@ -278,8 +309,6 @@ class TensorLayout:
                 out[self._together + q] = 1.0
             for q in chosen["waiting"]:
                 out[self._together + n + q] = 1.0
-        if self._told:
-            self._fill_told(zones, out)
 
     def _fill_told(self, zones: dict[str, Any], out: dict[int, float]) -> None:
         """Write what every player is told of the cards of each zone (``told`` in its view): for each

@@ -134,6 +134,31 @@ def test_tensors_do_not_change_when_hidden_cards_are_dealt_anew(name: str, seed:
         other = play.state.resample(viewer, random.Random(seed + k))
         assert layout.observation(other.observation(viewer)) == obs
         assert layout.information_state(other.observation(viewer), play.own[viewer]) == info
+        assert layout.state_entries(other, viewer) == layout.state_entries(play.state, viewer)
+
+
+@pytest.mark.parametrize("name", [*GAMES, str(Path(__file__).with_name("window_draw.game"))])
+def test_tensors_read_from_the_state_are_those_of_the_observation(name: str) -> None:
+    """The bridges' tensors, worked out without the texts of the observation (``state_entries``),
+    hold the very numbers of the observation's (``observation_entries``): every seat's and a
+    spectator's, at every step of whole games, windows open and cards turned included."""
+    for players in counts(name):
+        for seed in range(2):
+            play = played(name, players, seed, 0)
+            layout = TensorLayout(play.state.game, play.space.num_distinct_actions)
+            rng = random.Random(seed)
+            for _ in range(400):
+                state = play.state
+                for seat in (*range(players), None):
+                    assert layout.state_entries(state, seat) == layout.observation_entries(state.observation(seat))
+                seat = state.actor
+                own = play.own[seat]
+                assert layout.with_own(layout.state_entries(state, seat), own) == layout.information_state_entries(
+                    state.observation(seat), own
+                )
+                if play.is_terminal():
+                    break
+                play.apply_action(rng.choice(play.legal_actions()))
 
 
 def test_a_tensor_shows_what_the_player_sees() -> None:
