@@ -78,9 +78,10 @@ def _observation(st: GameState, seat: int, probe: Probe) -> Any:
 
 
 def _legal_labels(st: GameState, seat: int, probe: Probe) -> Any:
-    if st.is_terminal() or st.current_player() != seat:
-        return None
-    return [(str(a), shown_action(a, st.prog)) for a in st.legal_actions()]
+    """His moves as he is shown them (``actions_seen_by``), not the engine's player to act: while
+    a window is offered to another (whom, may hang on cards he does not see), he is shown his
+    turn as it will be once it is let pass."""
+    return [(str(a), shown_action(a, st.prog)) for a in st.actions_seen_by(seat)]
 
 
 def _refusals(st: GameState, seat: int, probe: Probe) -> Any:
@@ -511,8 +512,7 @@ def _typed_moves(st: GameState, seat: int, rng: random.Random) -> tuple[str, ...
     few card names (drawn from all of the game's cards, never from where they are)."""
     prog = st.prog
     texts = [str(a) for a in st.history_seen_by(seat)[-6:]]
-    if st.current_player() == seat:
-        texts += [str(a) for a in st.legal_actions()[:6]]
+    texts += [str(a) for a in st.actions_seen_by(seat)[:6]]
     parts: list[Any] = [*prog.phases, *prog.windows]
     defs = [d for part in parts for d in part.actions]
     names = sorted(set(prog.card_names))

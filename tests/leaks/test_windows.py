@@ -223,8 +223,8 @@ class TestAWindowOfferedForAHiddenCard:
         probe = leaks.Probe(texts=(), actions=(), seed=0)
         read = leaks.SURFACES["legal actions"]
         assert read(state, 1, probe) == read(twin, 1, probe) == [("lay 2♠", "lay 2♠"), ("lay 2♥", "lay 2♥")]
-        assert read(state, 2, probe) is not None  # the seat offered the snap reads it
-        assert read(twin, 0, probe) is None  # nor is anyone else shown moves that are not his
+        assert read(state, 2, probe) == [("snap 1♥", "snap 1♥"), ("let it pass", "let it pass")]  # he is offered it
+        assert read(state, 0, probe) == read(twin, 0, probe) == []  # the others are shown no move
 
     def test_the_harness_finds_no_leak(self) -> None:
         game = ruledsl.load_game(str(self.GAME), players=3)
