@@ -370,7 +370,7 @@ def check_game(
                     probe = _probe(st, seat, seen_actions, rng)
                     for twin, cards in twins(st, seat, rng, swaps):
                         _compare(game, seed, st, twin, seat, cards, probe, surfaces, report, "state")
-                        _follow(game, seed, st, twin, path[i : i + ahead], seat, cards, rng, surfaces, report)
+                        follow(game, seed, st, twin, path[i : i + ahead], seat, cards, rng, surfaces, report)
                     for twin in held_twins(st, seat, rng, swaps):
                         _compare(game, seed, st, twin, seat, None, probe, surfaces, report, "held")
                     reordered = order_twin(st, seat)
@@ -404,7 +404,7 @@ def _random_path(game: Game, seed: int, rng: random.Random, steps: int) -> list[
 _LOOKS = frozenset({1, 2, 4, 8, 16, 32})
 
 
-def _follow(
+def follow(
     game: Game,
     seed: int,
     start: GameState,

@@ -16,7 +16,7 @@ import ruledsl
 from ruledsl.engine.state import GameState
 from ruledsl.loading import check_source
 from ruledsl.text.source import Source
-from tests.generate.invariants import Broken, check_invariants, play_file
+from tests.generate.invariants import FOLLOWED_SURFACES, Broken, check_invariants, play_file
 from tests.generate.rules import drawn_texts, rule_texts
 
 
@@ -191,3 +191,23 @@ def test_a_swap_of_his_own_unseen_card_outside_the_pool_leaves_his_picks_alone()
     kinds were exchanged because the card's zone was his, though not the zone the set is chosen from."""
     text = (Path(__file__).parents[1] / "generate" / "found" / "picks_swapped_from_his_face_down_card.game").read_text()
     assert play_file(text, 90).breaks == []
+
+
+def _engines_turn(st: GameState, seat: int, probe: object) -> object:
+    """The harness's old reading of a seat's legal actions: the engine's player to act, not what he is shown."""
+    if st.is_terminal() or st.current_player() != seat:
+        return None
+    return [str(a) for a in st.legal_actions()]
+
+
+@pytest.mark.parametrize("spoilt", [False, True])
+def test_a_twin_played_on_meets_a_window_offered_as_cards_lie(spoilt: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which seat a window is offered to may hang on cards the next player does not see
+    (tests/leaks/window_offered.game). A state twin made while it is open has it offered alike: only
+    a twin played on past the move that opens it meets the case (Tichu's bombs, where the leak
+    harness read the engine's player to act, not the seat's turn as he is shown it)."""
+    if spoilt:
+        monkeypatch.setitem(FOLLOWED_SURFACES, "legal actions", _engines_turn)
+    text = (Path(__file__).parents[1] / "leaks" / "window_offered.game").read_text()
+    breaks = [b for seed in range(4) for b in play_file(text, seed).breaks]
+    assert [b["invariant"] for b in breaks][:1] == (["twins"] if spoilt else [])
