@@ -215,8 +215,8 @@ def _check_twins(state: GameState, game: Any, seed: int, rng: random.Random, leg
             if legal:
                 # The action played on is not drawn from ``rng``, so that the games played stay as they were.
                 report = leaks.Report()
-                path = [state.n_actions % len(legal)]
-                leaks.follow(game, seed, state, twin, path, seat, (a, b), random.Random(seed), FOLLOWED_SURFACES, report)
+                path, own_rng = [state.n_actions % len(legal)], random.Random(seed)
+                leaks.follow(game, seed, state, twin, path, seat, (a, b), own_rng, FOLLOWED_SURFACES, report)
                 if report.leaks:
                     leak = report.leaks[0]
                     why = f"P{seat}'s {leak.surface} changes when {cards[a]} and {cards[b]} swap, one action on"
