@@ -211,3 +211,11 @@ def test_a_twin_played_on_meets_a_window_offered_as_cards_lie(spoilt: bool, monk
     text = (Path(__file__).parents[1] / "leaks" / "window_offered.game").read_text()
     breaks = [b for seed in range(4) for b in play_file(text, seed).breaks]
     assert [b["invariant"] for b in breaks][:1] == (["twins"] if spoilt else [])
+
+
+def test_a_copy_of_a_swapped_card_chosen_is_the_same_choice_in_the_twin() -> None:
+    """Found by the generator (file 336 of --seed 2008) once the twins were played on: a player lays
+    his own 2a while the other 2a, hidden from him, is one of the two swapped; the twin played 3a,
+    the chosen kinds exchanged though the card chosen was neither of the two."""
+    text = (Path(__file__).parents[1] / "generate" / "found" / "a_copy_of_a_swapped_card_chosen.game").read_text()
+    assert play_file(text, 336).breaks == []
