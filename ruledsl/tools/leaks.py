@@ -8,7 +8,8 @@ from them, in two ways:
   knows the same of: the same places each could be, the same face, the same card
   variables; a variable naming one of them follows its place, as in a resample);
 - the same twin *followed*: both played on side by side, each action with the two cards
-  exchanged in its choices, for as long as ``s`` has seen neither and the table has been
+  exchanged in its choices (a copy of one of them chosen stays itself), for as long as ``s``
+  has seen neither and the table has been
   told the same (the rules may tell everybody something that hangs on the two cards:
   'go fish', a pair laid down; from there the games differ by the rules' own doing).
   It catches what the past tells (the labels of actions taken since, the lines the
@@ -282,9 +283,34 @@ def _unseen_when_swapped(st: GameState, seat: int, a: int, b: int) -> bool:
     return not (twin.sees(seat, a) or twin.sees(seat, b))
 
 
-def _mapped(twin: GameState, action: Action, kinds: dict[int, int]) -> Action | None:
-    """The action of ``twin`` that is ``action`` with the two cards' kinds exchanged, or None."""
-    return _matching(twin.legal_actions(), action, kinds)
+def _mapped(
+    after: GameState, twin: GameState, action: Action, cards: tuple[int, int], pool: list[int]
+) -> Action | None:
+    """The action of ``twin`` that plays ``action`` (just played, giving ``after``) on the same
+    cards, or None: a card it chose that is one of the two swapped is the other in the twin; any
+    other card stays itself, a copy of one of the two among them. Where the cards chosen are known
+    by their kinds alone, the kinds are exchanged, as ``swap`` does: a card picked in a set made card
+    by card (when one of the two is in the ``pool`` it was picked from), a choice held in secret
+    (its effects, which name the cards, wait until all have chosen)."""
+    a, b = cards
+    kinds = after.prog.card_kinds
+    defn = action.defn
+    exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
+    if defn.step_role == "pick":
+        return _matching(twin.legal_actions(), action, exchanged if (a in pool) != (b in pool) else {})
+    if defn.is_held:
+        return _matching(twin.legal_actions(), action, exchanged)
+    other = {a: b, b: a}
+    chosen = after.last_args  # the cards themselves, where the key names their kinds
+    want: list[Any] = []
+    for i, value in enumerate(action.key):
+        if isinstance(value, tuple):
+            want.append(sorted(kinds[other.get(c, c)] for c in chosen[i]))
+        elif i in defn.card_choices and isinstance(value, int) and value >= 0:
+            want.append(kinds[other.get(chosen[i], chosen[i])])
+        else:
+            want.append(value)
+    return _keyed(twin.legal_actions(), defn, want)
 
 
 def _matching(candidates: list[Action], action: Action, kinds: dict[int, int]) -> Action | None:
@@ -298,6 +324,11 @@ def _matching(candidates: list[Action], action: Action, kinds: dict[int, int]) -
             want.append(kinds.get(value, value))
         else:
             want.append(value)
+    return _keyed(candidates, defn, want)
+
+
+def _keyed(candidates: list[Action], defn: Any, want: list[Any]) -> Action | None:
+    """The one of ``candidates`` of rule ``defn`` whose key is ``want`` (a group's kinds sorted), or None."""
     for other in candidates:
         if other.defn is defn and len(other.key) == len(want):
             got = [sorted(v) if isinstance(v, tuple) else v for v in other.key]
@@ -417,12 +448,11 @@ def follow(
     report: Report,
 ) -> None:
     """Play on from a state and its twin side by side (each action with the two cards exchanged
-    in its choices), comparing what ``seat`` reads, until he sees one of the two cards or the
+    in its choices: see ``_mapped``), comparing what ``seat`` reads, until he sees one of the two cards or the
     table is told something that hangs on them."""
     a, b = cards
     st, twin = start.clone(), start_twin.clone()
     st.log, twin.log = [], []  # kept, as in play: describe_last names a card all saw before it moved
-    kinds = {st.prog.card_kinds[a]: st.prog.card_kinds[b], st.prog.card_kinds[b]: st.prog.card_kinds[a]}
     report.followed += 1
     seen_actions: list[Action] = []
     for step, index in enumerate(path, start=1):
@@ -430,12 +460,13 @@ def follow(
             return
         legal = st.legal_actions()
         action = legal[index]
-        other = _mapped(twin, action, kinds)
+        pool = stepping.picking_pool(st) if action.defn.step_role == "pick" else []
+        st.apply_action(action)
+        other = _mapped(st, twin, action, cards, pool)
         if other is None:
             return  # the player to act chose one of the two cards, and the games part
         seen_actions.extend(legal[:4])
         del seen_actions[:-24]
-        st.apply_action(action)
         twin.apply_action(other)
         said, twin_said = st.take_log(seat), twin.take_log(seat)
         if not (_alike(st, seat, a, b) and _alike(twin, seat, b, a)) or _public(st, seat) != _public(twin, seat):
