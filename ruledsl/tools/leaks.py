@@ -298,10 +298,10 @@ def _mapped(
     exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
     if defn.step_role == "pick":
         return _matching(twin.legal_actions(), action, exchanged if (a in pool) != (b in pool) else {})
-    if defn.is_held:
+    chosen = after.last_args  # the cards themselves, where the key names their kinds
+    if defn.is_held or len(chosen) != len(action.key):
         return _matching(twin.legal_actions(), action, exchanged)
     other = {a: b, b: a}
-    chosen = after.last_args  # the cards themselves, where the key names their kinds
     want: list[Any] = []
     for i, value in enumerate(action.key):
         if isinstance(value, tuple):
@@ -325,6 +325,24 @@ def _matching(candidates: list[Action], action: Action, kinds: dict[int, int]) -
         else:
             want.append(value)
     return _keyed(candidates, defn, want)
+
+
+def _played_alike(st: GameState, twin: GameState, action: Action, cards: tuple[int, int]) -> bool:
+    """Whether ``twin``'s last action chose the cards ``action`` chose in ``st``, the two swapped
+    exchanged: a choice by kind takes the first card of that kind, which in the twin may be another
+    copy. (Picks and choices held in secret are known by their kinds alone.)"""
+    defn = action.defn
+    if defn.step_role is not None or defn.is_held or not len(st.last_args) == len(twin.last_args) == len(action.key):
+        return True
+    a, b = cards
+    other = {a: b, b: a}
+    for i, value in enumerate(action.key):
+        if isinstance(value, tuple):
+            if sorted(other.get(c, c) for c in st.last_args[i]) != sorted(twin.last_args[i]):
+                return False
+        elif i in defn.card_choices and other.get(st.last_args[i], st.last_args[i]) != twin.last_args[i]:
+            return False
+    return True
 
 
 def _keyed(candidates: list[Action], defn: Any, want: list[Any]) -> Action | None:
@@ -468,6 +486,8 @@ def follow(
         seen_actions.extend(legal[:4])
         del seen_actions[:-24]
         twin.apply_action(other)
+        if not _played_alike(st, twin, action, cards):
+            return  # the twin's action took another copy of a kind: none there plays the same cards
         said, twin_said = st.take_log(seat), twin.take_log(seat)
         if not (_alike(st, seat, a, b) and _alike(twin, seat, b, a)) or _public(st, seat) != _public(twin, seat):
             # He saw one of them, or the rules told the table something that hangs on them

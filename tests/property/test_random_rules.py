@@ -219,3 +219,12 @@ def test_a_copy_of_a_swapped_card_chosen_is_the_same_choice_in_the_twin() -> Non
     the chosen kinds exchanged though the card chosen was neither of the two."""
     text = (Path(__file__).parents[1] / "generate" / "found" / "a_copy_of_a_swapped_card_chosen.game").read_text()
     assert play_file(text, 336).breaks == []
+
+
+def test_a_twin_that_takes_another_copy_of_the_kind_parts_from_its_first() -> None:
+    """Found by the generator (file 170 of --seed 7): P1 lays 1b, one of the two cards swapped within
+    his hand; in the twin 'lay 6b' takes another 6b lying before the swapped one, and P0, who sees
+    where the cards he dealt lie ('seen by mover'), saw the hands differ. No action of the twin plays
+    the same cards: the games part there, as when the player chooses one of the two."""
+    text = (Path(__file__).parents[1] / "generate" / "found" / "another_copy_taken_in_the_twin.game").read_text()
+    assert play_file(text, 170).breaks == []
