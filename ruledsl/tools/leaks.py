@@ -8,7 +8,8 @@ from them, in two ways:
   knows the same of: the same places each could be, the same face, the same card
   variables; a variable naming one of them follows its place, as in a resample);
 - the same twin *followed*: both played on side by side, each action with the two cards
-  exchanged in its choices, for as long as ``s`` has seen neither and the table has been
+  exchanged in its choices (a copy of one of them chosen stays itself), for as long as ``s``
+  has seen neither and the table has been
   told the same (the rules may tell everybody something that hangs on the two cards:
   'go fish', a pair laid down; from there the games differ by the rules' own doing).
   It catches what the past tells (the labels of actions taken since, the lines the
@@ -78,9 +79,10 @@ def _observation(st: GameState, seat: int, probe: Probe) -> Any:
 
 
 def _legal_labels(st: GameState, seat: int, probe: Probe) -> Any:
-    if st.is_terminal() or st.current_player() != seat:
-        return None
-    return [(str(a), shown_action(a, st.prog)) for a in st.legal_actions()]
+    """His moves as he is shown them (``actions_seen_by``), not the engine's player to act: while
+    a window is offered to another (whom, may hang on cards he does not see), he is shown his
+    turn as it will be once it is let pass."""
+    return [(str(a), shown_action(a, st.prog)) for a in st.actions_seen_by(seat)]
 
 
 def _refusals(st: GameState, seat: int, probe: Probe) -> Any:
@@ -281,9 +283,34 @@ def _unseen_when_swapped(st: GameState, seat: int, a: int, b: int) -> bool:
     return not (twin.sees(seat, a) or twin.sees(seat, b))
 
 
-def _mapped(twin: GameState, action: Action, kinds: dict[int, int]) -> Action | None:
-    """The action of ``twin`` that is ``action`` with the two cards' kinds exchanged, or None."""
-    return _matching(twin.legal_actions(), action, kinds)
+def _mapped(
+    after: GameState, twin: GameState, action: Action, cards: tuple[int, int], pool: list[int]
+) -> Action | None:
+    """The action of ``twin`` that plays ``action`` (just played, giving ``after``) on the same
+    cards, or None: a card it chose that is one of the two swapped is the other in the twin; any
+    other card stays itself, a copy of one of the two among them. Where the cards chosen are known
+    by their kinds alone, the kinds are exchanged, as ``swap`` does: a card picked in a set made card
+    by card (when one of the two is in the ``pool`` it was picked from), a choice held in secret
+    (its effects, which name the cards, wait until all have chosen)."""
+    a, b = cards
+    kinds = after.prog.card_kinds
+    defn = action.defn
+    exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
+    if defn.step_role == "pick":
+        return _matching(twin.legal_actions(), action, exchanged if (a in pool) != (b in pool) else {})
+    chosen = after.last_args  # the cards themselves, where the key names their kinds
+    if defn.is_held or len(chosen) != len(action.key):
+        return _matching(twin.legal_actions(), action, exchanged)
+    other = {a: b, b: a}
+    want: list[Any] = []
+    for i, value in enumerate(action.key):
+        if isinstance(value, tuple):
+            want.append(sorted(kinds[other.get(c, c)] for c in chosen[i]))
+        elif i in defn.card_choices and isinstance(value, int) and value >= 0:
+            want.append(kinds[other.get(chosen[i], chosen[i])])
+        else:
+            want.append(value)
+    return _keyed(twin.legal_actions(), defn, want)
 
 
 def _matching(candidates: list[Action], action: Action, kinds: dict[int, int]) -> Action | None:
@@ -297,6 +324,29 @@ def _matching(candidates: list[Action], action: Action, kinds: dict[int, int]) -
             want.append(kinds.get(value, value))
         else:
             want.append(value)
+    return _keyed(candidates, defn, want)
+
+
+def _played_alike(st: GameState, twin: GameState, action: Action, cards: tuple[int, int]) -> bool:
+    """Whether ``twin``'s last action chose the cards ``action`` chose in ``st``, the two swapped
+    exchanged: a choice by kind takes the first card of that kind, which in the twin may be another
+    copy. (Picks and choices held in secret are known by their kinds alone.)"""
+    defn = action.defn
+    if defn.step_role is not None or defn.is_held or not len(st.last_args) == len(twin.last_args) == len(action.key):
+        return True
+    a, b = cards
+    other = {a: b, b: a}
+    for i, value in enumerate(action.key):
+        if isinstance(value, tuple):
+            if sorted(other.get(c, c) for c in st.last_args[i]) != sorted(twin.last_args[i]):
+                return False
+        elif i in defn.card_choices and other.get(st.last_args[i], st.last_args[i]) != twin.last_args[i]:
+            return False
+    return True
+
+
+def _keyed(candidates: list[Action], defn: Any, want: list[Any]) -> Action | None:
+    """The one of ``candidates`` of rule ``defn`` whose key is ``want`` (a group's kinds sorted), or None."""
     for other in candidates:
         if other.defn is defn and len(other.key) == len(want):
             got = [sorted(v) if isinstance(v, tuple) else v for v in other.key]
@@ -369,7 +419,7 @@ def check_game(
                     probe = _probe(st, seat, seen_actions, rng)
                     for twin, cards in twins(st, seat, rng, swaps):
                         _compare(game, seed, st, twin, seat, cards, probe, surfaces, report, "state")
-                        _follow(game, seed, st, twin, path[i : i + ahead], seat, cards, rng, surfaces, report)
+                        follow(game, seed, st, twin, path[i : i + ahead], seat, cards, rng, surfaces, report)
                     for twin in held_twins(st, seat, rng, swaps):
                         _compare(game, seed, st, twin, seat, None, probe, surfaces, report, "held")
                     reordered = order_twin(st, seat)
@@ -403,7 +453,7 @@ def _random_path(game: Game, seed: int, rng: random.Random, steps: int) -> list[
 _LOOKS = frozenset({1, 2, 4, 8, 16, 32})
 
 
-def _follow(
+def follow(
     game: Game,
     seed: int,
     start: GameState,
@@ -416,12 +466,11 @@ def _follow(
     report: Report,
 ) -> None:
     """Play on from a state and its twin side by side (each action with the two cards exchanged
-    in its choices), comparing what ``seat`` reads, until he sees one of the two cards or the
+    in its choices: see ``_mapped``), comparing what ``seat`` reads, until he sees one of the two cards or the
     table is told something that hangs on them."""
     a, b = cards
     st, twin = start.clone(), start_twin.clone()
     st.log, twin.log = [], []  # kept, as in play: describe_last names a card all saw before it moved
-    kinds = {st.prog.card_kinds[a]: st.prog.card_kinds[b], st.prog.card_kinds[b]: st.prog.card_kinds[a]}
     report.followed += 1
     seen_actions: list[Action] = []
     for step, index in enumerate(path, start=1):
@@ -429,13 +478,16 @@ def _follow(
             return
         legal = st.legal_actions()
         action = legal[index]
-        other = _mapped(twin, action, kinds)
+        pool = stepping.picking_pool(st) if action.defn.step_role == "pick" else []
+        st.apply_action(action)
+        other = _mapped(st, twin, action, cards, pool)
         if other is None:
             return  # the player to act chose one of the two cards, and the games part
         seen_actions.extend(legal[:4])
         del seen_actions[:-24]
-        st.apply_action(action)
         twin.apply_action(other)
+        if not _played_alike(st, twin, action, cards):
+            return  # the twin's action took another copy of a kind: none there plays the same cards
         said, twin_said = st.take_log(seat), twin.take_log(seat)
         if not (_alike(st, seat, a, b) and _alike(twin, seat, b, a)) or _public(st, seat) != _public(twin, seat):
             # He saw one of them, or the rules told the table something that hangs on them
@@ -511,8 +563,7 @@ def _typed_moves(st: GameState, seat: int, rng: random.Random) -> tuple[str, ...
     few card names (drawn from all of the game's cards, never from where they are)."""
     prog = st.prog
     texts = [str(a) for a in st.history_seen_by(seat)[-6:]]
-    if st.current_player() == seat:
-        texts += [str(a) for a in st.legal_actions()[:6]]
+    texts += [str(a) for a in st.actions_seen_by(seat)[:6]]
     parts: list[Any] = [*prog.phases, *prog.windows]
     defs = [d for part in parts for d in part.actions]
     names = sorted(set(prog.card_names))

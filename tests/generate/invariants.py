@@ -16,7 +16,8 @@
 - ``knowledge``: each card's true zone is among those every player thinks it may be in;
 - ``resample``: a resample for a seat leaves his observation as it was;
 - ``twins``: two cards a seat cannot see, swapped (``ruledsl.tools.leaks``), leave his
-  observation, the labels of his legal actions and the reasons his moves are refused as they were;
+  observation, the labels of his legal actions and the reasons his moves are refused as they were,
+  also once one action is played on in both (a window may then be offered in one twin only);
 - ``bot``: the greedy bot chooses a legal action.
 
 ``play_file(text, seed)`` checks the file formats to itself (``fmt``), plays it with random
@@ -50,6 +51,8 @@ MAX_ACTIONS = 200
 REPLAY_EVERY = 20
 #: The surfaces compared between a state and its swap twins.
 TWIN_SURFACES = {name: leaks.SURFACES[name] for name in ("observation", "legal actions", "refusal reasons")}
+#: Those compared once one action is played on in both twins (not the refusals: they cost the most).
+FOLLOWED_SURFACES = {name: TWIN_SURFACES[name] for name in ("observation", "legal actions")}
 
 
 class Broken(Exception):
@@ -143,7 +146,7 @@ def check_invariants(
     if replay:
         _check_replay(state, game, seed, before)
     _check_steps(state, legal, rng)
-    _check_twins(state, rng, legal)
+    _check_twins(state, game, seed, rng, legal)
     if bot and legal and len(legal) > 1:
         seat = state.current_player()
         chosen = decide(GreedyAgent(seed=rng.randrange(2**32), samples=2, depth=2), state.clone(), seat)
@@ -198,16 +201,26 @@ def _check_knowledge(state: GameState, rng: random.Random) -> None:
         _check(got == seen, "resample", f"P{seat}'s observation changes in a resample: {diff(seen, got)}")
 
 
-def _check_twins(state: GameState, rng: random.Random, legal: list[Action]) -> None:
-    """Two cards a seat cannot see, swapped, leave what he reads as it was."""
+def _check_twins(state: GameState, game: Any, seed: int, rng: random.Random, legal: list[Action]) -> None:
+    """Two cards a seat cannot see, swapped, leave what he reads as it was, also once one action
+    is played on in both (a window the move opens may be offered to another seat in one twin only)."""
     for seat in range(state.num_players):
         probe = leaks.Probe(texts=tuple(str(a) for a in legal[:4]), actions=tuple(legal[:4]), seed=rng.randrange(2**32))
         for twin, (a, b) in leaks.twins(state, seat, rng, 1):
+            cards = state.prog.card_names
             for name, surface in TWIN_SURFACES.items():
                 seen, other = surface(state, seat, probe), surface(twin, seat, probe)
-                cards = state.prog.card_names
                 why = f"P{seat}'s {name} changes when {cards[a]} and {cards[b]} swap: {diff(seen, other)}"
                 _check(seen == other, "twins", why)
+            if legal:
+                # The action played on is not drawn from ``rng``, so that the games played stay as they were.
+                report = leaks.Report()
+                path, own_rng = [state.n_actions % len(legal)], random.Random(seed)
+                leaks.follow(game, seed, state, twin, path, seat, (a, b), own_rng, FOLLOWED_SURFACES, report)
+                if report.leaks:
+                    leak = report.leaks[0]
+                    why = f"P{seat}'s {leak.surface} changes when {cards[a]} and {cards[b]} swap, one action on"
+                    raise Broken("twins", f"{why}: {diff(leak.seen, leak.twin_seen)}")
 
 
 @define

@@ -10,6 +10,7 @@ import pytest
 import ruledsl
 from ruledsl.engine.state import GameState
 from ruledsl.tools import leaks
+from ruledsl.tools.scenario import arrange
 from tests.scenarios.test_cartes_magiques import A, B, C, D, position
 
 #: Moves the turn player might type, legal and not (the refusals must read alike too).
@@ -188,3 +189,45 @@ def test_a_seats_view_for_agents_does_not_tell_a_window_is_open() -> None:
                 masks.append((obs["action_mask"].tolist(), obs["observation"].tolist()))
             assert masks[0] == masks[1], seat
     assert turn_players_shown_actions > 20  # the seat whose turn it is, shown his moves while a cut is offered
+
+
+class TestAWindowOfferedForAHiddenCard:
+    """Which seat a window is offered to may hang on cards the next player does not see
+    (tests/leaks/window_offered.game: a snap for a card of the rank laid; Tichu's bombs). He is
+    shown his turn as it will be once it is let pass, whoever was offered it: the harness must
+    read his legal actions as he is shown them, not the engine's player to act (the Dragon's
+    choice in Tichu met it as "P2 to act in one twin, not the other")."""
+
+    GAME = Path(__file__).resolve().parent / "window_offered.game"
+
+    def twins(self) -> tuple[GameState, GameState]:
+        """P0 lays 1♠; P1 holds no 1 and is next. In the first P2 holds 1♥ and is offered the
+        snap; in the twin 1♥ and 3♠, both hidden from P1, have changed places: nobody is."""
+        state = ruledsl.load_game(str(self.GAME), players=3).new_initial_state(seed=0)
+        for seat, cards in enumerate((["1♠", "3♠"], ["2♠", "2♥"], ["1♥", "3♥"])):
+            arrange(state, "hand", cards, owner=seat)
+        twin = state.clone()
+        names = state.prog.card_names
+        leaks.swap(twin, names.index("1♥"), names.index("3♠"))
+        for st in (state, twin):
+            st.apply_action(st.action_from_string("lay 1♠"))
+        return state, twin
+
+    def test_the_snap_is_offered_in_one_twin_only(self) -> None:
+        state, twin = self.twins()
+        assert state.current_player() == 2 and state.windows is not None
+        assert twin.current_player() == 1 and twin.windows is None
+
+    def test_the_next_player_reads_the_same_legal_actions_in_both(self) -> None:
+        state, twin = self.twins()
+        probe = leaks.Probe(texts=(), actions=(), seed=0)
+        read = leaks.SURFACES["legal actions"]
+        assert read(state, 1, probe) == read(twin, 1, probe) == [("lay 2♠", "lay 2♠"), ("lay 2♥", "lay 2♥")]
+        assert read(state, 2, probe) == [("snap 1♥", "snap 1♥"), ("let it pass", "let it pass")]  # he is offered it
+        assert read(state, 0, probe) == read(twin, 0, probe) == []  # the others are shown no move
+
+    def test_the_harness_finds_no_leak(self) -> None:
+        game = ruledsl.load_game(str(self.GAME), players=3)
+        report = leaks.check_game(game, range(8), 4, 3, leaks.Report())
+        assert report.followed > 20
+        assert not report.leaks, str(report.leaks[0])[:600]

@@ -202,7 +202,7 @@ def test_a_tichu_call_scores_100_for_going_out_first_and_loses_100_otherwise() -
 
 def test_a_grand_tichu_scores_200_for_going_out_first_and_loses_200_otherwise() -> None:
     outcomes = set()
-    for seed in range(8):
+    for seed in range(10):
         plain, _, _ = _deal_scores(seed, call=False)
         called, places, _ = _deal_scores(seed, call=False, grand=(1,))
         made = places[1] == 1
@@ -238,3 +238,45 @@ def test_each_player_receives_one_card_from_each_other_at_once() -> None:
         received = {given[p][q] for p in range(4) if p != q}
         kept = before[q] - set(given[q].values())
         assert set(cards_in(state, "hand", owner=q)) == kept | received
+
+
+def _dragon_won(q: int, **hands: list[str]) -> tuple[ruledsl.GameState, int]:
+    """The leader leads the Dragon, nobody beats it; he gives the trick to the seat ``q`` after him."""
+    state, p = dealt(**hands)
+    act(state, "single Dragon")
+    for _ in range(3):
+        act(state, "pass")
+    assert state.current_player() == p  # he chooses, not the next in turn
+    assert sorted(labels(state)) == [f"give the Dragon's trick to P{(p + d) % 4}" for d in (1, 3)]
+    act(state, f"give the Dragon's trick to P{(p + q) % 4}")
+    assert cards_in(state, "won", owner=(p + q) % 4) == ["Dragon"]
+    assert cards_in(state, "table") == []
+    return state, p
+
+
+def test_the_dragons_winner_gives_the_trick_to_the_opponent_he_chooses() -> None:
+    """Either opponent, never his partner; he leads the next trick. The deal then scores it to that
+    opponent's side, unless that opponent is left last: his tricks go to the first out (the giver)."""
+    hands = {"leader": ["Dragon", "2J"], "second": ["3J"], "third": ["9J", "4S"], "fourth": ["5J"]}
+    scores = {}
+    for q in (1, 3):
+        state, p = _dragon_won(q, **hands)
+        assert state.current_player() == p and state.phase_name() == "play"
+        # He goes out first, the left opponent second, the partner third: the right one is last.
+        for play in ("single 2J", "single 3J", "single 9J", "pass", "single 4S"):
+            act(state, play)
+        assert state.is_terminal()
+        places = state.observation(None)["player_variables"]["place"]
+        assert [places[(p + d) % 4] for d in range(4)] == [1, 2, 3, 0]
+        score = state.observation(None)["player_variables"]["score"]
+        scores[q] = (score[p], score[(p + 1) % 4])  # his side's, the opponents'
+    # Given to the left opponent (out second), the Dragon's 25 count for the opponents' side; given
+    # to the right one, left last, his tricks go to the giver, out first. The 5 of the last hand: to the giver.
+    assert scores == {1: (5, 25), 3: (30, 0)}
+
+
+def test_a_winner_out_with_the_dragon_still_chooses() -> None:
+    """The Dragon led as his last card, nobody beats it: out first, he still gives the trick away."""
+    state, p = _dragon_won(3, leader=["Dragon"], fourth=["5J"])
+    assert state.observation(None)["player_variables"]["place"][p] == 1
+    assert state.current_player() == (p + 1) % 4  # the next still in leads

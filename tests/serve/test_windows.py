@@ -136,7 +136,7 @@ def _follow_twins(deal: int, seat: int) -> tuple[int, int]:
     one in the stock), then play both alike, each window let pass, until one of the two cards moves.
     Compare ``seat``'s frames (and the spectators') at every step; return (steps compared, steps
     at which the two tables let a different number of windows pass)."""
-    from ruledsl.tools.leaks import _mapped, swap
+    from ruledsl.tools.leaks import _matching, swap
 
     game = load_game("cartes_magiques", players=PLAYERS)
     tables = [Table(game, ["human"] * PLAYERS, seed=deal) for _ in range(2)]
@@ -175,7 +175,7 @@ def _follow_twins(deal: int, seat: int) -> tuple[int, int]:
         compared += 1
         actor = first.current_player()
         action = rng.choice(first.legal_actions())
-        other = _mapped(second, action, exchanged)
+        other = _matching(second.legal_actions(), action, exchanged)  # one card of each kind: kinds are cards
         if other is None or second.current_player() != actor:
             return compared, asymmetric
         tables[0].move(actor, tables[0].version_of(actor), index=first.legal_actions().index(action))
