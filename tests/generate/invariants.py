@@ -15,6 +15,8 @@
   as the whole action applied at once;
 - ``knowledge``: each card's true zone is among those every player thinks it may be in;
 - ``resample``: a resample for a seat leaves his observation as it was;
+- ``tensor``: the bridges' tensor read from the state (``TensorLayout.state_entries``) holds
+  the numbers of the seat's observation, for every seat and a spectator;
 - ``twins``: two cards a seat cannot see, swapped (``ruledsl.tools.leaks``), leave his
   observation, the labels of his legal actions and the reasons his moves are refused as they were,
   also once one action is played on in both (a window may then be offered in one twin only);
@@ -40,6 +42,7 @@ from ruledsl.engine.state import GameState
 from ruledsl.engine.values import Action
 from ruledsl.format.fmt import format_source
 from ruledsl.loading import check_source, load_checked, players_range
+from ruledsl.spaces.tensors import TensorLayout
 from ruledsl.syntax.parser import parse
 from ruledsl.text.errors import RuleDslError
 from ruledsl.text.source import Source
@@ -133,6 +136,7 @@ def check_invariants(
         _check(has, "live", "has_legal_action says no where legal_actions lists some")
 
     _check_knowledge(state, rng)
+    _check_tensors(state, game)
     before = snapshot(state)
     twin = state.clone()
     _check(snapshot(twin) == before, "clone", "a clone differs from its state")
@@ -151,6 +155,25 @@ def check_invariants(
         seat = state.current_player()
         chosen = decide(GreedyAgent(seed=rng.randrange(2**32), samples=2, depth=2), state.clone(), seat)
         _check(chosen in legal, "bot", f"the greedy bot chose {chosen}, not among {[str(a) for a in legal]}")
+
+
+#: The tensor layout of each game met lately (a layout is worked out once a game: the zones, the values).
+_LAYOUTS: dict[int, tuple[Any, TensorLayout]] = {}
+
+
+def _check_tensors(state: GameState, game: Any) -> None:
+    """The bridges' tensors, read from the state a seat reads (``state_entries``), are those of his
+    observation (``observation_entries``), for every seat and a spectator: a second way to what a
+    seat sees, which must tell no more, nor less, than his observation."""
+    kept = _LAYOUTS.get(id(game))
+    if kept is None or kept[0] is not game:
+        if len(_LAYOUTS) >= 4:
+            _LAYOUTS.clear()
+        kept = _LAYOUTS[id(game)] = (game, TensorLayout(game, 0))  # own ids are not read here
+    layout = kept[1]
+    for seat in (*range(state.n), None):
+        read, shown = layout.state_entries(state, seat), layout.observation_entries(state.observation(seat))
+        _check(read == shown, "tensor", f"the tensor read from the state for seat {seat}: {diff(read, shown)}")
 
 
 def _check_replay(state: GameState, game: Any, seed: int, before: tuple[Any, ...]) -> None:

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 import ruledsl
 from ruledsl.engine.state import GameState
 from ruledsl.loading import check_source
+from ruledsl.spaces.tensors import TensorLayout
 from ruledsl.text.source import Source
 from tests.generate.coverage import constructs_met, grammar_constructs
 from tests.generate.invariants import FOLLOWED_SURFACES, Broken, check_invariants, play_file
@@ -193,6 +194,16 @@ def test_a_resample_that_shows_a_hidden_card_breaks_resample(monkeypatch: pytest
     with pytest.raises(Broken) as info:
         check_invariants(state, game, 1, random.Random(0))
     assert info.value.invariant == "resample"
+
+
+def test_a_tensor_read_from_another_seats_view_breaks_tensor(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, state = _small()
+    monkeypatch.setattr(
+        TensorLayout, "state_entries", lambda self, st, seat: self.observation_entries(st.observation(0))
+    )
+    with pytest.raises(Broken) as info:
+        check_invariants(state, game, 1, random.Random(0))
+    assert info.value.invariant == "tensor" and "seat 1" in info.value.detail
 
 
 def test_a_file_that_does_not_check_is_a_break() -> None:
