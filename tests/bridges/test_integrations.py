@@ -53,7 +53,8 @@ def test_the_example_runs(index: int, expected: str, tmp_path: Path) -> None:
 
 
 def test_the_table_of_sizes_is_true() -> None:
-    rows = re.findall(r"^\| (?:examples/)?(\w+) \| [^|]+ \| (\d[^|]+) \|$", DOC, re.M)
+    sizes = r"\d+: \d+ / \d+ / \d+"  # players: ids / observation / information state
+    rows = re.findall(rf"^\| (?:examples/)?(\w+) \| [^|]+ \| ({sizes}(?:; {sizes})*) \|$", DOC, re.M)
     assert len(rows) == len(named_games())  # one row per game
     for name, cells in rows:
         for cell in cells.split(";"):
