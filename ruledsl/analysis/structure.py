@@ -208,21 +208,8 @@ class StructureChecker(CheckerPart):
             if mentions_players(a.when):
                 inner = inner.child(players_guard=True)
         for clause in a.requires:
-            grouped = [
-                ch
-                for ch in a.choices
-                if isinstance(ch.shape, n.POOLED_CHOICES) and not isinstance(ch.shape, n.CardChoice)
-            ]
             if clause.must and (misplaced := _misplaced_must(a, clause, is_bid, in_window)):
                 self.error("E412", *misplaced)
-            if clause.able and grouped:
-                self.error(
-                    "E411",
-                    f"'require if able' on action '{a.name}', whose choice '{grouped[0].name}' is a group of cards",
-                    clause,
-                    "a group may be offered card by card, where no other group is known yet: "
-                    "choose one card ('c: card from ...') or write a plain 'require'",
-                )
             self.ctx.exprs.expect(clause.cond, inner, FLAG)
             # The reason is read when its condition fails: before that condition guards anything.
             self.ctx.exprs.expect(clause.reason, inner, TEXT)

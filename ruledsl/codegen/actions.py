@@ -103,25 +103,29 @@ class Actions(CompilerPart):
             levels[level].append(cond)
         self.em.at(a.span)
         able = able_clauses(a)
-        if able:
-            # Listed first with the 'require if able' conditions; if no choice meets them, all
-            # are listed as without them (the checker refuses them on a choice that steps).
-            strict = [list(level) for level in levels]
-            for cond, _reason, level in able:
-                strict[level].append(cond)
+        strict = [list(level) for level in levels]
+        for cond, _reason, level in able:
+            strict[level].append(cond)
+
+        def listing() -> None:
+            # With 'require if able', first the choices meeting it; if none does, all of them as without it.
+            if not able:
+                self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
+                return
             mark = self.fresh()
             self.em.line(f"{mark} = len(out)")
             self._emit_level(a, info, bid, choice_names, scope, strict, 0, [])
             self.em.line(f"if len(out) == {mark}:")
             with self.em.block():
                 self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
-            return
+
         if not self._steppable(a, info, bid):
-            self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
+            listing()
             return
         # Listed whole while its sets are few; once listing them would offer more than STEP_AT
         # actions, with those of the actions before it, offered card by card instead
-        # (ruledsl.engine.stepping): the sets listed so far are taken back.
+        # (ruledsl.engine.stepping, which honours its 'require if able' too): the sets listed
+        # so far are taken back.
         em = self.em
         mark, self._step_from, self._step_room = self.fresh(), self.fresh(), self.fresh()
         em.line(f"{mark} = len(out)")
@@ -129,7 +133,7 @@ class Actions(CompilerPart):
         em.line(f"{self._step_room} = {STEP_AT} - {mark}")
         em.line("try:")
         with em.block():
-            self._emit_level(a, info, bid, choice_names, scope, levels, 0, [])
+            listing()
         self._step_from = self._step_room = None
         em.line("except op_StepInstead:")
         with em.block():

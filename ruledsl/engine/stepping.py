@@ -11,9 +11,10 @@ card at a time, in any order (a card by its kind: identical cards are one pick),
 Each step offers only what can still lead to a legal whole: a pick when the set so far and
 that card can be completed (a depth-first search, counted against the step budget: R507
 past it, never a hang), ``done`` when the set so far is legal whole — its shape, its size,
-the action's ``when`` and ``require``s, tested with the action's compiled checks, never by
-listing. The set half made is the state's ``picking``: seen by its chooser alone. Steps
-never enter the history: the completed action does, once, with its ordinary label.
+the action's ``when`` and ``require``s (a ``require if able`` or ``must if able`` while some
+whole set meets it), tested with the action's compiled checks, never by listing. The set half
+made is the state's ``picking``: seen by its chooser alone. Steps never enter the history: the
+completed action does, once, with its ordinary label.
 """
 
 from __future__ import annotations
@@ -102,7 +103,8 @@ class _Search:
 
     def __init__(self, st: GameState, p: int, defn: ActionDef, must: bool | None = False) -> None:
         """With ``must``, only the sets meeting the action's 'must if able' conditions are legal;
-        with None, only if some set does (whether they bind the phase now)."""
+        with None, only if some set does (whether they bind the phase now). Its 'require if able'
+        conditions bind on top of those while some set meets them."""
         st.prog.action_checks()
         checks = defn.checks
         assert checks is not None and len(checks.choices) == 1  # only such actions are stepped
@@ -110,7 +112,7 @@ class _Search:
         self.choice = checks.choices[0]
         self.clauses: dict[int, list[Any]] = collections.defaultdict(list)
         for clause in checks.clauses:
-            if not clause.able and not clause.must:  # 'require if able': never on a choice that steps
+            if not clause.able and not clause.must:  # those bind only while some set meets them
                 self.clauses[clause.level].append(clause)
         self.open = all(c.test(st, p, (None,)) for c in self.clauses[0])
         self.pool, self.size = _pool(st, p, defn)
@@ -119,16 +121,21 @@ class _Search:
         self.avail = collections.Counter(kinds[c] for c in self.pool)
         if self.pool and not st.all_visible(p, self.pool):
             st.hidden_group(p)  # R509, as when the sets are listed
-        musts = [c for c in checks.clauses if c.must]
-        if musts and must is not False:
-            unbound = {level: list(found) for level, found in self.clauses.items()}
-            for clause in musts:
-                self.clauses[clause.level].append(clause)
-            self.open = self.open and all(c.test(st, p, (None,)) for c in musts if c.level == 0)
-            if must is None and not self.can_complete(()):
-                # No set meets them: they do not bind, and every legal set is offered.
-                self.clauses = collections.defaultdict(list, unbound)
-                self.open = all(c.test(st, p, (None,)) for c in self.clauses[0])
+        if must is not False:
+            self._bind([c for c in checks.clauses if c.must], always=must is True)
+        self._bind([c for c in checks.clauses if c.able], always=False)
+
+    def _bind(self, clauses: list[Any], always: bool) -> None:
+        """Make these conditions bind too; unless ``always``, only if some set meets them with
+        those binding already (without one, every set legal so far stays so)."""
+        if not clauses:
+            return
+        unbound = {level: list(found) for level, found in self.clauses.items()}, self.open
+        for clause in clauses:
+            self.clauses[clause.level].append(clause)
+        self.open = self.open and all(c.test(self.st, self.p, (None,)) for c in clauses if c.level == 0)
+        if not always and not self.can_complete(()):
+            self.clauses, self.open = collections.defaultdict(list, unbound[0]), unbound[1]
 
     def _most(self) -> int:
         size = self.size

@@ -346,6 +346,13 @@ def _play_phase(
             # from values drawn already, so the files drawn before it came stay drawn alike.
             must = n.RequireClause(cond=e("size of cs >= 2"), reason=_text("two cards or more: you can"), must=True)
             meld = attrs.evolve(meld, requires=(must,))
+        elif (limit + i) % 3 == 2:
+            # 'Require if able' on a group (listed whole or picked card by card), read alike: a
+            # condition some card meets, which the search for a set completes at once.
+            able = n.RequireClause(
+                cond=e("any c in cs where c.rank % 2 == 0"), reason=_text("an even card: you can"), able=True
+            )
+            meld = attrs.evolve(meld, requires=(able,))
         items.append(meld)
     source = draw(st.sampled_from([z for z in zones.shared() if z != "deck"]), label="sweep from")
     swept = draw(st.booleans(), label="sweep")

@@ -81,16 +81,3 @@ def test_the_rule_reads_back_as_written() -> None:
     text = unparse(parse(_FOLLOW))
     assert "require if able (" in text  # too long for one line: the condition is broken at its or
     assert unparse(parse(text)) == text
-
-
-def test_a_group_of_cards_is_refused() -> None:
-    import pytest
-
-    from ruledsl.text.errors import CheckError
-
-    grouped = _FOLLOW.replace("c: card from hand", "c: 1 cards from hand").replace(
-        "table is empty or c.suit == (top of table).suit", "size of c == 1"
-    )
-    with pytest.raises(CheckError) as found:
-        check_source(Source("follow.game", grouped))
-    assert "E411" in str(found.value)
