@@ -336,16 +336,22 @@ class _Stepper(greenlet.greenlet):  # type: ignore[misc]  # greenlet's types are
     @classmethod
     def idle(cls) -> _Stepper:
         """An idle stepper of this thread, or a new one."""
-        idle: list[_Stepper] = cls._idle.__dict__.setdefault("steppers", [])
+        idle = cls._idle_ones()
         stepper = idle.pop() if idle else cls(_steps)
         stepper.parent = greenlet.getcurrent()
         return stepper
 
     def rest(self) -> None:
         """Go back among this thread's idle steppers (a few are kept)."""
-        idle: list[_Stepper] = self._idle.__dict__.setdefault("steppers", [])
+        idle = self._idle_ones()
         if len(idle) < 4:
             idle.append(self)
+
+    @classmethod
+    def _idle_ones(cls) -> list[_Stepper]:
+        """This thread's idle steppers (a greenlet is switched to only in its own thread)."""
+        idle: list[_Stepper] = cls._idle.__dict__.setdefault("steppers", [])
+        return idle
 
 
 def _steps() -> None:
