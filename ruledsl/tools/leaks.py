@@ -34,7 +34,7 @@ then check them over every shipped game.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from attrs import define, field, frozen
@@ -231,6 +231,7 @@ def swap(st: GameState, a: int, b: int) -> None:
     naming one names the other (their own variables are alike: see ``_alike``), and a choice held
     in a phase played together takes the other's cards."""
     pool = stepping.picking_pool(st)
+    held_pools = None if st.held is None else [_chosen_from(st, q, held.defn) for q, held in st.held[1]]
     za, zb = st.loc[a], st.loc[b]
     ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
     st.zones[za][ia], st.zones[zb][ib] = b, a
@@ -240,10 +241,20 @@ def swap(st: GameState, a: int, b: int) -> None:
     knowledge._remap_variables(st, {a: b, b: a})
     knowledge.told_stay(st, {a: b, b: a})
     st._legal = None
-    if st.held is not None:
+    if st.held is not None and held_pools is not None:
+        # A choice held in secret holds the two cards' kinds exchanged when one of them goes among
+        # the cards it chooses from, as a set picked card by card does (below); None: not known.
         kinds = st.prog.card_kinds
         exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
-        st.held[1] = [(q, _matching(together.legal_for(st, q), held, exchanged) or held) for q, held in st.held[1]]
+        st.held[1] = [
+            (
+                q,
+                held
+                if chosen is not None and (a in chosen) == (b in chosen)
+                else _matching(together.legal_for(st, q), held, exchanged) or held,
+            )
+            for (q, held), chosen in zip(st.held[1], held_pools)
+        ]
     if (a in pool) != (b in pool):
         # A set half chosen card by card holds the two cards' kinds exchanged, as the cards it is
         # chosen from do when one of them goes among them (two swapped elsewhere leave his picks alone).
@@ -252,6 +263,29 @@ def swap(st: GameState, a: int, b: int) -> None:
         assert st.picking is not None  # a pool is only given while picking
         defn, picked = st.picking
         st.picking = (defn, tuple(exchanged.get(k, k) for k in picked))
+
+
+def _chosen_from(st: GameState, q: int, defn: Any) -> set[int] | None:
+    """The cards seat ``q``'s action ``defn`` chooses among, its earlier choices not known; None where
+    a pool of it cannot be told so (it hangs on an earlier choice)."""
+    st.prog.action_checks()
+    checks = defn.checks
+    if checks is None:
+        return None
+    args = (None,) * len(checks.choices)
+    cards: set[int] = set()
+    for choice in checks.choices:
+        if choice.kind in ("number", "value", "player"):
+            continue
+        try:
+            pool = choice.domain(st, q, args)
+        except Exception:  # a pool read from an earlier choice, unknown here
+            return None
+        pool = pool if choice.kind == "card" else pool[0]
+        if pool is None:
+            return None
+        cards.update(pool)
+    return cards
 
 
 def _laid(st: GameState, a: int, b: int) -> bool:
@@ -284,22 +318,23 @@ def _unseen_when_swapped(st: GameState, seat: int, a: int, b: int) -> bool:
 
 
 def _mapped(
-    after: GameState, twin: GameState, action: Action, cards: tuple[int, int], pool: list[int]
+    after: GameState, twin: GameState, action: Action, cards: tuple[int, int], pool: Collection[int] | None
 ) -> Action | None:
     """The action of ``twin`` that plays ``action`` (just played, giving ``after``) on the same
     cards, or None: a card it chose that is one of the two swapped is the other in the twin; any
     other card stays itself, a copy of one of the two among them. Where the cards chosen are known
-    by their kinds alone, the kinds are exchanged, as ``swap`` does: a card picked in a set made card
-    by card (when one of the two is in the ``pool`` it was picked from), a choice held in secret
-    (its effects, which name the cards, wait until all have chosen)."""
+    by their kinds alone, the kinds are exchanged, as ``swap`` does, when one of the two is in the
+    ``pool`` they were chosen from (None: not known): a card picked in a set made card by card, a
+    choice held in secret (its effects, which name the cards, wait until all have chosen)."""
     a, b = cards
     kinds = after.prog.card_kinds
     defn = action.defn
     exchanged = {kinds[a]: kinds[b], kinds[b]: kinds[a]}
-    if defn.step_role == "pick":
-        return _matching(twin.legal_actions(), action, exchanged if (a in pool) != (b in pool) else {})
+    if defn.step_role == "pick" or defn.is_held:
+        follows = pool is None or (a in pool) != (b in pool)
+        return _matching(twin.legal_actions(), action, exchanged if follows else {})
     chosen = after.last_args  # the cards themselves, where the key names their kinds
-    if defn.is_held or len(chosen) != len(action.key):
+    if len(chosen) != len(action.key):
         return _matching(twin.legal_actions(), action, exchanged)
     other = {a: b, b: a}
     want: list[Any] = []
@@ -478,7 +513,11 @@ def follow(
             return
         legal = st.legal_actions()
         action = legal[index]
-        pool = stepping.picking_pool(st) if action.defn.step_role == "pick" else []
+        pool: Collection[int] | None = []
+        if action.defn.step_role == "pick":
+            pool = stepping.picking_pool(st)
+        elif action.defn.is_held:
+            pool = _chosen_from(st, st.current_player(), action.defn)
         st.apply_action(action)
         other = _mapped(st, twin, action, cards, pool)
         if other is None:

@@ -292,3 +292,21 @@ def test_a_twin_that_takes_another_copy_of_the_kind_parts_from_its_first() -> No
     the same cards: the games part there, as when the player chooses one of the two."""
     text = (Path(__file__).parents[1] / "generate" / "found" / "another_copy_taken_in_the_twin.game").read_text()
     assert play_file(text, 170).breaks == []
+
+
+def test_a_choice_held_in_secret_follows_a_swap_only_of_the_cards_it_chooses_from() -> None:
+    """Found by the generator (file 24 of --seed 5012) once the twins were played on: P0 holds
+    'offer 2b' in a phase played together, a copy of 2b in his hand, while the two cards swapped
+    are the other 2b and a 3a in his hidden z1; the twin's held choice took the kinds exchanged
+    (offer 3a), and his hand differed once all had chosen. As picks do, a held choice follows a
+    swap only when exactly one of the two is among the cards it chooses from."""
+    text = (Path(__file__).parents[1] / "generate" / "found" / "held_choice_of_a_copy_left_alone.game").read_text()
+    assert play_file(text, 24).breaks == []
+
+
+def test_a_choice_held_in_secret_of_a_copy_is_the_same_choice_in_the_followed_twin() -> None:
+    """Found by the generator (file 21 of --seed 5012): P2 offers his own 1b in secret while the two
+    cards swapped are the other 1b and a 1a, neither among the cards he chooses from; the followed
+    twin offered 1a (the kinds exchanged), and his hand differed once all had chosen."""
+    text = (Path(__file__).parents[1] / "generate" / "found" / "held_choice_of_his_own_copy_followed.game").read_text()
+    assert play_file(text, 21).breaks == []
